@@ -1,0 +1,53 @@
+// What one grid cell asks for: the data model, the model and its training, N and the success
+// criterion. Defaults and one-line meanings live in param_table.cpp, the one place for them.
+#pragma once
+
+#include <string>
+
+namespace pmoe {
+
+// Data model parameters (MODEL.md §2; `model` also selects §3 image and §8 cluster data later).
+struct DataSpec {
+  std::string model = "pattern";   // pattern (A)
+  int n = 16;                      // patches per sample
+  int d = 64;                      // patch dimension
+  double delta_d = 0.2;            // <o1, o2>
+  double delta_r = 0.6;            // bound on |<o_a, q>| for irrelevant patterns q
+  int p = 8;                       // class-irrelevant pattern sets
+  int p_confuser = -1;             // confuser sets; -1: half of p (at least 2 when l* > 1)
+  int l_star = 4;                  // 1 + confusers per sample
+  double radius = 0.05;            // cap radius of each pattern set
+  double confuser_strength = 1.0;  // where confuser centers sit in their feasible interval
+  std::string confusers = "fixed"; // fixed: K = l*-1 per sample; uniform: K ~ U{0..l*-1}
+  double noise = 0.0;              // additive N(0, noise^2/d) per patch coordinate
+};
+
+// Model and training parameters (MODEL.md §4-5).
+struct ModelSpec {
+  std::string kind = "separate";  // separate | joint | cnn
+  int l = 4;                      // patches routed to each expert
+  int k = 2;                      // experts (separate training: 2)
+  int m = 40;                     // neurons in total, m/k per expert
+  double lr = 0.2;
+  int batch = 20;
+  int epochs = 150;               // upper bound when early_stop is on
+  bool early_stop = true;         // stop at zero training error at the end of an epoch
+  double sigma_w = 0.1;           // hidden weight init std
+  double sigma_g = 1e-4;          // joint gating kernel init std
+  double sigma_r = 0.1;           // separate router init std
+  std::string output_init = "gaussian";  // gaussian: a ~ N(0,1); sign: +1 expert 1, -1 expert 2
+  int router_N = 0;               // router training samples (first router_N); 0: all N
+  double router_lr = 0.2;
+  int router_batch = 20;
+  int router_epochs = 100;
+};
+
+struct TrialSpec {
+  DataSpec data;
+  ModelSpec model;
+  int N = 500;          // training samples
+  int N_test = 2000;    // test samples
+  std::string success = "test_accuracy>=0.95";
+};
+
+}  // namespace pmoe

@@ -1,0 +1,32 @@
+// A drawn data set: N samples of n patches each, their labels and where the discriminative patch is.
+#pragma once
+
+#include <vector>
+
+#include "pmoe/core/matrix.hpp"
+
+namespace pmoe {
+
+enum class Split { kTrain = 0, kTest = 1 };
+
+// N samples, n patches, d patch dimension.
+struct Dataset {
+  int n = 0;
+  int d = 0;
+  RowMatf x;                  // (N*n, d): row i*n + j is patch j of sample i
+  Vecf y;                     // (N): +1 or -1
+  std::vector<int> disc_pos;  // (N): index j of the discriminative patch of sample i
+
+  int size() const { return static_cast<int>(y.size()); }
+};
+
+// Statistics a data set actually realized (MODEL.md §2), recorded with every trial.
+struct RealizedStats {
+  double delta_d = 0.0;   // <o1, o2>
+  double delta_r = 0.0;   // max |<o_a, q>| over irrelevant patches q
+  int l_star = 1;         // 1 + max over samples of the number of delta'-closer patches
+  double delta = 1.0;     // 1 / (1 - max(delta_d, delta_r))
+  bool confusers_outrank = false;  // every delta'-closer patch outranks o1/o2 under <o1 - o2, .>
+};
+
+}  // namespace pmoe

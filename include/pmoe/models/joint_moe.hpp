@@ -1,0 +1,51 @@
+// Jointly trained pMoE (MODEL.md §4-5, Algorithm 2): k experts, each routing the top l of n
+// patches by its gating kernel, weighted by a softmax over the selected routing values. The
+// selection passes no gradient; the gating kernels learn through the softmax weights.
+#pragma once
+
+#include <vector>
+
+#include "pmoe/models/model.hpp"
+
+namespace pmoe {
+
+template <typename T>
+class JointMoe : public Model<T> {
+ public:
+  // params(): hidden weights w (m, d), expert s owning rows s*(m/k)..; then gating kernels (k, d).
+  JointMoe(int k, int m, int d, int l, Vec<T> output_weights);
+
+  PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
+  void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) override;
+  double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count, const Vec<T>& y,
+                         Vec<T>& grad) override;
+
+  // J_s(x_i) for every sample and expert: (samples, k, l), by descending routing value.
+  std::vector<int> Route(const RowMat<T>& x, int samples) const;
+
+  Eigen::Map<RowMat<T>> gating() {
+    return {this->params_.data() + static_cast<size_t>(m_) * d_, k_, d_};
+  }
+
+ private:
+  Eigen::Map<const RowMat<T>> Gating() const {
+    return {this->params_.data() + static_cast<size_t>(m_) * d_, k_, d_};
+  }
+  Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {
+    return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, per_expert_, d_};
+  }
+  // f for the batch rows x (count*n, d), keeping routes, gates and activations for backward.
+  void ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, T* f);
+
+  int k_, m_, d_, l_, per_expert_;
+  Vec<T> a_;                    // (m) output weights, fixed
+  RowMat<T> batch_rows_;        // (count*n, d) gathered batch
+  RowMat<T> scores_;            // (count*n, k): g_{j,s}
+  std::vector<int> route_;      // (l) scratch
+  std::vector<RowMat<T>> rows_, z_;  // per expert: routed rows (count*l, d), pre-activations
+  std::vector<Vec<T>> h_, gate_;     // per expert (count*l): expert output, softmax weight G
+  RowMat<T> g_;
+  Vec<T> f_, slope_, coef_, gate_coef_;
+};
+
+}  // namespace pmoe

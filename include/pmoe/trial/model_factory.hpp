@@ -1,0 +1,21 @@
+// Builds the model a ModelSpec names, initialized from the trial's init seed (MODEL.md §5).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "pmoe/core/spec.hpp"
+#include "pmoe/models/model.hpp"
+
+namespace pmoe {
+
+// Independent streams of the init seed, so adding a draw to one never shifts another.
+enum class InitStream : uint64_t { kHidden = 1, kOutput = 2, kRouter = 3, kSgd = 4, kRouterSgd = 5 };
+
+uint64_t StreamSeed(uint64_t init_seed, InitStream stream);
+
+// T = float for trials; double for the finite-difference tests.
+template <typename T>
+std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed);
+
+}  // namespace pmoe

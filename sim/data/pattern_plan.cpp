@@ -1,0 +1,98 @@
+// Feasibility of data model A: each check below is one inequality of MODEL.md §2, and its failure
+// message names the inequality with the numbers that broke it.
+#include "pmoe/data/pattern_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "pmoe/core/errors.hpp"
+
+namespace pmoe {
+namespace {
+
+std::string Num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+void Require(bool ok, const std::string& inequality, const std::string& numbers) {
+  if (!ok) throw InfeasibleError("infeasible data model: " + inequality + " violated: " + numbers);
+}
+
+int ConfuserSets(const DataSpec& s, int K) {
+  if (s.p_confuser >= 0) return s.p_confuser;
+  return K > 0 ? std::max(2, s.p / 2) : 0;
+}
+
+// Confuser center offset a in (a_lo, a_hi] (MODEL.md §2, "Confuser sets").
+void PlaceConfusers(PatternPlan& plan) {
+  const DataSpec& s = plan.spec;
+  plan.a_lo = plan.dprime / plan.L + s.radius;
+  plan.a_hi = std::min(2.0 * (s.delta_r - s.radius) / plan.L, 1.0);
+  Require(plan.a_lo < plan.a_hi,
+          "delta_r > (1 - delta_d)/4 + radius*(1 + ||o1-o2||/2) (a confuser set within delta_r "
+          "whose members are all delta'-closer; needed when l_star > 1)",
+          "delta_r = " + Num(s.delta_r) + " <= " + Num(plan.dprime / 2.0) + " + " +
+              Num(s.radius) + "*" + Num(1.0 + plan.L / 2.0) + " = " +
+              Num(plan.dprime / 2.0 + s.radius * (1.0 + plan.L / 2.0)) +
+              " (feasible a interval (" + Num(plan.a_lo) + ", " + Num(plan.a_hi) + "] is empty)");
+  plan.a = plan.a_lo + s.confuser_strength * (plan.a_hi - plan.a_lo);
+  plan.confusers_outrank = (plan.a - s.radius) * plan.L > 1.0 - s.delta_d;
+}
+
+// Caps of radius r around unit centers are disjoint iff the centers are more than 2r apart.
+void RequireDisjointCaps(const PatternPlan& plan) {
+  const DataSpec& s = plan.spec;
+  const int per_direction = std::max(plan.n_confuser_o1, plan.n_confuser - plan.n_confuser_o1);
+  double closest = 2.0;
+  if (per_direction >= 2) closest = std::sqrt(2.0 * (1.0 - plan.a * plan.a));
+  else if (s.p >= 2) closest = std::min(closest, std::sqrt(2.0));
+  Require(closest > 2.0 * s.radius, "||c_i - c_j|| > 2*radius (disjoint pattern sets)",
+          "closest centers are " + Num(closest) + " apart, 2*radius = " + Num(2.0 * s.radius));
+}
+
+}  // namespace
+
+PatternPlan PlanPatternModel(const DataSpec& s) {
+  PatternPlan plan;
+  plan.spec = s;
+  plan.K = s.l_star - 1;
+  plan.L = std::sqrt(2.0 * (1.0 - s.delta_d));
+  plan.dprime = (1.0 - s.delta_d) / 2.0;
+  plan.theta_max = 2.0 * std::asin(s.radius / 2.0);
+  plan.n_confuser = ConfuserSets(s, plan.K);
+  plan.n_confuser_o1 = (plan.n_confuser + 1) / 2;
+  plan.n_neutral = s.p - plan.n_confuser;
+
+  Require(s.l_star <= s.n, "l_star <= n", "l_star = " + std::to_string(s.l_star) +
+                                              ", n = " + std::to_string(s.n));
+  Require(plan.n_confuser <= s.p, "p_confuser <= p",
+          "p_confuser = " + std::to_string(plan.n_confuser) + ", p = " + std::to_string(s.p));
+  if (plan.K > 0)
+    Require(plan.n_confuser >= 2, "p_confuser >= 2 (a confuser set toward each of o1, o2) when "
+            "l_star > 1", "p_confuser = " + std::to_string(plan.n_confuser) +
+            ", l_star = " + std::to_string(s.l_star));
+  const int neutral_patches = s.n - 1 - (s.confusers == "uniform" ? 0 : plan.K);
+  if (neutral_patches > 0)
+    Require(plan.n_neutral >= 1, "p - p_confuser >= 1 (a neutral set for the irrelevant "
+            "patches that are not confusers)", "p = " + std::to_string(s.p) +
+            ", p_confuser = " + std::to_string(plan.n_confuser));
+  Require(s.d >= s.p + 2, "d >= p + 2 (o1, o2 and p orthogonal center directions)",
+          "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p));
+  if (plan.n_neutral > 0) {
+    Require(s.radius * plan.L <= plan.dprime,
+            "radius*||o1-o2|| <= delta' = (1 - delta_d)/2 (neutral sets are not delta'-closer)",
+            Num(s.radius) + "*" + Num(plan.L) + " = " + Num(s.radius * plan.L) + " > " +
+                Num(plan.dprime));
+    Require(s.radius <= s.delta_r, "radius <= delta_r (neutral sets within delta_r)",
+            "radius = " + Num(s.radius) + ", delta_r = " + Num(s.delta_r));
+  }
+  if (plan.K > 0) PlaceConfusers(plan);
+  RequireDisjointCaps(plan);
+  return plan;
+}
+
+}  // namespace pmoe

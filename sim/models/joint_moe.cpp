@@ -1,0 +1,116 @@
+// Forward and backward of the jointly trained pMoE, gradient through the softmax gates included.
+#include "pmoe/models/joint_moe.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/models/expert_kernels.hpp"
+#include "pmoe/models/logistic.hpp"
+#include "pmoe/models/topl.hpp"
+
+namespace pmoe {
+
+template <typename T>
+JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
+    : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k), a_(std::move(output_weights)), route_(l),
+      rows_(k), z_(k), h_(k), gate_(k) {
+  PMOE_CHECK(m % k == 0 && a_.size() == m) << "m = " << m << ", k = " << k;
+  this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m + k) * d);
+}
+
+template <typename T>
+PatchBlocks<T> JointMoe<T>::Prepare(const RowMat<T>& x, int samples) const {
+  PatchBlocks<T> in;
+  in.blocks = {x.data()};
+  in.samples = samples;
+  in.rows_per_sample = static_cast<int>(x.rows() / samples);
+  in.d = static_cast<int>(x.cols());
+  return in;
+}
+
+template <typename T>
+std::vector<int> JointMoe<T>::Route(const RowMat<T>& x, int samples) const {
+  const int n = static_cast<int>(x.rows() / samples);
+  const RowMat<T> scores = x * Gating().transpose();
+  std::vector<int> routes(static_cast<size_t>(samples) * k_ * l_);
+  for (int i = 0; i < samples; ++i)
+    for (int s = 0; s < k_; ++s)
+      TopL(scores.data() + static_cast<size_t>(i) * n * k_ + s, k_, n, l_,
+           routes.data() + (static_cast<size_t>(i) * k_ + s) * l_);
+  return routes;
+}
+
+template <typename T>
+void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, T* f) {
+  const int n = static_cast<int>(x.rows() / count);
+  scores_.resize(x.rows(), k_);
+  scores_.noalias() = x * Gating().transpose();
+  std::fill(f, f + count, T(0));
+  for (int s = 0; s < k_; ++s) {
+    rows_[s].resize(static_cast<Eigen::Index>(count) * l_, d_);
+    gate_[s].resize(static_cast<Eigen::Index>(count) * l_);
+    for (int i = 0; i < count; ++i) {
+      const T* g = scores_.data() + static_cast<size_t>(i) * n * k_ + s;  // stride k_
+      TopL(g, k_, n, l_, route_.data());
+      // Softmax over the selected values; route_[0] holds the largest, so exp() <= 1.
+      const T top = g[route_[0] * k_];
+      T total = 0;
+      for (int t = 0; t < l_; ++t) total += gate_[s][i * l_ + t] = std::exp(g[route_[t] * k_] - top);
+      for (int t = 0; t < l_; ++t) {
+        gate_[s][i * l_ + t] /= total;
+        std::memcpy(rows_[s].row(i * l_ + t).data(), x.row(i * n + route_[t]).data(),
+                    sizeof(T) * d_);
+      }
+    }
+    ExpertForward<T>(rows_[s], ExpertWeights(s), a_.segment(s * per_expert_, per_expert_), z_[s],
+                     h_[s]);
+    for (int i = 0; i < count; ++i)
+      f[i] += gate_[s].segment(i * l_, l_).dot(h_[s].segment(i * l_, l_)) / T(l_);
+  }
+}
+
+template <typename T>
+void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) {
+  ForwardBatch(BatchRows(in, 0, nullptr, begin, count, batch_rows_), count, f);
+}
+
+template <typename T>
+double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
+                                    const Vec<T>& y, Vec<T>& grad) {
+  f_.resize(count);
+  ForwardBatch(BatchRows(in, 0, idx, 0, count, batch_rows_), count, f_.data());
+  double loss = 0.0;
+  Vec<T>& slope = slope_;  // d(mean loss)/df_i
+  slope.resize(count);
+  for (int i = 0; i < count; ++i) {
+    loss += LogisticLoss(y[idx[i]], f_[i]);
+    slope[i] = static_cast<T>(LogisticLossSlope(y[idx[i]], f_[i]) / count);
+  }
+  grad.resize(this->params_.size());
+  Eigen::Map<RowMat<T>> dw(grad.data(), m_, d_);
+  Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
+  coef_.resize(static_cast<Eigen::Index>(count) * l_);
+  gate_coef_.resize(static_cast<Eigen::Index>(count) * l_);
+  for (int s = 0; s < k_; ++s) {
+    for (int i = 0; i < count; ++i) {
+      const auto gates = gate_[s].segment(i * l_, l_);
+      const auto h = h_[s].segment(i * l_, l_);
+      const T mean_h = gates.dot(h);
+      // f = (1/l) sum_t G_t h_t, and dG_t/dg_u = G_t (1[t = u] - G_u): df/dg_t = G_t (h_t - mean_h) / l.
+      for (int t = 0; t < l_; ++t) {
+        coef_[i * l_ + t] = slope[i] * gates[t] / T(l_);
+        gate_coef_[i * l_ + t] = slope[i] * gates[t] * (h[t] - mean_h) / T(l_);
+      }
+    }
+    ExpertBackward<T>(rows_[s], z_[s], a_.segment(s * per_expert_, per_expert_), coef_, g_,
+                      dw.middleRows(s * per_expert_, per_expert_));
+    dgate.row(s).noalias() = gate_coef_.transpose() * rows_[s];
+  }
+  return loss / count;
+}
+
+template class JointMoe<float>;
+template class JointMoe<double>;
+
+}  // namespace pmoe

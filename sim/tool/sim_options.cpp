@@ -1,0 +1,154 @@
+// Option parsing of pmoe-sim with Boost.Program_options. All values are read as text and handed
+// to the parameter table, so the command line and config files share one parser and one set of
+// error messages. Precedence: command line, then --config file, then defaults.
+#include "sim_options.hpp"
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <vector>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/core/validate.hpp"
+#include "pmoe/data/data_source.hpp"
+
+namespace po = boost::program_options;
+
+namespace pmoe {
+namespace {
+
+const std::map<std::string, std::string>& ShortNames() {
+  static const std::map<std::string, std::string> names = {
+      {"data", "data.model"}, {"model", "model.kind"}, {"n", "data.n"},   {"d", "data.d"},
+      {"l", "model.l"},       {"k", "model.k"},        {"m", "model.m"},  {"epochs", "model.epochs"}};
+  return names;
+}
+
+po::options_description RunOptions() {
+  po::options_description run("Run");
+  run.add_options()
+      ("help,h", "print this help and exit")
+      ("config", po::value<std::string>(), "read [data] and [model] (and N, seed, trials) from "
+       "this sweep-format INI file; the command line overrides it")
+      ("trials", po::value<std::string>(), "trials to run (default: 20)")
+      ("seed", po::value<std::string>(), "master seed (default: 1)")
+      ("threads", po::value<std::string>(), "worker threads (default: 0 = all cores)")
+      ("json", "print every trial and the summary as JSON")
+      ("no-early-stop", "train for exactly model.epochs epochs (same as --model.early_stop false)")
+      ("name", po::value<std::string>(), "accepted for sweep configs; unused");
+  return run;
+}
+
+po::options_description ShortOptions() {
+  po::options_description shorts("Short forms");
+  for (const auto& [name, target] : ShortNames())
+    shorts.add_options()(name.c_str(), po::value<std::string>(), ("same as --" + target).c_str());
+  return shorts;
+}
+
+po::options_description ParameterOptions() {
+  po::options_description params("Parameters (MODEL.md; [data] and [model] in config files)");
+  const TrialSpec defaults;
+  for (const ParamInfo& p : ParamTable()) {
+    std::string help = p.help + " (default: " + p.get(defaults) + ")";
+    params.add_options()(p.name.c_str(), po::value<std::string>(), help.c_str());
+  }
+  return params;
+}
+
+// Run options that are plain numbers.
+template <typename T>
+T ParseRunNumber(const std::string& where, const std::string& key, const std::string& text,
+                 long long min) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < min)
+    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
+  return static_cast<T>(v);
+}
+
+// Applies one key = value to the options; `where` is the file or "command line".
+void Apply(SimOptions& out, const std::string& key, const std::string& value,
+           const std::string& where) {
+  auto alias = ShortNames().find(key);
+  const std::string name = alias != ShortNames().end() ? alias->second : key;
+  if (name == "trials") out.trials = ParseRunNumber<int>(where, name, value, 1);
+  else if (name == "seed") out.seed = ParseRunNumber<uint64_t>(where, name, value, 0);
+  else if (name == "threads") out.threads = ParseRunNumber<int>(where, name, value, 0);
+  else if (name == "name") return;
+  else SetParam(out.spec, name, value, where);
+}
+
+void ReadConfig(const std::string& path, const po::options_description& all, SimOptions& out) {
+  std::ifstream file(path);
+  if (!file) throw ConfigError(path + ": cannot read the config file");
+  po::parsed_options parsed(nullptr);
+  try {
+    parsed = po::parse_config_file(file, all, /*allow_unregistered=*/true);
+  } catch (const po::error& e) {
+    throw ConfigError(path + ": " + e.what());
+  }
+  std::map<std::string, std::string> seen;
+  bool has_grid = false;
+  for (const auto& option : parsed.options) {
+    const std::string& key = option.string_key;
+    if (key.rfind("grid.", 0) == 0) {
+      has_grid = true;
+      continue;
+    }
+    if (seen.count(key)) throw ConfigError(path + ": " + key + " is set twice");
+    if (option.value.size() != 1) throw ConfigError(path + ": " + key + " has no value");
+    seen[key] = option.value[0];
+    if (option.unregistered)
+      throw ConfigError(path + ": unknown key \"" + key + "\" (expected a [data] or [model] "
+                        "parameter of pmoe-sim --help, N, seed, trials or a [grid] section)");
+    Apply(out, key, option.value[0], path);
+  }
+  if (has_grid)
+    std::cerr << "pmoe-sim: " << path << ": [grid] ignored (pmoe-sim runs one cell; "
+              << "pmoe-sweep runs grids)\n";
+}
+
+}  // namespace
+
+std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
+  po::options_description all("pmoe-sim: runs T trials of one cell and summarizes them.\n"
+                              "Usage: pmoe-sim [options]");
+  all.add(RunOptions()).add(ShortOptions()).add(ParameterOptions());
+  po::variables_map cli;
+  try {
+    const auto style = po::command_line_style::default_style &
+                       ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(argc, argv).options(all).style(style).run(), cli);
+  } catch (const po::error& e) {
+    throw ConfigError(std::string("command line: ") + e.what() + " (pmoe-sim --help lists options)");
+  }
+  if (cli.count("help")) {
+    std::cout << all << "\n";
+    return std::nullopt;
+  }
+
+  SimOptions out;
+  std::string where = "command line";
+  if (cli.count("config")) {
+    where = cli["config"].as<std::string>();
+    ReadConfig(where, all, out);
+  }
+  for (const auto& [name, target] : ShortNames())
+    if (cli.count(name) && cli.count(target))
+      throw ConfigError("command line: --" + name + " and --" + target + " set the same parameter");
+  for (const auto& [key, value] : cli) {
+    if (key == "config" || key == "help" || key == "json" || key == "no-early-stop") continue;
+    Apply(out, key, value.as<std::string>(), "command line");
+  }
+  out.json = cli.count("json") > 0;
+  if (cli.count("no-early-stop")) out.spec.model.early_stop = false;
+
+  ValidateSpec(out.spec, where);
+  MakeDataSource(out.spec.data, /*data_seed=*/0);  // throws InfeasibleError, naming the inequality
+  return out;
+}
+
+}  // namespace pmoe
