@@ -177,7 +177,11 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix) {
 
 std::string FormatDouble(double value) {
   char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
+  // Start with as many digits as the integer part has, so that 10 prints as "10", not "1e+01".
+  const double magnitude = std::abs(value);
+  const int integer_digits = magnitude >= 1 && magnitude < 1e17
+                                 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 1;
+  for (int precision = integer_digits; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, value);
     if (std::strtod(buf, nullptr) == value) break;
   }

@@ -1,0 +1,37 @@
+// Top-l routing: the l largest values, in descending order, ties to the lower patch index.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "pmoe/core/rng.hpp"
+#include "pmoe/models/topl.hpp"
+
+namespace pmoe {
+
+TEST_CASE("TopL breaks ties by lower index", "[topl]") {
+  const float v[] = {1, 3, 3, 0, 3, 2};
+  int out[4];
+  TopL(v, 1, 6, 4, out);
+  CHECK(std::vector<int>(out, out + 4) == std::vector<int>{1, 2, 4, 5});
+}
+
+TEST_CASE("TopL agrees with a stable sort on random strided data", "[topl]") {
+  Rng rng(3);
+  for (int rep = 0; rep < 500; ++rep) {
+    const int n = 1 + rng.Below(20), l = 1 + rng.Below(n), stride = 1 + rng.Below(3);
+    std::vector<double> v(n * stride);
+    for (auto& x : v) x = rng.Below(5);  // many ties
+    int out[20];
+    TopL(v.data(), stride, n, l, out);
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return v[a * stride] > v[b * stride]; });
+    order.resize(l);
+    REQUIRE(std::vector<int>(out, out + l) == order);
+  }
+}
+
+}  // namespace pmoe

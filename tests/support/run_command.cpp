@@ -1,0 +1,42 @@
+// Shell-out helper for tests that exercise the tools as users run them.
+#include "support/run_command.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace pmoe::test {
+
+CommandResult RunCommand(const std::string& command) {
+  // One directory per call: CTest runs test cases of this binary in parallel processes.
+  static int calls = 0;
+  const std::string dir =
+      FreshDirectory("run_command_" + std::to_string(getpid()) + "_" + std::to_string(++calls));
+  const std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
+  const int raw = std::system((command + " >" + out_path + " 2>" + err_path).c_str());
+  CommandResult result;
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+  };
+  result.out = slurp(out_path);
+  result.err = slurp(err_path);
+  return result;
+}
+
+std::string FreshDirectory(const std::string& name) {
+  const std::string path = std::string(PMOE_TEST_TMP) + "/" + name;
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+}  // namespace pmoe::test

@@ -1,0 +1,19 @@
+// Runs a shell command for the tool tests and captures its exit status, stdout and stderr.
+#pragma once
+
+#include <string>
+
+namespace pmoe::test {
+
+struct CommandResult {
+  int status = -1;     // exit status, or -1 if it did not exit normally
+  std::string out;     // stdout
+  std::string err;     // stderr
+};
+
+CommandResult RunCommand(const std::string& command);
+
+// A fresh, empty directory under the build tree for one test.
+std::string FreshDirectory(const std::string& name);
+
+}  // namespace pmoe::test

@@ -1,0 +1,94 @@
+// A trial is a pure function of its spec and seeds; seeds pair data across N and models; trouble
+// inside a trial becomes its status.
+#include <catch2/catch.hpp>
+
+#include "pmoe/trial/trial.hpp"
+
+namespace pmoe {
+namespace {
+
+TrialSpec SmallSpec(const std::string& kind) {
+  TrialSpec spec;
+  spec.model.kind = kind;
+  if (kind == "joint") {
+    spec.model.k = 8;
+    spec.model.l = 6;
+  }
+  spec.N = 200;
+  spec.N_test = 300;
+  spec.model.epochs = 20;
+  return spec;
+}
+
+void RequireSameOutcome(const TrialResult& a, const TrialResult& b) {
+  REQUIRE(a.seeds.data == b.seeds.data);
+  REQUIRE(a.seeds.init == b.seeds.init);
+  REQUIRE(a.status == b.status);
+  REQUIRE(a.test_acc == b.test_acc);
+  REQUIRE(a.train_acc == b.train_acc);
+  REQUIRE(a.train_loss == b.train_loss);  // bit for bit
+  REQUIRE(a.epochs == b.epochs);
+  REQUIRE(a.steps == b.steps);
+  REQUIRE((a.router_hit == b.router_hit || (std::isnan(a.router_hit) && std::isnan(b.router_hit))));
+  REQUIRE(a.realized.delta_r == b.realized.delta_r);
+}
+
+}  // namespace
+
+TEST_CASE("The same spec and seed give bit-identical trials", "[trial]") {
+  for (const char* kind : {"cnn", "separate", "joint"}) {
+    INFO(kind);
+    const TrialSpec spec = SmallSpec(kind);
+    RequireSameOutcome(RunTrial(spec, 3, 42), RunTrial(spec, 3, 42));
+    CHECK(RunTrial(spec, 4, 42).train_loss != RunTrial(spec, 3, 42).train_loss);
+  }
+}
+
+TEST_CASE("The data seed depends on neither N nor the model but the init seed depends on the model",
+          "[trial][seeds]") {
+  const TrialSpec base = SmallSpec("separate");
+  TrialSpec more = base;
+  more.N = 1000;
+  TrialSpec cnn = base;
+  cnn.model.kind = "cnn";
+  TrialSpec other_data = base;
+  other_data.data.delta_r = 0.55;
+  const TrialSeeds s = DeriveSeeds(1, base, 7);
+  CHECK(DeriveSeeds(1, more, 7).data == s.data);
+  CHECK(DeriveSeeds(1, more, 7).init == s.init);  // same init across N: paired comparisons
+  CHECK(DeriveSeeds(1, cnn, 7).data == s.data);
+  CHECK(DeriveSeeds(1, cnn, 7).init != s.init);
+  CHECK(DeriveSeeds(1, other_data, 7).data != s.data);
+  CHECK(DeriveSeeds(2, base, 7).data != s.data);
+  CHECK(DeriveSeeds(1, base, 8).data != s.data);
+}
+
+TEST_CASE("A diverging trial becomes status diverged and never crashes", "[trial]") {
+  TrialSpec spec = SmallSpec("cnn");
+  spec.model.lr = 1e38;  // steps of ~1e38 overflow float within a few steps
+  spec.model.early_stop = false;
+  const TrialResult r = RunTrial(spec, 0, 1);
+  CHECK(r.status == TrialStatus::kDiverged);
+  CHECK_FALSE(r.success);
+  CHECK_FALSE(r.message.empty());
+}
+
+TEST_CASE("An infeasible data model is a result with status infeasible", "[trial]") {
+  TrialSpec spec = SmallSpec("separate");
+  spec.data.delta_r = 0.25;
+  const TrialResult r = RunTrial(spec, 0, 1);
+  CHECK(r.status == TrialStatus::kInfeasible);
+  CHECK_THAT(r.message, Catch::Matchers::Contains("delta_r >"));
+}
+
+TEST_CASE("Fixed-length training runs exactly the asked epochs", "[trial]") {
+  TrialSpec spec = SmallSpec("separate");
+  spec.model.early_stop = false;
+  spec.model.epochs = 7;
+  const TrialResult r = RunTrial(spec, 0, 1);
+  CHECK(r.epochs == 7);
+  CHECK(r.steps == 7 * 10);  // 200 samples in batches of 20
+  CHECK(r.router_steps == 100 * 10);
+}
+
+}  // namespace pmoe
