@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs missing Debian packages, then configures and builds pmoe-sim into build/ (Release).
+# Extra arguments go to CMake's configure step, e.g. -DPMOE_NATIVE=OFF for cluster builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build build -j"$(nproc)"
