@@ -21,24 +21,12 @@ JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
 
 template <typename T>
 PatchBlocks<T> JointMoe<T>::Prepare(const RowMat<T>& x, int samples) const {
-  PatchBlocks<T> in;
-  in.blocks = {x.data()};
-  in.samples = samples;
-  in.rows_per_sample = static_cast<int>(x.rows() / samples);
-  in.d = static_cast<int>(x.cols());
-  return in;
+  return AllPatches(x, samples);
 }
 
 template <typename T>
 std::vector<int> JointMoe<T>::Route(const RowMat<T>& x, int samples) const {
-  const int n = static_cast<int>(x.rows() / samples);
-  const RowMat<T> scores = x * Gating().transpose();
-  std::vector<int> routes(static_cast<size_t>(samples) * k_ * l_);
-  for (int i = 0; i < samples; ++i)
-    for (int s = 0; s < k_; ++s)
-      TopL(scores.data() + static_cast<size_t>(i) * n * k_ + s, k_, n, l_,
-           routes.data() + (static_cast<size_t>(i) * k_ + s) * l_);
-  return routes;
+  return RouteAll<T>(x, samples, Gating(), l_);
 }
 
 template <typename T>

@@ -13,15 +13,7 @@ SeparateMoe<T>::SeparateMoe(int k, int m, int d, int l, Vec<T> output_weights, R
 
 template <typename T>
 std::vector<int> SeparateMoe<T>::Route(const RowMat<T>& x, int samples) const {
-  const int k = this->k_;
-  const int n = static_cast<int>(x.rows() / samples);
-  const RowMat<T> scores = x * router_.transpose();  // (samples*n, k): g_{j,s}
-  std::vector<int> routes(static_cast<size_t>(samples) * k * l_);
-  for (int i = 0; i < samples; ++i)
-    for (int s = 0; s < k; ++s)
-      TopL(scores.data() + static_cast<size_t>(i) * n * k + s, k, n, l_,
-           routes.data() + (static_cast<size_t>(i) * k + s) * l_);
-  return routes;
+  return RouteAll<T>(x, samples, router_, l_);
 }
 
 template <typename T>

@@ -77,22 +77,15 @@ ModelSpec SmallModel(const std::string& kind) {
 
 }  // namespace
 
-TEST_CASE("CNN gradient matches central finite differences", "[gradient]") {
+TEST_CASE("CNN and separate pMoE gradients match central finite differences", "[gradient]") {
   SmallProblem problem;
-  auto model = MakeModel<double>(SmallModel("cnn"), 12, /*init_seed=*/5);
-  const GradientCheck check = CheckGradient(*model, problem, model->params().size());
-  INFO("max |analytic - numeric| = " << check.max_abs_error);
-  CHECK(check.max_abs_gradient > 1e-3);
-  CHECK(check.max_abs_error < 1e-7);
-}
-
-TEST_CASE("Separate pMoE expert gradient matches central finite differences", "[gradient]") {
-  SmallProblem problem;
-  auto model = MakeModel<double>(SmallModel("separate"), 12, /*init_seed=*/6);
-  const GradientCheck check = CheckGradient(*model, problem, model->params().size());
-  INFO("max |analytic - numeric| = " << check.max_abs_error);
-  CHECK(check.max_abs_gradient > 1e-3);
-  CHECK(check.max_abs_error < 1e-7);
+  for (const char* kind : {"cnn", "separate"}) {
+    auto model = MakeModel<double>(SmallModel(kind), 12, /*init_seed=*/5);
+    const GradientCheck check = CheckGradient(*model, problem, model->params().size());
+    INFO(kind << ": max |analytic - numeric| = " << check.max_abs_error);
+    CHECK(check.max_abs_gradient > 1e-3);
+    CHECK(check.max_abs_error < 1e-7);
+  }
 }
 
 TEST_CASE("Joint pMoE gradient with its gating path matches central finite differences",

@@ -13,12 +13,7 @@ class Cnn : public ExpertsModel<T> {
 
   // All n patches of each sample, read in place.
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override {
-    PatchBlocks<T> in;
-    in.blocks = {x.data()};
-    in.samples = samples;
-    in.rows_per_sample = static_cast<int>(x.rows() / samples);
-    in.d = static_cast<int>(x.cols());
-    return in;
+    return AllPatches(x, samples);
   }
 };
 

@@ -45,6 +45,17 @@ class Model {
   Vec<T> params_;  // every trained weight, flat; subclasses map their matrices onto it
 };
 
+// The view of x (samples*n, d) that reads every patch of each sample in place (CNN, joint pMoE).
+template <typename T>
+PatchBlocks<T> AllPatches(const RowMat<T>& x, int samples) {
+  PatchBlocks<T> in;
+  in.blocks = {x.data()};
+  in.samples = samples;
+  in.rows_per_sample = static_cast<int>(x.rows() / samples);
+  in.d = static_cast<int>(x.cols());
+  return in;
+}
+
 // Rows of `block` for a batch: a view into the data when the samples are the contiguous range
 // [begin, begin + count) (idx == nullptr), else the rows of samples idx[] gathered into scratch.
 template <typename T>
