@@ -4,7 +4,6 @@
 #include "sim_options.hpp"
 
 #include <boost/program_options.hpp>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/data_source.hpp"
+#include "pmoe/io/ini_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -81,30 +81,21 @@ void Apply(SimOptions& out, const std::string& key, const std::string& value,
   else SetParam(out.spec, name, value, where);
 }
 
-void ReadConfig(const std::string& path, const po::options_description& all, SimOptions& out) {
-  std::ifstream file(path);
-  if (!file) throw ConfigError(path + ": cannot read the config file");
-  po::parsed_options parsed(nullptr);
-  try {
-    parsed = po::parse_config_file(file, all, /*allow_unregistered=*/true);
-  } catch (const po::error& e) {
-    throw ConfigError(path + ": " + e.what());
-  }
-  std::map<std::string, std::string> seen;
+void ReadConfig(const std::string& path, SimOptions& out) {
+  const IniFile ini = ReadIniFile(path);
   bool has_grid = false;
-  for (const auto& option : parsed.options) {
-    const std::string& key = option.string_key;
-    if (key.rfind("grid.", 0) == 0) {
+  for (const IniEntry& entry : ini.entries) {
+    if (entry.key.rfind("grid.", 0) == 0) {
       has_grid = true;
       continue;
     }
-    if (seen.count(key)) throw ConfigError(path + ": " + key + " is set twice");
-    if (option.value.size() != 1) throw ConfigError(path + ": " + key + " has no value");
-    seen[key] = option.value[0];
-    if (option.unregistered)
-      throw ConfigError(path + ": unknown key \"" + key + "\" (expected a [data] or [model] "
-                        "parameter of pmoe-sim --help, N, seed, trials or a [grid] section)");
-    Apply(out, key, option.value[0], path);
+    const bool known = FindParam(entry.key) || ShortNames().count(entry.key) ||
+                       entry.key == "trials" || entry.key == "seed" || entry.key == "name";
+    if (!known)
+      throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected a [data] or "
+                        "[model] parameter of pmoe-sim --help, N, seed, trials or a [grid] "
+                        "section)");
+    Apply(out, entry.key, entry.value, path);
   }
   if (has_grid)
     std::cerr << "pmoe-sim: " << path << ": [grid] ignored (pmoe-sim runs one cell; "
@@ -134,7 +125,7 @@ std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
   std::string where = "command line";
   if (cli.count("config")) {
     where = cli["config"].as<std::string>();
-    ReadConfig(where, all, out);
+    ReadConfig(where, out);
   }
   for (const auto& [name, target] : ShortNames())
     if (cli.count(name) && cli.count(target))
