@@ -1,0 +1,28 @@
+// A sweep config (DESIGN.md): name, seed, trials per cell, the base parameters of [data] and
+// [model] (and N, N_test, success), and the [grid] axes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pmoe/core/spec.hpp"
+#include "pmoe/sweep/axis.hpp"
+
+namespace pmoe {
+
+struct SweepConfig {
+  std::string path;
+  std::string text;     // the file as read, recorded with the results
+  std::string name;     // default: the file's stem
+  uint64_t seed = 1;
+  int trials = 20;
+  TrialSpec base;
+  std::vector<Axis> axes;  // in file order; the last varies fastest
+};
+
+// Throws ConfigError naming the file, key, value and expectation for anything malformed.
+SweepConfig LoadSweepConfig(const std::string& path);
+SweepConfig ParseSweepConfig(const std::string& path, const std::string& text);
+
+}  // namespace pmoe

@@ -1,0 +1,103 @@
+// The three spellings of an axis. Integer endpoints give integers; otherwise values are rounded
+// to 12 significant digits so that 0.1:0.5:0.1 yields 0.3, not 0.30000000000000004.
+#include "pmoe/sweep/axis.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+
+namespace pmoe {
+namespace {
+
+constexpr size_t kMaxValues = 100000;
+
+std::string Trim(const std::string& s) {
+  const auto begin = s.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+bool ParseNumber(const std::string& text, double* value, bool* integer) {
+  const std::string t = Trim(text);
+  char* end = nullptr;
+  *value = std::strtod(t.c_str(), &end);
+  if (t.empty() || *end != '\0' || !std::isfinite(*value)) return false;
+  *integer = t.find_first_of(".eE") == std::string::npos;
+  return true;
+}
+
+std::string NumberText(double v, bool integer) {
+  if (integer) return std::to_string(static_cast<long long>(std::llround(v)));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return FormatDouble(std::strtod(buf, nullptr));
+}
+
+std::vector<std::string> Split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(sep, start);
+    parts.push_back(Trim(text.substr(start, end - start)));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+// "a:b" or "a:b:step", inclusive of b.
+bool ParseRange(const std::string& text, std::vector<std::string>& values) {
+  const auto parts = Split(text, ':');
+  if (parts.size() < 2 || parts.size() > 3) return false;
+  double a, b, step = 1;
+  bool ia, ib, is = true;
+  if (!ParseNumber(parts[0], &a, &ia) || !ParseNumber(parts[1], &b, &ib)) return false;
+  if (parts.size() == 3 && !ParseNumber(parts[2], &step, &is)) return false;
+  if (!(step > 0) || a > b || (b - a) / step >= kMaxValues) return false;
+  for (size_t i = 0; a + i * step <= b + 1e-9 * step; ++i)
+    values.push_back(NumberText(a + i * step, ia && ib && is));
+  return true;
+}
+
+// "a..b xF": a, a F, a F^2, ... up to b.
+bool ParseGeometric(const std::string& text, std::vector<std::string>& values) {
+  const size_t dots = text.find(".."), times = text.find('x');
+  if (dots == std::string::npos || times == std::string::npos || times < dots) return false;
+  double a, b, factor;
+  bool ia, ib, iff;
+  if (!ParseNumber(text.substr(0, dots), &a, &ia) ||
+      !ParseNumber(text.substr(dots + 2, times - dots - 2), &b, &ib) ||
+      !ParseNumber(text.substr(times + 1), &factor, &iff))
+    return false;
+  if (!(a > 0) || a > b || !(factor > 1)) return false;
+  for (double v = a; v <= b * (1 + 1e-9) && values.size() < kMaxValues; v *= factor)
+    values.push_back(NumberText(v, ia && iff));
+  return true;
+}
+
+}  // namespace
+
+Axis ParseAxis(const std::string& where, const std::string& name, const std::string& text) {
+  if (FindParam(name) == nullptr)
+    throw ConfigError(where + ": [grid] " + name + ": not a parameter (expected N, N_test, "
+                      "success, or a data.* or model.* parameter of pmoe-sim --help)");
+  Axis axis{name, {}};
+  const std::string t = Trim(text);
+  bool ok;
+  if (t.find("..") != std::string::npos) ok = ParseGeometric(t, axis.values);
+  else if (t.find(':') != std::string::npos) ok = ParseRange(t, axis.values);
+  else {
+    axis.values = Split(t, ',');
+    ok = true;
+    for (const auto& v : axis.values) ok = ok && !v.empty();
+  }
+  if (!ok || axis.values.empty())
+    throw ConfigError(where, "grid." + name,
+                      "a range a:b or a:b:step (a <= b, step > 0), a list v1,v2,... or a "
+                      "geometric series a..b xF (0 < a <= b, F > 1)", text);
+  return axis;
+}
+
+}  // namespace pmoe

@@ -1,0 +1,56 @@
+// Reading a sweep config: every key must be known, every value parses, every axis is well formed.
+#include "pmoe/sweep/sweep_config.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/io/ini_file.hpp"
+
+namespace pmoe {
+namespace {
+
+long long ParseCount(const std::string& where, const std::string& key, const std::string& text,
+                     long long min) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < min)
+    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
+  return v;
+}
+
+}  // namespace
+
+SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
+  const IniFile ini = ParseIniText(path, text);
+  SweepConfig config;
+  config.path = path;
+  config.text = text;
+  config.name = std::filesystem::path(path).stem().string();
+  for (const IniEntry& entry : ini.entries) {
+    if (entry.key.rfind("grid.", 0) == 0) {
+      config.axes.push_back(ParseAxis(path, entry.key.substr(5), entry.value));
+    } else if (entry.key == "name") {
+      config.name = entry.value;
+    } else if (entry.key == "seed") {
+      config.seed = static_cast<uint64_t>(ParseCount(path, "seed", entry.value, 0));
+    } else if (entry.key == "trials") {
+      config.trials = static_cast<int>(ParseCount(path, "trials", entry.value, 1));
+    } else if (FindParam(entry.key) != nullptr) {
+      SetParam(config.base, entry.key, entry.value, path);
+    } else {
+      throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected name, seed, "
+                        "trials, N, N_test, success, a [data] or [model] parameter of "
+                        "pmoe-sim --help, or a [grid] axis)");
+    }
+  }
+  return config;
+}
+
+SweepConfig LoadSweepConfig(const std::string& path) {
+  const IniFile ini = ReadIniFile(path);
+  return ParseSweepConfig(path, ini.text);
+}
+
+}  // namespace pmoe
