@@ -30,6 +30,12 @@ class InfeasibleError : public std::runtime_error {
   explicit InfeasibleError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A result file that cannot be read as what it claims to be: names the file and what is wrong.
+class SchemaError : public std::runtime_error {
+ public:
+  explicit SchemaError(const std::string& message) : std::runtime_error(message) {}
+};
+
 namespace detail {
 [[noreturn]] void CheckFailed(const char* file, int line, const char* condition,
                               const std::string& message);

@@ -1,0 +1,56 @@
+// A small RAII layer over the HDF5 C API for what the result files need: groups, 1-D columns of
+// numbers or strings, and scalar attributes. Errors throw SchemaError naming the file and object.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmoe {
+
+class H5File {
+ public:
+  static H5File Create(const std::string& path);        // truncates an existing file
+  static H5File OpenReadOnly(const std::string& path);
+  H5File(H5File&& other) noexcept;
+  H5File& operator=(H5File&&) = delete;
+  ~H5File();
+
+  // Closes now and throws if HDF5 could not finish the file (the destructor only tries).
+  void Close();
+
+  const std::string& path() const { return path_; }
+
+  void CreateGroup(const std::string& name);
+  bool Exists(const std::string& name) const;
+  std::vector<std::string> List(const std::string& group) const;  // member names
+
+  // Scalar attributes on the object `object` ("/" for the root).
+  void SetAttribute(const std::string& object, const std::string& name, const std::string& value);
+  void SetAttribute(const std::string& object, const std::string& name, int64_t value);
+  std::optional<std::string> StringAttribute(const std::string& object,
+                                             const std::string& name) const;
+  std::optional<int64_t> IntAttribute(const std::string& object, const std::string& name) const;
+
+  // 1-D chunked columns. T is uint64_t, int64_t, int32_t, uint8_t or double.
+  template <typename T>
+  void WriteColumn(const std::string& name, const std::vector<T>& values);
+  void WriteStrings(const std::string& name, const std::vector<std::string>& values);
+  template <typename T>
+  std::vector<T> ReadColumn(const std::string& name) const;
+  std::vector<std::string> ReadStrings(const std::string& name) const;
+  // HDF5 type class and size of a column, to read it in its own type.
+  bool IsStringColumn(const std::string& name) const;
+
+ private:
+  H5File(hid_t id, std::string path) : id_(id), path_(std::move(path)) {}
+  [[noreturn]] void Fail(const std::string& what) const;
+
+  hid_t id_ = -1;
+  std::string path_;
+};
+
+}  // namespace pmoe

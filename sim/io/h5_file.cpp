@@ -1,0 +1,252 @@
+// HDF5 file access with the library's own error printing turned off: every failure becomes a
+// SchemaError that says which file and which object.
+#include "pmoe/io/h5_file.hpp"
+
+#include <algorithm>
+
+#include "pmoe/core/errors.hpp"
+
+namespace pmoe {
+namespace {
+
+// Turns HDF5's automatic error stack printing off once per process.
+void Quiet() {
+  static const bool done = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+// Closes an HDF5 handle of any kind when it goes out of scope.
+class Handle {
+ public:
+  explicit Handle(hid_t id) : id_(id) {}
+  ~Handle() {
+    if (id_ >= 0) H5Idec_ref(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+};
+
+template <typename T>
+hid_t MemoryType();
+template <> hid_t MemoryType<uint64_t>() { return H5T_NATIVE_UINT64; }
+template <> hid_t MemoryType<int64_t>() { return H5T_NATIVE_INT64; }
+template <> hid_t MemoryType<int32_t>() { return H5T_NATIVE_INT32; }
+template <> hid_t MemoryType<uint8_t>() { return H5T_NATIVE_UINT8; }
+template <> hid_t MemoryType<double>() { return H5T_NATIVE_DOUBLE; }
+
+template <typename T>
+hid_t FileType();
+template <> hid_t FileType<uint64_t>() { return H5T_STD_U64LE; }
+template <> hid_t FileType<int64_t>() { return H5T_STD_I64LE; }
+template <> hid_t FileType<int32_t>() { return H5T_STD_I32LE; }
+template <> hid_t FileType<uint8_t>() { return H5T_STD_U8LE; }
+template <> hid_t FileType<double>() { return H5T_IEEE_F64LE; }
+
+hid_t StringType() {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  return type;
+}
+
+// A chunked, extendible 1-D dataset creation property list for `rows` rows.
+hid_t ColumnProperties(hsize_t rows) {
+  hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+  const hsize_t chunk = std::clamp<hsize_t>(rows, 1, 65536);
+  H5Pset_chunk(plist, 1, &chunk);
+  return plist;
+}
+
+}  // namespace
+
+H5File H5File::Create(const std::string& path) {
+  Quiet();
+  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (id < 0) throw SchemaError(path + ": cannot create the HDF5 file");
+  return H5File(id, path);
+}
+
+H5File H5File::OpenReadOnly(const std::string& path) {
+  Quiet();
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw SchemaError(path + ": not an HDF5 file (or cannot be read)");
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw SchemaError(path + ": cannot open the HDF5 file");
+  return H5File(id, path);
+}
+
+H5File::H5File(H5File&& other) noexcept : id_(other.id_), path_(std::move(other.path_)) {
+  other.id_ = -1;
+}
+
+H5File::~H5File() {
+  if (id_ >= 0) H5Fclose(id_);
+}
+
+void H5File::Close() {
+  const hid_t id = id_;
+  id_ = -1;
+  if (id >= 0 && H5Fclose(id) < 0) throw SchemaError(path_ + ": closing the HDF5 file failed");
+}
+
+void H5File::Fail(const std::string& what) const { throw SchemaError(path_ + ": " + what); }
+
+void H5File::CreateGroup(const std::string& name) {
+  Handle group(H5Gcreate2(id_, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!group.ok()) Fail("cannot create group " + name);
+}
+
+bool H5File::Exists(const std::string& name) const {
+  return H5Lexists(id_, name.c_str(), H5P_DEFAULT) > 0;
+}
+
+std::vector<std::string> H5File::List(const std::string& group) const {
+  Handle g(H5Gopen2(id_, group.c_str(), H5P_DEFAULT));
+  if (!g.ok()) Fail("no group " + group);
+  H5G_info_t info;
+  H5Gget_info(g.get(), &info);
+  std::vector<std::string> names;
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    char name[1024];
+    H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name,
+                       H5P_DEFAULT);
+    names.push_back(name);
+  }
+  return names;
+}
+
+void H5File::SetAttribute(const std::string& object, const std::string& name,
+                          const std::string& value) {
+  Handle type(StringType());
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle attr(H5Acreate_by_name(id_, object.c_str(), name.c_str(), type.get(), space.get(),
+                                H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  const char* text = value.c_str();
+  if (!attr.ok() || H5Awrite(attr.get(), type.get(), &text) < 0)
+    Fail("cannot write attribute " + name + " of " + object);
+}
+
+void H5File::SetAttribute(const std::string& object, const std::string& name, int64_t value) {
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle attr(H5Acreate_by_name(id_, object.c_str(), name.c_str(), H5T_STD_I64LE, space.get(),
+                                H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!attr.ok() || H5Awrite(attr.get(), H5T_NATIVE_INT64, &value) < 0)
+    Fail("cannot write attribute " + name + " of " + object);
+}
+
+std::optional<std::string> H5File::StringAttribute(const std::string& object,
+                                                   const std::string& name) const {
+  if (H5Aexists_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
+  Handle attr(H5Aopen_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  Handle stored(H5Aget_type(attr.get()));
+  if (H5Tget_class(stored.get()) != H5T_STRING || !H5Tis_variable_str(stored.get()))
+    Fail("attribute " + name + " of " + object + " is not a variable-length string");
+  Handle type(StringType());
+  char* text = nullptr;
+  if (H5Aread(attr.get(), type.get(), &text) < 0) Fail("cannot read attribute " + name);
+  std::string value = text ? text : "";
+  H5free_memory(text);
+  return value;
+}
+
+std::optional<int64_t> H5File::IntAttribute(const std::string& object,
+                                            const std::string& name) const {
+  if (H5Aexists_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
+  Handle attr(H5Aopen_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  Handle stored(H5Aget_type(attr.get()));
+  if (H5Tget_class(stored.get()) != H5T_INTEGER)
+    Fail("attribute " + name + " of " + object + " is not an integer");
+  int64_t value = 0;
+  if (H5Aread(attr.get(), H5T_NATIVE_INT64, &value) < 0) Fail("cannot read attribute " + name);
+  return value;
+}
+
+template <typename T>
+void H5File::WriteColumn(const std::string& name, const std::vector<T>& values) {
+  const hsize_t rows = values.size(), unlimited = H5S_UNLIMITED;
+  Handle space(H5Screate_simple(1, &rows, &unlimited));
+  Handle plist(ColumnProperties(rows));
+  Handle set(H5Dcreate2(id_, name.c_str(), FileType<T>(), space.get(), H5P_DEFAULT, plist.get(),
+                        H5P_DEFAULT));
+  if (!set.ok() ||
+      (rows > 0 &&
+       H5Dwrite(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0))
+    Fail("cannot write column " + name);
+}
+
+void H5File::WriteStrings(const std::string& name, const std::vector<std::string>& values) {
+  const hsize_t rows = values.size(), unlimited = H5S_UNLIMITED;
+  Handle type(StringType());
+  Handle space(H5Screate_simple(1, &rows, &unlimited));
+  Handle plist(ColumnProperties(rows));
+  Handle set(H5Dcreate2(id_, name.c_str(), type.get(), space.get(), H5P_DEFAULT, plist.get(),
+                        H5P_DEFAULT));
+  std::vector<const char*> pointers;
+  for (const auto& v : values) pointers.push_back(v.c_str());
+  if (!set.ok() ||
+      (rows > 0 &&
+       H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) < 0))
+    Fail("cannot write column " + name);
+}
+
+template <typename T>
+std::vector<T> H5File::ReadColumn(const std::string& name) const {
+  Handle set(H5Dopen2(id_, name.c_str(), H5P_DEFAULT));
+  if (!set.ok()) Fail("no column " + name);
+  Handle space(H5Dget_space(set.get()));
+  if (H5Sget_simple_extent_ndims(space.get()) != 1) Fail(name + " is not a 1-D column");
+  hsize_t rows = 0;
+  H5Sget_simple_extent_dims(space.get(), &rows, nullptr);
+  std::vector<T> values(rows);
+  if (rows > 0 &&
+      H5Dread(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    Fail("cannot read column " + name + " as numbers");
+  return values;
+}
+
+std::vector<std::string> H5File::ReadStrings(const std::string& name) const {
+  Handle set(H5Dopen2(id_, name.c_str(), H5P_DEFAULT));
+  if (!set.ok()) Fail("no column " + name);
+  Handle space(H5Dget_space(set.get()));
+  hsize_t rows = 0;
+  H5Sget_simple_extent_dims(space.get(), &rows, nullptr);
+  Handle type(StringType());
+  std::vector<char*> pointers(rows, nullptr);
+  if (rows > 0 &&
+      H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) < 0)
+    Fail("cannot read column " + name + " as strings");
+  std::vector<std::string> values;
+  for (char* p : pointers) {
+    values.emplace_back(p ? p : "");
+    H5free_memory(p);
+  }
+  return values;
+}
+
+bool H5File::IsStringColumn(const std::string& name) const {
+  Handle set(H5Dopen2(id_, name.c_str(), H5P_DEFAULT));
+  if (!set.ok()) Fail("no column " + name);
+  Handle type(H5Dget_type(set.get()));
+  return H5Tget_class(type.get()) == H5T_STRING;
+}
+
+template void H5File::WriteColumn(const std::string&, const std::vector<uint64_t>&);
+template void H5File::WriteColumn(const std::string&, const std::vector<int64_t>&);
+template void H5File::WriteColumn(const std::string&, const std::vector<int32_t>&);
+template void H5File::WriteColumn(const std::string&, const std::vector<uint8_t>&);
+template void H5File::WriteColumn(const std::string&, const std::vector<double>&);
+template std::vector<uint64_t> H5File::ReadColumn(const std::string&) const;
+template std::vector<int64_t> H5File::ReadColumn(const std::string&) const;
+template std::vector<int32_t> H5File::ReadColumn(const std::string&) const;
+template std::vector<uint8_t> H5File::ReadColumn(const std::string&) const;
+template std::vector<double> H5File::ReadColumn(const std::string&) const;
+
+}  // namespace pmoe

@@ -1,0 +1,208 @@
+// Writing and reading the HDF5 result file. Columns come from two tables: the parameter table
+// for /cells and TrialColumns() for /trials, so neither list is repeated here.
+#include "pmoe/sweep/result_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/io/h5_file.hpp"
+
+namespace pmoe {
+namespace {
+
+// fsync of a file or directory by path; a failure means the data may not be durable.
+void SyncPath(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    if (fd >= 0) ::close(fd);
+    throw SchemaError(path + ": fsync failed");
+  }
+  ::close(fd);
+}
+
+void WriteMeta(H5File& file, const ResultMeta& meta) {
+  file.SetAttribute("/", "schema_version", kSchemaVersion);
+  file.SetAttribute("/", "name", meta.name);
+  file.SetAttribute("/", "config", meta.config);
+  file.SetAttribute("/", "config_path", meta.config_path);
+  file.SetAttribute("/", "master_seed", static_cast<int64_t>(meta.master_seed));
+  file.SetAttribute("/", "trials_per_cell", static_cast<int64_t>(meta.trials_per_cell));
+  file.SetAttribute("/", "shard", meta.shard);
+  file.SetAttribute("/", "command_line", meta.command_line);
+  file.SetAttribute("/", "created_utc", meta.created_utc);
+  file.SetAttribute("/", "tool_version", meta.tool_version);
+  file.SetAttribute("/", "git_describe", meta.git_describe);
+}
+
+void WriteCells(H5File& file, const std::vector<Cell>& cells) {
+  file.CreateGroup("/cells");
+  std::vector<uint64_t> ids;
+  std::vector<std::string> keys, labels;
+  for (const Cell& c : cells) {
+    ids.push_back(c.id);
+    keys.push_back(c.key);
+    labels.push_back(c.label);
+  }
+  file.WriteColumn("/cells/cell_id", ids);
+  file.WriteStrings("/cells/key", keys);
+  file.WriteStrings("/cells/label", labels);
+  for (const ParamInfo& p : ParamTable()) {
+    const std::string name = "/cells/" + p.name;
+    if (p.type == ParamType::kInt || p.type == ParamType::kBool) {
+      std::vector<int64_t> values;
+      for (const Cell& c : cells) values.push_back(std::stoll(p.type == ParamType::kBool
+          ? std::string(p.get(c.spec) == "true" ? "1" : "0") : p.get(c.spec)));
+      file.WriteColumn(name, values);
+    } else if (p.type == ParamType::kDouble) {
+      std::vector<double> values;
+      for (const Cell& c : cells) values.push_back(std::stod(p.get(c.spec)));
+      file.WriteColumn(name, values);
+    } else {
+      std::vector<std::string> values;
+      for (const Cell& c : cells) values.push_back(p.get(c.spec));
+      file.WriteStrings(name, values);
+    }
+  }
+}
+
+void WriteTrials(H5File& file, const std::vector<TrialRow>& rows) {
+  file.CreateGroup("/trials");
+  for (const Column& col : TrialColumns()) {
+    const std::string name = "/trials/" + col.name;
+    auto ints = [&](auto zero) {
+      std::vector<decltype(zero)> values;
+      for (const TrialRow& r : rows) values.push_back(static_cast<decltype(zero)>(col.get_int(r)));
+      file.WriteColumn(name, values);
+    };
+    switch (col.type) {
+      case ColumnType::kU64: ints(uint64_t{}); break;
+      case ColumnType::kI64: ints(int64_t{}); break;
+      case ColumnType::kI32: ints(int32_t{}); break;
+      case ColumnType::kU8: ints(uint8_t{}); break;
+      case ColumnType::kF64: {
+        std::vector<double> values;
+        for (const TrialRow& r : rows) values.push_back(col.get_double(r));
+        file.WriteColumn(name, values);
+        break;
+      }
+      case ColumnType::kString: {
+        std::vector<std::string> values;
+        for (const TrialRow& r : rows) values.push_back(col.get_text(r));
+        file.WriteStrings(name, values);
+        break;
+      }
+    }
+    file.SetAttribute(name, "description", col.description);
+  }
+}
+
+std::vector<TrialRow> ReadTrials(const H5File& file) {
+  std::vector<TrialRow> rows;
+  bool first = true;
+  for (const Column& col : TrialColumns()) {
+    const std::string name = "/trials/" + col.name;
+    if (!file.Exists(name))
+      throw SchemaError(file.path() + ": no column " + name + " (expected by schema version " +
+                        std::to_string(kSchemaVersion) + ")");
+    auto fill = [&](const auto& values, auto assign) {
+      if (first) rows.resize(values.size());
+      if (values.size() != rows.size())
+        throw SchemaError(file.path() + ": column " + name + " has " +
+                          std::to_string(values.size()) + " rows, others " +
+                          std::to_string(rows.size()));
+      for (size_t i = 0; i < values.size(); ++i) assign(rows[i], values[i]);
+      first = false;
+    };
+    auto set_int = [&](TrialRow& r, auto v) { col.set_int(r, static_cast<int64_t>(v)); };
+    switch (col.type) {
+      case ColumnType::kU64: fill(file.ReadColumn<uint64_t>(name), set_int); break;
+      case ColumnType::kI64: fill(file.ReadColumn<int64_t>(name), set_int); break;
+      case ColumnType::kI32: fill(file.ReadColumn<int32_t>(name), set_int); break;
+      case ColumnType::kU8: fill(file.ReadColumn<uint8_t>(name), set_int); break;
+      case ColumnType::kF64:
+        fill(file.ReadColumn<double>(name), [&](TrialRow& r, double v) { col.set_double(r, v); });
+        break;
+      case ColumnType::kString:
+        fill(file.ReadStrings(name),
+             [&](TrialRow& r, const std::string& v) { col.set_text(r, v); });
+        break;
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+void WriteResultFile(const std::string& path, const ResultMeta& meta,
+                     const std::vector<Cell>& cells, std::vector<TrialRow> rows) {
+  std::map<uint64_t, size_t> position;
+  for (size_t i = 0; i < cells.size(); ++i) position[cells[i].id] = i;
+  for (const TrialRow& r : rows)
+    PMOE_CHECK(position.count(r.cell_id)) << "row of unknown cell " << r.cell_id;
+  std::sort(rows.begin(), rows.end(), [&](const TrialRow& a, const TrialRow& b) {
+    const size_t pa = position[a.cell_id], pb = position[b.cell_id];
+    return pa != pb ? pa < pb : a.result.trial < b.result.trial;
+  });
+  const std::string temp = path + ".tmp";
+  {
+    H5File file = H5File::Create(temp);
+    WriteMeta(file, meta);
+    WriteCells(file, cells);
+    WriteTrials(file, rows);
+    file.Close();  // closed, not only flushed, before the fsync and rename
+  }
+  SyncPath(temp);
+  std::filesystem::rename(temp, path);
+  const auto dir = std::filesystem::absolute(path).parent_path();
+  SyncPath(dir.string());
+}
+
+ResultContents ReadResultFile(const std::string& path) {
+  const H5File file = H5File::OpenReadOnly(path);
+  const auto version = file.IntAttribute("/", "schema_version");
+  if (!version)
+    throw SchemaError(path + ": no schema_version attribute: not a pmoe-sweep result file");
+  if (*version != kSchemaVersion)
+    throw SchemaError(path + ": schema version " + std::to_string(*version) + "; this tool reads "
+                      "version " + std::to_string(kSchemaVersion));
+  ResultContents contents;
+  ResultMeta& m = contents.meta;
+  auto text = [&](const char* name) { return file.StringAttribute("/", name).value_or(""); };
+  m.name = text("name");
+  m.config = text("config");
+  m.config_path = text("config_path");
+  m.master_seed = static_cast<uint64_t>(file.IntAttribute("/", "master_seed").value_or(0));
+  m.trials_per_cell = static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0));
+  m.shard = text("shard");
+  m.command_line = text("command_line");
+  m.created_utc = text("created_utc");
+  m.tool_version = text("tool_version");
+  m.git_describe = text("git_describe");
+  const auto ids = file.ReadColumn<uint64_t>("/cells/cell_id");
+  const auto keys = file.ReadStrings("/cells/key");
+  const auto labels = file.ReadStrings("/cells/label");
+  if (keys.size() != ids.size() || labels.size() != ids.size())
+    throw SchemaError(path + ": /cells columns differ in length");
+  for (size_t i = 0; i < ids.size(); ++i) contents.cells.push_back({ids[i], keys[i], labels[i]});
+  contents.rows = ReadTrials(file);
+  return contents;
+}
+
+}  // namespace pmoe
