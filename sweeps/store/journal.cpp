@@ -72,10 +72,9 @@ Journal::~Journal() {
   if (fd_ >= 0) ::close(fd_);  // also releases the lock
 }
 
-void Journal::Recover() {
-  const std::string data = ReadAll(fd_, path_);
-  size_t offset = 0, good = 0;
-  bool first = true;
+JournalContents ParseJournal(const std::string& data, const std::string& identity) {
+  JournalContents out;
+  size_t offset = 0;
   while (data.size() - offset >= kHeaderBytes) {
     uint32_t magic, kind, crc;
     uint64_t length;
@@ -87,11 +86,11 @@ void Journal::Recover() {
     if (magic != kMagic || length > data.size() - start) break;
     const char* payload = data.data() + start;
     if (Crc32(payload, length) != crc) break;
-    if (first) {
+    if (!out.has_identity) {
       if (kind != kIdentity) break;
-      matches_ = std::string(payload, length) == identity_;
-      first = false;
-    } else if (kind == kRows && matches_) {
+      out.identity = std::string(payload, length);
+      out.has_identity = true;
+    } else if (kind == kRows && out.identity == identity) {
       size_t at = 0;
       std::vector<TrialRow> batch;
       bool intact = true;
@@ -100,18 +99,42 @@ void Journal::Recover() {
         intact = DecodeRow(payload, length, &at, row);
         if (intact) batch.push_back(std::move(row));
       }
-      if (!intact) break;  // a record that passed its CRC but does not decode: written by another version
-      recovered_.insert(recovered_.end(), batch.begin(), batch.end());
+      if (!intact) break;  // passed its CRC but does not decode: another version wrote it
+      out.rows.insert(out.rows.end(), batch.begin(), batch.end());
     }
-    offset = good = start + length;
+    offset = out.intact_bytes = start + length;
   }
-  dropped_bytes_ = data.size() - good;
-  if (first) {  // empty or unreadable from the start: begin a fresh journal
+  return out;
+}
+
+JournalContents PeekJournal(const std::string& path, const std::string& identity) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string data;
+  try {
+    data = ReadAll(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return ParseJournal(data, identity);
+}
+
+void Journal::Recover() {
+  const std::string data = ReadAll(fd_, path_);
+  JournalContents contents = ParseJournal(data, identity_);
+  dropped_bytes_ = data.size() - contents.intact_bytes;
+  if (!contents.has_identity) {  // empty or unreadable from the start: begin a fresh journal
     Reset();
     return;
   }
+  matches_ = contents.identity == identity_;
+  stored_identity_ = contents.identity;
+  recovered_ = std::move(contents.rows);
   if (dropped_bytes_ > 0 && matches_) {
-    if (::ftruncate(fd_, static_cast<off_t>(good)) != 0) Fail(path_, "cannot truncate");
+    if (::ftruncate(fd_, static_cast<off_t>(contents.intact_bytes)) != 0)
+      Fail(path_, "cannot truncate");
     if (::fdatasync(fd_) != 0) Fail(path_, "fdatasync failed");
   }
   if (::lseek(fd_, 0, SEEK_END) < 0) Fail(path_, "cannot seek");
@@ -122,6 +145,7 @@ void Journal::Reset() {
   if (::lseek(fd_, 0, SEEK_SET) < 0) Fail(path_, "cannot seek");
   recovered_.clear();
   matches_ = true;
+  stored_identity_ = identity_;
   WriteRecord(kIdentity, identity_);
   // The journal's directory entry must be durable too before any row counts.
   const auto dir = std::filesystem::absolute(path_).parent_path().string();

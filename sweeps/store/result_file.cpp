@@ -55,7 +55,8 @@ void WriteCells(H5File& file, const std::vector<Cell>& cells) {
   file.WriteStrings("/cells/key", keys);
   file.WriteStrings("/cells/label", labels);
   for (const ParamInfo& p : ParamTable()) {
-    const std::string name = "/cells/" + p.name;
+    // "success" would collide with /trials/success when the two tables are joined.
+    const std::string name = "/cells/" + (p.name == "success" ? "success_criterion" : p.name);
     if (p.type == ParamType::kInt || p.type == ParamType::kBool) {
       std::vector<int64_t> values;
       for (const Cell& c : cells) values.push_back(std::stoll(p.type == ParamType::kBool

@@ -1,14 +1,18 @@
 // The plan: what a sweep would run and roughly what it would cost, most costly cells first (the
 // order the runner uses, so that the cores stay busy to the end).
-#include "plan_command.hpp"
+#include "commands.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <iostream>
 #include <cstdio>
 #include <thread>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/grid.hpp"
+#include "pmoe/sweep/sweep_runner.hpp"
+#include <set>
 
 namespace pmoe {
 namespace {
@@ -23,19 +27,30 @@ std::string Duration(double seconds) {
 
 }  // namespace
 
-int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out) {
-  std::string path;
+int RunPlanCommand(const std::vector<std::string>& args, const std::string& command_line) {
+  std::ostream& out = std::cout;
+  std::string path, output;
+  ShardSpec shard;
   bool json = false, all = false;
-  for (const auto& a : args) {
+  const std::string usage = "pmoe-sweep plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json]";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--json") json = true;
     else if (a == "--all") all = true;
+    else if (a == "--out") output = OptionValue(args, &i);
+    else if (a == "--shard") shard = ParseShard(OptionValue(args, &i));
     else if (path.empty() && a.rfind("--", 0) != 0) path = a;
-    else throw ConfigError("plan: unexpected argument \"" + a + "\" (usage: pmoe-sweep plan "
-                           "CONFIG.ini [--all] [--json])");
+    else UnexpectedArgument(a, usage);
   }
   if (path.empty()) throw ConfigError("plan: missing CONFIG.ini (usage: pmoe-sweep plan CONFIG.ini)");
-  const SweepConfig config = LoadSweepConfig(path);
-  std::vector<Cell> cells = ExpandGrid(config);
+  const SweepSetup setup = PrepareSweep(path, output, shard);
+  const SweepConfig& config = setup.config;
+  const std::vector<Cell>& cells = setup.cells;
+  // What a run would skip: the trials of this shard that the file or journal already hold.
+  std::set<std::pair<uint64_t, int>> held;
+  for (const TrialRow& r : HeldRows(setup)) held.insert({r.cell_id, r.result.trial});
+  size_t skipped = 0;
+  for (const WorkItem& item : setup.work) skipped += held.count({cells[item.cell].id, item.trial});
   std::vector<std::pair<double, const Cell*>> by_cost;
   double total_seconds = 0, peak_bytes = 0;
   for (const Cell& c : cells) {
@@ -48,6 +63,7 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out) {
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const long trials = static_cast<long>(cells.size()) * config.trials;
+  (void)command_line;
 
   if (json) {
     JsonWriter w(out);
@@ -55,6 +71,8 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out) {
     w.Field("seed", static_cast<unsigned long long>(config.seed)).Field("cells", cells.size());
     w.Field("trials_per_cell", config.trials).Field("trials", trials);
     w.Field("estimated_core_seconds", total_seconds).Field("peak_trial_bytes", peak_bytes);
+    w.Field("output", setup.out_path).Field("shard", shard.Text());
+    w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
     w.Key("cell_list").BeginArray();
     for (const auto& [s, c] : by_cost)
       w.BeginObject().Field("cell_id", static_cast<unsigned long long>(c->id))
@@ -76,7 +94,11 @@ int RunPlanCommand(const std::vector<std::string>& args, std::ostream& out) {
                 "  estimated cost: %s of one core, ~%s on %u cores; peak memory per trial %.1f "
                 "MB\n", Duration(total_seconds).c_str(),
                 Duration(total_seconds / cores).c_str(), cores, peak_bytes / 1e6);
-  out << line << "  cells, most costly first (estimated seconds per trial):\n";
+  out << line;
+  out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ", " +
+         std::to_string(setup.work.size()) + " trials)" : "") << ": " << skipped
+      << " trials already done would be skipped, " << setup.work.size() - skipped << " to run\n";
+  out << "  cells, most costly first (estimated seconds per trial):\n";
   const size_t shown = all ? by_cost.size() : std::min<size_t>(by_cost.size(), 20);
   for (size_t i = 0; i < shown; ++i) {
     std::snprintf(line, sizeof line, "    %8.3f  %s\n", by_cost[i].first,

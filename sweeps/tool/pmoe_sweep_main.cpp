@@ -1,34 +1,65 @@
-// pmoe-sweep: grids of cells over a sweep config. Commands so far: plan.
-// Exit status: 0 done, 2 bad command, config or infeasible cell.
+// pmoe-sweep: runs grids of cells into crash-safe HDF5 result files.
+// Exit status: 0 done, 2 bad command, config, file or infeasible cell, 130 interrupted.
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "plan_command.hpp"
+#include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 
 namespace {
 
 constexpr const char* kUsage =
-    "usage: pmoe-sweep plan CONFIG.ini [--all] [--json]\n"
-    "  plan   the cells, trials, estimated cost and memory of a sweep, without running it\n";
+    "usage: pmoe-sweep COMMAND ...\n"
+    "  run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force] [--checkpoint-seconds S]\n"
+    "         run a sweep, or resume it: trials already in F (default results/NAME.h5) are\n"
+    "         skipped. --shard I/K runs the I-th of K cost-balanced parts (default from\n"
+    "         SLURM_ARRAY_TASK_ID/_COUNT/_MIN when set) into results/NAME.shard-I-of-K.h5\n"
+    "  plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json]\n"
+    "         the cells, trials, estimated cost and memory, and what a run would skip\n"
+    "  merge OUT.h5 SHARD.h5...\n"
+    "         one file from the shards of one sweep, identical to a single-machine run's\n"
+    "  status FILE.h5\n"
+    "         what a result file holds and what is missing\n";
 
 }  // namespace
+
+namespace pmoe {
+
+const std::string& OptionValue(const std::vector<std::string>& args, size_t* i) {
+  if (*i + 1 >= args.size()) throw ConfigError("command line: " + args[*i] + " needs a value");
+  return args[++*i];
+}
+
+void UnexpectedArgument(const std::string& argument, const std::string& usage) {
+  throw ConfigError("command line: unexpected argument \"" + argument + "\" (usage: " + usage +
+                    ")");
+}
+
+}  // namespace pmoe
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kUsage;
+    (args.empty() ? std::cerr : std::cout) << kUsage;
     return args.empty() ? 2 : 0;
   }
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
   const std::string command = args[0];
   args.erase(args.begin());
   try {
-    if (command == "plan") return pmoe::RunPlanCommand(args, std::cout);
-    std::cerr << "pmoe-sweep: error: unknown command \"" << command << "\" (expected: plan)\n"
-              << kUsage;
+    if (command == "run") return pmoe::RunRunCommand(args, command_line);
+    if (command == "plan") return pmoe::RunPlanCommand(args, command_line);
+    if (command == "merge") return pmoe::RunMergeCommand(args, command_line);
+    if (command == "status") return pmoe::RunStatusCommand(args, command_line);
+    std::cerr << "pmoe-sweep: error: unknown command \"" << command
+              << "\" (expected run, plan, merge or status)\n" << kUsage;
     return 2;
   } catch (const pmoe::ConfigError& e) {
+    std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
+    return 2;
+  } catch (const pmoe::SchemaError& e) {
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
     return 2;
   }

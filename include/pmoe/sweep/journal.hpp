@@ -22,6 +22,7 @@ class Journal {
   Journal& operator=(const Journal&) = delete;
 
   bool matches() const { return matches_; }
+  const std::string& stored_identity() const { return stored_identity_; }
   const std::vector<TrialRow>& recovered() const { return recovered_; }
   size_t dropped_bytes() const { return dropped_bytes_; }  // a torn tail, cut off on opening
 
@@ -37,7 +38,7 @@ class Journal {
   void WriteRecord(uint32_t kind, const std::string& payload);
   void Recover();
 
-  std::string path_, identity_;
+  std::string path_, identity_, stored_identity_;
   int fd_ = -1;
   bool matches_ = true;
   std::vector<TrialRow> recovered_;
@@ -45,5 +46,18 @@ class Journal {
 };
 
 uint32_t Crc32(const char* data, size_t size);
+
+// What a journal's bytes hold: its identity and, when that is `identity`, the rows of every
+// intact record up to the first torn or corrupt one.
+struct JournalContents {
+  bool has_identity = false;
+  std::string identity;
+  std::vector<TrialRow> rows;
+  size_t intact_bytes = 0;
+};
+JournalContents ParseJournal(const std::string& data, const std::string& identity);
+
+// Reads a journal without locking or changing it (empty contents when there is none).
+JournalContents PeekJournal(const std::string& path, const std::string& identity);
 
 }  // namespace pmoe

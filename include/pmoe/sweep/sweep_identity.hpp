@@ -1,0 +1,29 @@
+// What makes two result files, journals or configs "the same sweep": the master seed, trials per
+// cell, the shard and the canonical keys of the cells. Comments, spacing and key order in the
+// config do not count; anything that changes what would be computed does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pmoe {
+
+struct SweepIdentity {
+  uint64_t seed = 0;
+  int trials = 0;
+  std::string shard;               // "I/K" or ""
+  std::vector<std::string> cells;  // canonical keys, grid order
+  std::vector<std::string> labels; // the same cells' swept values, for messages
+
+  std::string Text() const;  // stored at the head of the journal
+  static SweepIdentity FromText(const std::string& text);
+};
+
+// "" when a and b are the same sweep (shards ignored when ignore_shard), else what differs, e.g.
+// "seed 1 vs 2; 3 cells only in the file (model.l=8, ...)" with a_name/b_name naming the sides.
+std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
+                               const std::string& a_name, const std::string& b_name,
+                               bool ignore_shard = false);
+
+}  // namespace pmoe

@@ -1,0 +1,220 @@
+// The sweep runner. One writer (this thread) owns the journal and the result file; TBB workers
+// only run trials and hand finished rows over, so no file is ever written concurrently.
+#include "pmoe/sweep/sweep_runner.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <iostream>
+#include <thread>
+
+#include "progress.hpp"
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/version.hpp"
+#include "pmoe/sweep/journal.hpp"
+
+namespace pmoe {
+namespace {
+
+using RowKey = std::pair<uint64_t, int>;  // (cell_id, trial)
+
+RowKey KeyOf(const TrialRow& r) { return {r.cell_id, r.result.trial}; }
+
+std::string DefaultOutput(const std::string& name, const ShardSpec& shard) {
+  if (shard.count == 0) return "results/" + name + ".h5";
+  return "results/" + name + ".shard-" + std::to_string(shard.index) + "-of-" +
+         std::to_string(shard.count) + ".h5";
+}
+
+// Rows of the result file at out_path when it holds this sweep; throws when it holds another.
+std::vector<TrialRow> FileRows(const SweepSetup& setup, bool force) {
+  if (!std::filesystem::exists(setup.out_path)) return {};
+  ResultContents contents;
+  try {
+    contents = ReadResultFile(setup.out_path);
+  } catch (const SchemaError& e) {
+    if (force) return {};
+    throw ConfigError(std::string(e.what()) + " (--force overwrites it)");
+  }
+  const std::string diff =
+      DescribeDifference(IdentityOf(contents), setup.identity, "the file", "the config");
+  if (diff.empty()) return std::move(contents.rows);
+  if (force) return {};
+  throw ConfigError(setup.out_path + " holds another sweep: " + diff +
+                    " (--force starts over; --out writes elsewhere)");
+}
+
+void Insert(std::map<RowKey, TrialRow>& rows, const std::vector<TrialRow>& more) {
+  for (const TrialRow& r : more) rows.emplace(KeyOf(r), r);
+}
+
+std::vector<TrialRow> Values(const std::map<RowKey, TrialRow>& rows) {
+  std::vector<TrialRow> out;
+  out.reserve(rows.size());
+  for (const auto& [key, row] : rows) out.push_back(row);
+  return out;
+}
+
+}  // namespace
+
+SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
+                        const ShardSpec& shard) {
+  SweepSetup s;
+  s.config = LoadSweepConfig(config_path);
+  s.cells = ExpandGrid(s.config);
+  s.shard = shard;
+  s.identity.seed = s.config.seed;
+  s.identity.trials = s.config.trials;
+  s.identity.shard = shard.Text();
+  for (const Cell& c : s.cells) {
+    s.identity.cells.push_back(c.key);
+    s.identity.labels.push_back(c.label);
+  }
+  s.out_path = out.empty() ? DefaultOutput(s.config.name, shard) : out;
+  s.journal_path = s.out_path + ".journal";
+  s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
+  return s;
+}
+
+SweepIdentity IdentityOf(const ResultContents& contents) {
+  SweepIdentity id;
+  id.seed = contents.meta.master_seed;
+  id.trials = contents.meta.trials_per_cell;
+  id.shard = contents.meta.shard;
+  for (const StoredCell& c : contents.cells) {
+    id.cells.push_back(c.key);
+    id.labels.push_back(c.label);
+  }
+  return id;
+}
+
+std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
+  std::map<RowKey, TrialRow> rows;
+  Insert(rows, FileRows(setup, /*force=*/false));
+  const JournalContents journal = PeekJournal(setup.journal_path, setup.identity.Text());
+  if (journal.has_identity && journal.identity != setup.identity.Text())
+    throw ConfigError(setup.journal_path + " belongs to another sweep: " +
+                      DescribeDifference(SweepIdentity::FromText(journal.identity),
+                                         setup.identity, "the journal", "the config"));
+  Insert(rows, journal.rows);
+  return Values(rows);
+}
+
+ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
+  ResultMeta meta;
+  meta.name = setup.config.name;
+  meta.config = setup.config.text;
+  meta.config_path = setup.config.path;
+  meta.master_seed = setup.config.seed;
+  meta.trials_per_cell = setup.config.trials;
+  meta.shard = setup.shard.Text();
+  meta.command_line = command_line;
+  meta.created_utc = UtcNow();
+  meta.tool_version = kToolVersion;
+  meta.git_describe = kGitDescribe;
+  return meta;
+}
+
+RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log) {
+  const auto parent = std::filesystem::path(setup.out_path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  std::map<RowKey, TrialRow> rows;
+  Insert(rows, FileRows(setup, options.force));
+
+  Journal journal(setup.journal_path, setup.identity.Text());
+  if (!journal.matches()) {
+    if (!options.force)
+      throw ConfigError(setup.journal_path + " belongs to another sweep: " +
+                        DescribeDifference(SweepIdentity::FromText(journal.stored_identity()),
+                                           setup.identity, "the journal", "the config") +
+                        " (--force starts over)");
+    journal.Reset();
+  }
+  // The journal must hold every finished row: copy in what only the result file had.
+  std::map<RowKey, TrialRow> journaled;
+  Insert(journaled, journal.recovered());
+  std::vector<TrialRow> missing_from_journal;
+  for (const auto& [key, row] : rows)
+    if (!journaled.count(key)) missing_from_journal.push_back(row);
+  journal.Append(missing_from_journal);
+  Insert(rows, journal.recovered());
+
+  std::vector<WorkItem> todo;
+  for (const WorkItem& item : setup.work)
+    if (!rows.count({setup.cells[item.cell].id, item.trial})) todo.push_back(item);
+  RunReport report;
+  report.shard_trials = setup.work.size();
+  report.held = setup.work.size() - todo.size();
+  log << "pmoe-sweep: " << setup.config.name << ": " << report.shard_trials << " trials"
+      << (setup.shard.count ? " in shard " + setup.shard.Text() : "") << ", " << report.held
+      << " already done, " << todo.size() << " to run -> " << setup.out_path << "\n";
+
+  const ResultMeta meta = MetaFor(setup, options.command_line);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::condition_variable ready;
+  std::vector<TrialRow> pending;
+  bool workers_done = false;
+  std::thread workers([&] {
+    tbb::task_arena arena(options.threads > 0 ? options.threads
+                                              : tbb::task_arena::automatic);
+    arena.execute([&] {
+      // One loop per worker over a shared counter keeps the costly-first order.
+      tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+        for (size_t i; !stop && (i = next++) < todo.size();) {
+          const Cell& cell = setup.cells[todo[i].cell];
+          TrialRow row{cell.id, RunTrial(cell.spec, todo[i].trial, setup.config.seed)};
+          std::lock_guard<std::mutex> lock(mutex);
+          pending.push_back(std::move(row));
+          ready.notify_one();
+        }
+      });
+    });
+    std::lock_guard<std::mutex> lock(mutex);
+    workers_done = true;
+    ready.notify_one();
+  });
+
+  Progress progress(std::cerr, options.terminal, todo.size(), report.held);
+  auto last_checkpoint = std::chrono::steady_clock::now();
+  std::vector<TrialRow> batch;
+  for (bool finished = false; !finished;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      ready.wait_for(lock, std::chrono::milliseconds(250),
+                     [&] { return !pending.empty() || workers_done; });
+      batch.swap(pending);
+      finished = workers_done && pending.empty();
+    }
+    journal.Append(batch);  // durable before it counts
+    Insert(rows, batch);
+    report.ran += batch.size();
+    batch.clear();
+    progress.Update(report.ran);
+    if (options.interrupted() && !stop) {
+      stop = true;
+      report.interrupted = true;
+      log << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_checkpoint).count() >=
+        options.checkpoint_seconds) {
+      WriteResultFile(setup.out_path, meta, setup.cells, Values(rows));
+      last_checkpoint = now;
+    }
+  }
+  workers.join();
+  progress.Finish(report.ran);
+  WriteResultFile(setup.out_path, meta, setup.cells, Values(rows));
+  if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
+  return report;
+}
+
+}  // namespace pmoe

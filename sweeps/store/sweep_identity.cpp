@@ -1,0 +1,102 @@
+// Sweep identity as text ("seed=..", "trials=..", "shard=..", then one "cell=KEY\tLABEL" per line)
+// and a readable account of how two identities differ.
+#include "pmoe/sweep/sweep_identity.hpp"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace pmoe {
+namespace {
+
+std::string Examples(const std::vector<std::string>& labels) {
+  std::string out;
+  for (size_t i = 0; i < labels.size() && i < 3; ++i) out += (i ? "; " : "") + labels[i];
+  if (labels.size() > 3) out += "; ...";
+  return out;
+}
+
+// For each parameter of a canonical key "name=value;...", the set of values over the cells.
+std::map<std::string, std::set<std::string>> ValuesByParameter(const std::vector<std::string>& keys) {
+  std::map<std::string, std::set<std::string>> values;
+  for (const std::string& key : keys) {
+    size_t start = 0;
+    while (start < key.size()) {
+      const size_t end = key.find(';', start), eq = key.find('=', start);
+      if (eq == std::string::npos || eq > end) break;
+      values[key.substr(start, eq - start)].insert(key.substr(eq + 1, end - eq - 1));
+      start = end + 1;
+    }
+  }
+  return values;
+}
+
+std::string SetText(const std::set<std::string>& values) {
+  std::string out;
+  for (const auto& v : values) out += (out.empty() ? "" : ",") + v;
+  return "{" + out + "}";
+}
+
+}  // namespace
+
+std::string SweepIdentity::Text() const {
+  std::string text = "seed=" + std::to_string(seed) + "\ntrials=" + std::to_string(trials) +
+                     "\nshard=" + shard + "\n";
+  for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
+  return text;
+}
+
+SweepIdentity SweepIdentity::FromText(const std::string& text) {
+  SweepIdentity id;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("seed=", 0) == 0) id.seed = std::stoull(line.substr(5));
+    else if (line.rfind("trials=", 0) == 0) id.trials = std::stoi(line.substr(7));
+    else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
+    else if (line.rfind("cell=", 0) == 0) {
+      const size_t tab = line.find('\t');
+      id.cells.push_back(line.substr(5, tab - 5));
+      id.labels.push_back(tab == std::string::npos ? "" : line.substr(tab + 1));
+    }
+  }
+  return id;
+}
+
+std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
+                               const std::string& a_name, const std::string& b_name,
+                               bool ignore_shard) {
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  if (a.seed != b.seed)
+    add("seed " + std::to_string(a.seed) + " in " + a_name + ", " + std::to_string(b.seed) +
+        " in " + b_name);
+  if (a.trials != b.trials)
+    add("trials " + std::to_string(a.trials) + " in " + a_name + ", " +
+        std::to_string(b.trials) + " in " + b_name);
+  if (!ignore_shard && a.shard != b.shard)
+    add("shard \"" + a.shard + "\" in " + a_name + ", \"" + b.shard + "\" in " + b_name);
+  // Which parameters take other values: the most useful thing to say about a changed config.
+  const auto values_a = ValuesByParameter(a.cells), values_b = ValuesByParameter(b.cells);
+  for (const auto& [name, va] : values_a) {
+    const auto it = values_b.find(name);
+    if (it != values_b.end() && it->second != va)
+      add(name + " = " + SetText(va) + " in " + a_name + ", " + SetText(it->second) + " in " +
+          b_name);
+  }
+  const std::set<std::string> in_a(a.cells.begin(), a.cells.end());
+  const std::set<std::string> in_b(b.cells.begin(), b.cells.end());
+  std::vector<std::string> only_a, only_b;
+  for (size_t i = 0; i < a.cells.size(); ++i)
+    if (!in_b.count(a.cells[i])) only_a.push_back(a.labels[i]);
+  for (size_t i = 0; i < b.cells.size(); ++i)
+    if (!in_a.count(b.cells[i])) only_b.push_back(b.labels[i]);
+  if (!only_a.empty())
+    add(std::to_string(only_a.size()) + " cells only in " + a_name + " (" + Examples(only_a) + ")");
+  if (!only_b.empty())
+    add(std::to_string(only_b.size()) + " cells only in " + b_name + " (" + Examples(only_b) + ")");
+  if (out.empty() && a.cells != b.cells) add("the cells are in another order");
+  return out;
+}
+
+}  // namespace pmoe

@@ -1,0 +1,21 @@
+// The pmoe-sweep commands. Each returns the exit status and throws ConfigError (exit 2) on bad
+// input; `args` are the command's own arguments.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pmoe {
+
+// The value after option args[*i], advancing *i; throws ConfigError when it is missing.
+const std::string& OptionValue(const std::vector<std::string>& args, size_t* i);
+
+// Throws ConfigError for an argument a command does not take, with its usage line.
+[[noreturn]] void UnexpectedArgument(const std::string& argument, const std::string& usage);
+
+int RunPlanCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line);
+
+}  // namespace pmoe

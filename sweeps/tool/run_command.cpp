@@ -1,0 +1,65 @@
+// `pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force]
+// [--checkpoint-seconds S]`: runs or resumes a sweep. Ctrl-C (or SIGTERM) stops taking new
+// trials, saves what finished and exits 130; a second Ctrl-C kills at once (nothing finished is
+// lost: the journal has it).
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "pmoe/core/errors.hpp"
+#include "pmoe/sweep/sweep_runner.hpp"
+
+namespace pmoe {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void OnSignal(int signal) {
+  g_interrupted = 1;
+  std::signal(signal, SIG_DFL);  // the second one acts at once
+}
+
+double ParsePositive(const std::string& key, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v > 0))
+    throw ConfigError("command line", key, "a positive number", text);
+  return v;
+}
+
+}  // namespace
+
+int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line) {
+  std::string config, out;
+  RunOptions options;
+  options.command_line = command_line;
+  ShardSpec shard = ShardFromEnvironment();
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& { return OptionValue(args, &i); };
+    if (a == "--out") out = value();
+    else if (a == "--threads") options.threads = static_cast<int>(ParsePositive(a, value()));
+    else if (a == "--shard") shard = ParseShard(value());
+    else if (a == "--force") options.force = true;
+    else if (a == "--checkpoint-seconds") options.checkpoint_seconds = ParsePositive(a, value());
+    else if (config.empty() && a.rfind("--", 0) != 0) config = a;
+    else UnexpectedArgument(a, "pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] "
+                               "[--force] [--checkpoint-seconds S]");
+  }
+  if (config.empty()) throw ConfigError("command line: run needs a CONFIG.ini (pmoe-sweep --help)");
+  const SweepSetup setup = PrepareSweep(config, out, shard);  // validates before any file is touched
+  options.terminal = ::isatty(STDERR_FILENO);
+  options.interrupted = [] { return g_interrupted != 0; };
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  const RunReport report = RunSweep(setup, options, std::cerr);
+  std::cout << setup.out_path << ": " << report.held + report.ran << "/" << report.shard_trials
+            << " trials" << (report.interrupted ? " (interrupted; run again to resume)" : "")
+            << "\n";
+  return report.interrupted ? 130 : 0;
+}
+
+}  // namespace pmoe
