@@ -38,6 +38,8 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   for (size_t i = 1; i < args.size(); ++i) shards.push_back(ReadResultFile(args[i]));
 
   const SweepIdentity base = IdentityOf(shards[0]);
+  std::map<uint64_t, std::string> label_of;
+  for (const StoredCell& c : shards[0].cells) label_of[c.id] = c.label;
   std::map<RowKey, std::string> source;
   std::vector<TrialRow> rows;
   for (size_t i = 0; i < shards.size(); ++i) {
@@ -50,8 +52,8 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     for (const TrialRow& r : shards[i].rows) {
       auto [it, fresh] = source.emplace(RowKey{r.cell_id, r.result.trial}, file);
       if (!fresh)
-        throw ConfigError("merge: trial " + std::to_string(r.result.trial) + " of cell " +
-                          std::to_string(r.cell_id) + " is in both " + it->second + " and " +
+        throw ConfigError("merge: " + label_of[r.cell_id] + " trial " +
+                          std::to_string(r.result.trial) + " is in both " + it->second + " and " +
                           file + " (the same shard given twice?)");
       rows.push_back(r);
     }

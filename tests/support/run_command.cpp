@@ -32,6 +32,23 @@ CommandResult RunCommand(const std::string& command) {
   return result;
 }
 
+int SpawnCommand(const std::string& command, const std::string& log) {
+  const std::string line = "exec " + command + " >>" + log + " 2>&1";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+int WaitFor(int pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
 std::string FreshDirectory(const std::string& name) {
   const std::string path = std::string(PMOE_TEST_TMP) + "/" + name;
   std::filesystem::remove_all(path);

@@ -13,6 +13,13 @@ struct CommandResult {
 
 CommandResult RunCommand(const std::string& command);
 
+// Starts `command` (through /bin/sh, which execs it, so the pid is the command's own) with its
+// output sent to `log`; returns its pid.
+int SpawnCommand(const std::string& command, const std::string& log);
+
+// Waits for a spawned command; returns its exit status, or 128 + signal if a signal ended it.
+int WaitFor(int pid);
+
 // A fresh, empty directory under the build tree for one test.
 std::string FreshDirectory(const std::string& name);
 

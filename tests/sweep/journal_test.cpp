@@ -1,0 +1,104 @@
+// The journal keeps every acknowledged batch and drops only a torn or corrupt tail; rows
+// round-trip bit for bit; one writer at a time.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/sweep/journal.hpp"
+#include "support/run_command.hpp"
+
+namespace pmoe {
+namespace {
+
+std::vector<TrialRow> SomeRows(int first, int count) {
+  std::vector<TrialRow> rows(count);
+  for (int i = 0; i < count; ++i) {
+    rows[i].cell_id = 0xfedcba9876543210ULL + i;
+    rows[i].result.trial = first + i;
+    rows[i].result.test_acc = 0.5 + i / 100.0;
+    rows[i].result.router_hit = NAN;
+    rows[i].result.status = i % 2 ? TrialStatus::kDiverged : TrialStatus::kOk;
+    rows[i].result.message = i % 2 ? "loss not finite at step " + std::to_string(i) : "";
+    rows[i].result.steps = 1L << 40;
+  }
+  return rows;
+}
+
+void RequireSame(const std::vector<TrialRow>& a, const std::vector<TrialRow>& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) REQUIRE(SameOutcome(a[i], b[i]));
+}
+
+}  // namespace
+
+TEST_CASE("Rows round-trip through the journal bit for bit", "[journal]") {
+  const std::string path = test::FreshDirectory("journal_roundtrip") + "/j";
+  {
+    Journal journal(path, "id");
+    CHECK(journal.recovered().empty());
+    journal.Append(SomeRows(0, 5));
+    journal.Append(SomeRows(5, 3));
+  }
+  Journal again(path, "id");
+  CHECK(again.matches());
+  CHECK(again.dropped_bytes() == 0);
+  std::vector<TrialRow> expected = SomeRows(0, 5), more = SomeRows(5, 3);
+  expected.insert(expected.end(), more.begin(), more.end());
+  RequireSame(again.recovered(), expected);
+}
+
+TEST_CASE("A torn or corrupt last record is dropped and appending goes on", "[journal]") {
+  const std::string path = test::FreshDirectory("journal_torn") + "/j";
+  {
+    Journal journal(path, "id");
+    journal.Append(SomeRows(0, 4));
+    journal.Append(SomeRows(4, 4));
+  }
+  const auto full = std::filesystem::file_size(path);
+  SECTION("torn: the last bytes never reached the disk") {
+    std::filesystem::resize_file(path, full - 7);
+  }
+  SECTION("corrupt: a byte of the last record changed") {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(full - 20));
+    f.put('\x5a');
+  }
+  {
+    Journal journal(path, "id");
+    CHECK(journal.dropped_bytes() > 0);
+    RequireSame(journal.recovered(), SomeRows(0, 4));
+    journal.Append(SomeRows(8, 2));
+  }
+  Journal journal(path, "id");
+  CHECK(journal.dropped_bytes() == 0);
+  std::vector<TrialRow> expected = SomeRows(0, 4), more = SomeRows(8, 2);
+  expected.insert(expected.end(), more.begin(), more.end());
+  RequireSame(journal.recovered(), expected);
+}
+
+TEST_CASE("A journal of another sweep yields no rows until reset", "[journal]") {
+  const std::string path = test::FreshDirectory("journal_identity") + "/j";
+  {
+    Journal journal(path, "sweep A");
+    journal.Append(SomeRows(0, 3));
+  }
+  Journal other(path, "sweep B");
+  CHECK_FALSE(other.matches());
+  CHECK(other.stored_identity() == "sweep A");
+  CHECK(other.recovered().empty());
+  other.Reset();
+  CHECK(other.matches());
+}
+
+TEST_CASE("Only one process writes a journal at a time", "[journal]") {
+  const std::string path = test::FreshDirectory("journal_lock") + "/j";
+  Journal first(path, "id");
+  CHECK_THROWS_WITH(Journal(path, "id"), Catch::Matchers::Contains("another pmoe-sweep"));
+}
+
+}  // namespace pmoe

@@ -1,0 +1,203 @@
+// pmoe-sweep run as users run it: results independent of thread count and shard split, a sweep
+// killed with SIGKILL again and again and resumed ends identical to an uninterrupted one, Ctrl-C
+// stops cleanly, and a different config is refused.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "pmoe/core/errors.hpp"
+#include "support/run_command.hpp"
+#include "sweep/sweep_test_support.hpp"
+
+namespace pmoe {
+namespace {
+
+using Catch::Matchers::Contains;
+using test::CompareResults;
+using test::RunCommand;
+using test::SweepCommand;
+
+}  // namespace
+
+TEST_CASE("A sweep on 1 thread and on 2 threads writes identical trials", "[sweep][run]") {
+  const std::string dir = test::FreshDirectory("sweep_threads");
+  const std::string config = test::WriteQuickSweep(dir, "threads", 3);
+  const auto one = RunCommand(SweepCommand("run " + config + " --threads 1 --out " + dir + "/1.h5"));
+  const auto two = RunCommand(SweepCommand("run " + config + " --threads 2 --out " + dir + "/2.h5"));
+  INFO(one.err << two.err);
+  REQUIRE(one.status == 0);
+  REQUIRE(two.status == 0);
+  CHECK(CompareResults(dir + "/1.h5", dir + "/2.h5").empty());
+  CHECK(ReadResultFile(dir + "/1.h5").rows.size() == 36);
+  CHECK_FALSE(std::filesystem::exists(dir + "/1.h5.journal"));  // removed once complete
+}
+
+TEST_CASE("Three shards merged equal one run", "[sweep][shards]") {
+  const std::string dir = test::FreshDirectory("sweep_shards");
+  const std::string config = test::WriteQuickSweep(dir, "shards", 3);
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/all.h5")).status == 0);
+  std::string parts;
+  for (int i = 1; i <= 3; ++i) {
+    const std::string out = dir + "/part" + std::to_string(i) + ".h5";
+    REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
+                                    "/3 --out " + out)).status == 0);
+    const size_t rows = ReadResultFile(out).rows.size();
+    CHECK(rows >= 10);  // cost-balanced: 36 trials over 3 shards
+    CHECK(rows <= 14);
+    parts += " " + out;
+  }
+  const auto merged = RunCommand(SweepCommand("merge " + dir + "/merged.h5" + parts));
+  INFO(merged.err);
+  REQUIRE(merged.status == 0);
+  CHECK(CompareResults(dir + "/all.h5", dir + "/merged.h5").empty());
+
+  const auto missing = RunCommand(SweepCommand("merge " + dir + "/m2.h5 " + dir + "/part1.h5 " +
+                                               dir + "/part3.h5"));
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, Contains("in none of the files") && Contains("(shard 2/3)"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/m2.h5"));
+  const auto twice = RunCommand(SweepCommand("merge " + dir + "/m3.h5 " + dir + "/part1.h5 " +
+                                             dir + "/part1.h5"));
+  CHECK(twice.status == 2);
+  CHECK_THAT(twice.err, Contains("is in both"));
+}
+
+TEST_CASE("Shards can come from a Slurm job array environment", "[sweep][shards]") {
+  const std::string dir = test::FreshDirectory("sweep_slurm");
+  const std::string config = test::WriteQuickSweep(dir, "slurm", 1);
+  const auto r = RunCommand("SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=3 "
+                            "SLURM_ARRAY_TASK_MIN=3 " +
+                            SweepCommand("run " + config + " --out " + dir + "/s.h5"));
+  REQUIRE(r.status == 0);
+  CHECK(ReadResultFile(dir + "/s.h5").meta.shard == "2/3");
+}
+
+TEST_CASE("A sweep killed with SIGKILL many times and resumed equals an uninterrupted one",
+          "[sweep][kill]") {
+  const std::string dir = test::FreshDirectory("sweep_kill");
+  const std::string config = test::WriteQuickSweep(dir, "kill", 15);
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/clean.h5")).status == 0);
+
+  const std::string out = dir + "/killed.h5";
+  // Checkpoints every 50 ms, so kills land during HDF5 rebuilds as well as during trials.
+  const std::string run = SweepCommand("run " + config + " --out " + out +
+                                       " --checkpoint-seconds 0.05");
+  const unsigned seed = std::random_device{}();
+  INFO("kill schedule seed " << seed);
+  std::mt19937 rng(seed);
+  int kills = 0, runs = 0;
+  size_t last_rows = 0;
+  for (; runs < 60; ++runs) {
+    const int pid = test::SpawnCommand(run, dir + "/log");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20 + rng() % 150));
+    const bool killed = kill(pid, SIGKILL) == 0;
+    const int status = test::WaitFor(pid);
+    if (status == 0) break;  // it finished before the kill arrived
+    REQUIRE(killed);
+    REQUIRE(status == 128 + SIGKILL);
+    ++kills;
+    if (std::filesystem::exists(out)) {
+      // Never a file that cannot be opened, and never fewer rows than before.
+      const size_t rows = ReadResultFile(out).rows.size();
+      CHECK(rows >= last_rows);
+      last_rows = rows;
+    }
+  }
+  INFO(kills << " kills in " << runs << " runs");
+  CHECK(kills >= 10);
+  REQUIRE(RunCommand(run).status == 0);
+  CHECK(CompareResults(dir + "/clean.h5", out).empty());
+  CHECK_FALSE(std::filesystem::exists(out + ".journal"));
+}
+
+TEST_CASE("Ctrl-C stops a sweep cleanly and a second run finishes it", "[sweep][run]") {
+  const std::string dir = test::FreshDirectory("sweep_interrupt");
+  const std::string config = test::WriteQuickSweep(dir, "interrupt", 15);
+  const std::string out = dir + "/i.h5";
+  const int pid = test::SpawnCommand(SweepCommand("run " + config + " --out " + out), dir + "/log");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  kill(pid, SIGINT);
+  const int status = test::WaitFor(pid);
+  if (status == 0) WARN("the sweep finished before Ctrl-C reached it");
+  else CHECK(status == 130);
+  const size_t saved = ReadResultFile(out).rows.size();
+  CHECK(saved > 0);
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + out)).status == 0);
+  CHECK(ReadResultFile(out).rows.size() == 180);
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/clean.h5")).status == 0);
+  CHECK(CompareResults(dir + "/clean.h5", out).empty());
+}
+
+TEST_CASE("A different config onto an existing file is refused saying what differs",
+          "[sweep][run]") {
+  const std::string dir = test::FreshDirectory("sweep_mismatch");
+  const std::string config = test::WriteQuickSweep(dir, "first", 2);
+  const std::string out = dir + "/r.h5";
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + out)).status == 0);
+  const auto before = std::filesystem::last_write_time(out);
+  std::ofstream(dir + "/second.ini") << "name = second\nseed = 7\ntrials = 2\nN_test = 300\n"
+                                        "[data]\ndelta_r = 0.55\n[model]\nepochs = 20\nm = 20\n"
+                                        "[grid]\nmodel.kind = separate,cnn\nmodel.l = 2:4\n"
+                                        "N = 60,120\n";
+  const auto refused = RunCommand(SweepCommand("run " + dir + "/second.ini --out " + out));
+  CHECK(refused.status == 2);
+  CHECK_THAT(refused.err, Contains("holds another sweep") &&
+                              Contains("data.delta_r = {0.6} in the file, {0.55} in the config"));
+  CHECK(std::filesystem::last_write_time(out) == before);
+  const auto forced = RunCommand(SweepCommand("run " + dir + "/second.ini --out " + out +
+                                              " --force"));
+  CHECK(forced.status == 0);
+  CHECK(ReadResultFile(out).meta.name == "second");
+}
+
+TEST_CASE("Config errors exit 2 and leave no file behind", "[sweep][errors]") {
+  const std::string dir = test::FreshDirectory("sweep_errors");
+  struct Case {
+    std::string body, expected;
+  };
+  const std::vector<Case> cases = {
+      {"[model]\nwidth = 3\n", "unknown key \"model.width\""},
+      {"[grid]\nN = 100:10\n", "grid.N = \"100:10\""},
+      {"[grid]\nmodel.l = 10:17\n", "(cell model.l=17): model.l = \"17\""},
+      {"[grid]\ndata.delta_r = 0.2,0.6\n", "infeasible data model"},
+      {"trials = many\n", "trials = \"many\""},
+      {"[data\nn = 3\n", "bad.ini"},
+  };
+  for (const Case& c : cases) {
+    std::ofstream(dir + "/bad.ini") << c.body;
+    const auto r = RunCommand("cd " + dir + " && " + SweepCommand("run bad.ini"));
+    INFO(c.body << "\n" << r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains(c.expected));
+    CHECK_FALSE(std::filesystem::exists(dir + "/results"));
+  }
+  const auto unreadable = RunCommand(SweepCommand("run " + dir + "/none.ini"));
+  CHECK(unreadable.status == 2);
+  CHECK_THAT(unreadable.err, Contains("none.ini: cannot read"));
+  std::ofstream(dir + "/ok.ini") << "trials = 1\n";
+  const auto shard = RunCommand("cd " + dir + " && " + SweepCommand("run ok.ini --shard 4/3"));
+  CHECK(shard.status == 2);
+  CHECK_THAT(shard.err, Contains("--shard"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/results"));
+}
+
+TEST_CASE("Result files read back in Python with h5py into pandas", "[sweep][python]") {
+  const std::string dir = test::FreshDirectory("sweep_python");
+  const std::string config = test::WriteQuickSweep(dir, "py", 2);
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/py.h5")).status == 0);
+  const auto r = RunCommand(std::string("/usr/bin/python3 ") + PMOE_SOURCE_DIR +
+                            "/analysis/examples/read_results.py " + dir + "/py.h5");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Contains("12 cells, 24 trials"));
+  CHECK_THAT(r.out, Contains("model.kind=cnn, model.l=4, N=120"));
+}
+
+}  // namespace pmoe
