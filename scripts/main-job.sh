@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
-# The main job: installs missing packages, builds, then runs the default cell of each model
-# (separate pMoE, joint pMoE, CNN) on the default data set and prints their summaries.
-# The sweep engine, analysis and plots take this place as they land (see README.md).
+# The main job: installs missing packages, builds, runs (or resumes) the demo sweep
+# (sweeps/configs/demo.ini, ~10 s on 2 cores), and summarizes its result file.
+# Analysis tables and plots join here when pmoe-analyze and Makefile.plots land (README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-mkdir -p results
-sim=build/sim/pmoe-sim
-trials=${TRIALS:-20}
-for N in 100 1000; do
-  $sim --model separate --l 4 --N "$N" --trials "$trials"
-  $sim --model joint --k 8 --l 6 --m 40 --N "$N" --trials "$trials"
-  $sim --model cnn --m 40 --N "$N" --trials "$trials"
-done | tee results/main-job.txt
-echo "main job: summaries written to results/main-job.txt"
+build/sweeps/pmoe-sweep run sweeps/configs/demo.ini
+build/sweeps/pmoe-sweep status results/demo.h5
+/usr/bin/python3 analysis/examples/read_results.py results/demo.h5 | tee results/demo-summary.txt
+echo "main job: results in results/demo.h5, per-cell summary in results/demo-summary.txt"

@@ -122,6 +122,15 @@ ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
 }
 
 RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log) {
+  using Clock = std::chrono::steady_clock;
+  const auto run_start = Clock::now();
+  double store_seconds = 0;
+  // Times the store's own work, to report what durability costs.
+  auto timed = [&store_seconds](auto&& work) {
+    const auto start = Clock::now();
+    work();
+    store_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  };
   const auto parent = std::filesystem::path(setup.out_path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   std::map<RowKey, TrialRow> rows;
@@ -183,7 +192,7 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
   });
 
   Progress progress(std::cerr, options.terminal, todo.size(), report.held);
-  auto last_checkpoint = std::chrono::steady_clock::now();
+  auto last_checkpoint = Clock::now();
   std::vector<TrialRow> batch;
   for (bool finished = false; !finished;) {
     {
@@ -193,7 +202,7 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       batch.swap(pending);
       finished = workers_done && pending.empty();
     }
-    journal.Append(batch);  // durable before it counts
+    timed([&] { journal.Append(batch); });  // durable before it counts
     Insert(rows, batch);
     report.ran += batch.size();
     batch.clear();
@@ -203,17 +212,19 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       report.interrupted = true;
       log << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";
     }
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = Clock::now();
     if (std::chrono::duration<double>(now - last_checkpoint).count() >=
         options.checkpoint_seconds) {
-      WriteResultFile(setup.out_path, meta, setup.cells, Values(rows));
+      timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, Values(rows)); });
       last_checkpoint = now;
     }
   }
   workers.join();
   progress.Finish(report.ran);
-  WriteResultFile(setup.out_path, meta, setup.cells, Values(rows));
+  timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, Values(rows)); });
   if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
+  report.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+  report.store_seconds = store_seconds;
   return report;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -59,6 +60,12 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   std::cout << setup.out_path << ": " << report.held + report.ran << "/" << report.shard_trials
             << " trials" << (report.interrupted ? " (interrupted; run again to resume)" : "")
             << "\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %zu trials in %.2f s (%.1f trials/s); the store took %.3f s"
+                " of it\n", report.ran, report.wall_seconds,
+                report.wall_seconds > 0 ? report.ran / report.wall_seconds : 0.0,
+                report.store_seconds);
+  std::cout << line;
   return report.interrupted ? 130 : 0;
 }
 

@@ -51,6 +51,8 @@ struct RunReport {
   size_t held = 0;          // already finished before this run
   size_t ran = 0;           // finished by this run
   bool interrupted = false;
+  double wall_seconds = 0;   // the whole run
+  double store_seconds = 0;  // journal appends and HDF5 rebuilds, on the writer thread
 };
 
 RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log);
