@@ -1,0 +1,63 @@
+// Textbook formulas; the Wilson interval follows Wilson (1927), "Probable inference".
+#include "pmoe/analysis/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pmoe {
+
+Interval WilsonInterval(int successes, int trials, double z) {
+  if (trials <= 0) return {0, 1};
+  const double n = trials, p = successes / n, z2 = z * z;
+  const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+Moments MeanSd(const std::vector<double>& values) {
+  Moments m;
+  double sum = 0, sum2 = 0;
+  for (double v : values) {
+    if (!std::isfinite(v)) continue;
+    sum += v;
+    ++m.count;
+  }
+  if (m.count == 0) return {NAN, NAN, 0};
+  m.mean = sum / m.count;
+  for (double v : values)
+    if (std::isfinite(v)) sum2 += (v - m.mean) * (v - m.mean);
+  m.sd = m.count > 1 ? std::sqrt(sum2 / (m.count - 1)) : 0.0;
+  return m;
+}
+
+double Percentile(std::vector<double> values, double q) {
+  if (values.empty()) return NAN;
+  std::sort(values.begin(), values.end());
+  const double at = q * (values.size() - 1);
+  const size_t below = static_cast<size_t>(std::floor(at));
+  const size_t above = std::min(below + 1, values.size() - 1);
+  if (!std::isfinite(values[below]) || !std::isfinite(values[above]))
+    return at - below < 0.5 ? values[below] : values[above];
+  return values[below] + (at - below) * (values[above] - values[below]);
+}
+
+Line FitLine(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sx += x[i];
+    sy += y[i];
+  }
+  const double mx = sx / n, my = sy / n;
+  double sxy = 0, sxx = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+  }
+  Line line;
+  line.slope = sxx > 0 ? sxy / sxx : NAN;
+  line.intercept = my - line.slope * mx;
+  return line;
+}
+
+}  // namespace pmoe

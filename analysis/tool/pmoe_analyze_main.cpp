@@ -1,0 +1,231 @@
+// pmoe-analyze: success rates, sample complexity and scaling exponents from result files.
+// Reads the HDF5 files only. Exit status: 0 done, 2 bad arguments or unreadable files.
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pmoe/analysis/cell_summary.hpp"
+#include "pmoe/analysis/results.hpp"
+#include "pmoe/analysis/sample_complexity.hpp"
+#include "pmoe/analysis/table.hpp"
+#include "pmoe/core/errors.hpp"
+
+namespace pmoe {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: pmoe-analyze COMMAND FILE.h5... [options]\n"
+    "  summary            per cell: trials, statuses, success rate with its 95% Wilson interval,\n"
+    "                     mean ± sd of test accuracy, router hit rate, epochs\n"
+    "  sample-complexity  N* per series and axis value: where the logistic fit of success\n"
+    "                     against log N reaches the threshold, with a bootstrap interval\n"
+    "  exponent           slope of log N* against log axis per series, beside MODEL.md §9's\n"
+    "                     order, and N*(CNN)/N*(pMoE) ratios when the files hold both\n"
+    "options:\n"
+    "  --over AXIS        the axis (l, k, n, m, d, p or any parameter name, e.g. data.delta_r);\n"
+    "                     required by exponent; without it sample-complexity uses N alone\n"
+    "  --from X, --to Y   keep only axis values in [X, Y] (e.g. --over l --from 4: l >= l*,\n"
+    "                     where the theory's scaling applies)\n"
+    "  --threshold P      success probability that defines N* (default 0.5)\n"
+    "  --bootstrap B      bootstrap replicates (default 1000)\n"
+    "  --level L          confidence level of the intervals (default 0.95)\n"
+    "  --seed S           bootstrap seed (default 1)\n"
+    "  --csv | --json     machine-readable output (default: aligned table)\n";
+
+struct Arguments {
+  std::string command;
+  std::vector<std::string> files;
+  std::string axis;
+  double from = -INFINITY, to = INFINITY;  // axis range kept
+  SampleComplexityOptions options;
+  Table::Format format = Table::Format::kAligned;
+};
+
+double NumberOption(const std::string& key, const std::string& text, double lo, double hi) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
+    throw ConfigError("command line", key,
+                      "a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+                      text);
+  return v;
+}
+
+Arguments Parse(const std::vector<std::string>& args) {
+  Arguments a;
+  a.command = args.at(0);
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw ConfigError("command line: " + arg + " needs a value");
+      return args[++i];
+    };
+    if (arg == "--over") a.axis = AxisName(value());
+    else if (arg == "--from") a.from = NumberOption(arg, value(), -1e300, 1e300);
+    else if (arg == "--to") a.to = NumberOption(arg, value(), -1e300, 1e300);
+    else if (arg == "--threshold") a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
+    else if (arg == "--bootstrap") a.options.bootstrap = static_cast<int>(NumberOption(arg, value(), 0, 1e6));
+    else if (arg == "--level") a.options.level = NumberOption(arg, value(), 0.5, 0.999);
+    else if (arg == "--seed") a.options.seed = static_cast<uint64_t>(NumberOption(arg, value(), 0, 1e18));
+    else if (arg == "--csv") a.format = Table::Format::kCsv;
+    else if (arg == "--json") a.format = Table::Format::kJson;
+    else if (arg.rfind("--", 0) == 0) throw ConfigError("command line: unknown option " + arg + "\n" + kUsage);
+    else a.files.push_back(arg);
+  }
+  if (a.files.empty()) throw ConfigError("command line: no result files given\n" + std::string(kUsage));
+  return a;
+}
+
+void Summary(const Results& results, const Arguments& a) {
+  std::vector<std::string> swept = results.SweptParameters();
+  std::vector<std::string> columns = swept;
+  if (swept.empty()) columns.push_back("cell");
+  for (const char* c : {"trials", "ok", "diverged", "infeasible", "successes", "success_rate",
+                        "success_lo", "success_hi", "test_acc", "test_acc_sd", "router_hit",
+                        "router_hit_sd", "router_hit_pos", "router_hit_neg", "epochs"})
+    columns.push_back(c);
+  Table table(columns);
+  const auto summaries = SummarizeCells(results);
+  for (size_t c = 0; c < results.cells.size(); ++c) {
+    const CellSummary& s = summaries[c];
+    std::vector<TableValue> row;
+    for (const auto& p : swept) {
+      const double v = results.cells[c].Number(p);
+      row.push_back(std::isnan(v) ? TableValue::Text(results.cells[c].Text(p))
+                                  : TableValue::Number(v, 6));
+    }
+    if (swept.empty()) row.push_back(TableValue::Text(results.cells[c].label));
+    for (int v : {s.trials, s.ok, s.diverged, s.infeasible, s.successes})
+      row.push_back(TableValue::Number(v));
+    row.push_back(TableValue::Number(s.trials ? double(s.successes) / s.trials : NAN, 3));
+    row.push_back(TableValue::Number(s.success_interval.lo, 3));
+    row.push_back(TableValue::Number(s.success_interval.hi, 3));
+    for (const Moments& m : {s.test_acc, s.router_hit}) {
+      row.push_back(TableValue::Number(m.mean, 4));
+      row.push_back(TableValue::Number(m.sd, 2));
+    }
+    row.push_back(TableValue::Number(s.router_hit_pos.mean, 4));
+    row.push_back(TableValue::Number(s.router_hit_neg.mean, 4));
+    row.push_back(TableValue::Number(s.epochs.mean, 4));
+    table.Add(row);
+  }
+  table.Print(std::cout, a.format);
+}
+
+Table NStarTable(const SampleComplexity& sc) {
+  Table table({"series", sc.axis.empty() ? "axis" : sc.axis, "N_star", "lo", "hi", "grid",
+               "N_min", "N_max", "trials"});
+  for (size_t s = 0; s < sc.series.size(); ++s)
+    for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
+      const NStar& n = sc.nstar[s][i];
+      const AxisPoint& p = sc.series[s].points[i];
+      table.Add({TableValue::Text(sc.series[s].label),
+                 std::isnan(p.value) ? TableValue::Text(p.text.empty() ? "-" : p.text)
+                                     : TableValue::Number(p.value, 6),
+                 TableValue::Number(n.estimate, 4), TableValue::Number(n.lo, 4),
+                 TableValue::Number(n.hi, 4),
+                 TableValue::Text(n.below_grid ? "below" : n.above_grid ? "above" : "inside"),
+                 TableValue::Number(n.N_min, 6), TableValue::Number(n.N_max, 6),
+                 TableValue::Number(n.trials)});
+    }
+  return table;
+}
+
+Table ExponentTable(const std::vector<Exponent>& exponents) {
+  Table table({"series", "exponent", "lo", "hi", "intercept", "points", "theory", "theory_formula"});
+  for (const Exponent& e : exponents)
+    table.Add({TableValue::Text(e.label), TableValue::Number(e.slope, 3),
+               TableValue::Number(e.lo, 3), TableValue::Number(e.hi, 3),
+               TableValue::Number(e.intercept, 4), TableValue::Number(e.points),
+               TableValue::Number(e.theory, 3), TableValue::Text(e.theory_formula)});
+  return table;
+}
+
+Table RatioTable(const std::vector<Ratio>& ratios, const std::string& axis) {
+  Table table({"ratio", axis, "N_star_ratio", "lo", "hi", "censored"});
+  for (const Ratio& r : ratios)
+    for (size_t i = 0; i < r.axis_values.size(); ++i)
+      table.Add({TableValue::Text(r.label), TableValue::Number(r.axis_values[i], 6),
+                 TableValue::Number(r.estimate[i], 4), TableValue::Number(r.lo[i], 4),
+                 TableValue::Number(r.hi[i], 4), TableValue::Text(r.censored[i] ? "yes" : "no")});
+  return table;
+}
+
+void PrintSection(const char* key, const Table& table, const Arguments& a, bool first) {
+  if (a.format == Table::Format::kJson) {
+    std::cout << (first ? "{" : ",") << "\"" << key << "\":";
+  } else if (!first) {
+    std::cout << "\n";
+  }
+  if (a.format == Table::Format::kAligned) std::cout << "# " << key << "\n";
+  table.Print(std::cout, a.format);
+}
+
+int Run(const std::vector<std::string>& args) {
+  const Arguments a = Parse(args);
+  Results results = LoadResults(a.files);
+  if (std::isfinite(a.from) || std::isfinite(a.to)) {
+    if (a.axis.empty()) throw ConfigError("command line: --from/--to need --over AXIS");
+    results = KeepAxisRange(results, a.axis, a.from, a.to);
+    if (results.cells.empty())
+      throw ConfigError("command line: no cell has " + a.axis + " in [--from, --to]");
+  }
+  if (a.command == "summary") {
+    Summary(results, a);
+    return 0;
+  }
+  if (a.command != "sample-complexity" && a.command != "exponent")
+    throw ConfigError("command line: unknown command \"" + a.command + "\"\n" + kUsage);
+  if (a.command == "exponent" && a.axis.empty())
+    throw ConfigError("command line: exponent needs --over AXIS (l, k, n, ...)");
+  SampleComplexity sc;
+  try {
+    sc = EstimateSampleComplexity(results, a.axis, a.options);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("cannot estimate sample complexity: ") + e.what());
+  }
+  std::vector<Exponent> exponents;
+  if (a.command == "exponent") {
+    exponents = FitExponents(sc, a.options);
+    const auto ratio_exponents = RatioExponents(sc, a.options);
+    exponents.insert(exponents.end(), ratio_exponents.begin(), ratio_exponents.end());
+  }
+  if (a.format == Table::Format::kCsv) {  // one table per CSV: the command's own
+    (a.command == "exponent" ? ExponentTable(exponents) : NStarTable(sc))
+        .Print(std::cout, a.format);
+    return 0;
+  }
+  PrintSection("nstar", NStarTable(sc), a, true);
+  if (a.command == "exponent") PrintSection("exponents", ExponentTable(exponents), a, false);
+  const auto ratios = ModelRatios(sc, a.options);
+  if (!ratios.empty() || a.format == Table::Format::kJson)
+    PrintSection("ratios", RatioTable(ratios, a.axis.empty() ? "axis" : a.axis), a, false);
+  if (a.format == Table::Format::kJson) std::cout << "}\n";
+  if (a.format == Table::Format::kAligned && a.command == "exponent")
+    std::cout << "\nexponent: slope of log N* against log " << a.axis
+              << " over the axis values whose N* lies inside the N grid; theory: the order of "
+                 "MODEL.md §9's sufficient sample complexity (an upper bound)\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace pmoe
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? std::cerr : std::cout) << pmoe::kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  try {
+    return pmoe::Run(args);
+  } catch (const pmoe::ConfigError& e) {
+    std::cerr << "pmoe-analyze: error: " << e.what() << "\n";
+  } catch (const pmoe::SchemaError& e) {
+    std::cerr << "pmoe-analyze: error: " << e.what() << "\n";
+  }
+  return 2;
+}

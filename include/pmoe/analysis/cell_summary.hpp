@@ -1,0 +1,19 @@
+// Per-cell summary: trials, statuses, success rate with its Wilson interval, means of the
+// measured fields.
+#pragma once
+
+#include "pmoe/analysis/results.hpp"
+#include "pmoe/analysis/stats.hpp"
+
+namespace pmoe {
+
+struct CellSummary {
+  int trials = 0, ok = 0, diverged = 0, infeasible = 0, successes = 0;
+  Interval success_interval;
+  Moments test_acc, train_acc, router_hit, router_hit_pos, router_hit_neg, epochs;
+};
+
+// Means and sds are over the trials with status ok.
+std::vector<CellSummary> SummarizeCells(const Results& results);
+
+}  // namespace pmoe

@@ -1,0 +1,52 @@
+// Result files as the analysis sees them: cells with their parameters as text, trials with the
+// measured fields. Read from the HDF5 columns alone (schema version 1), never from simulator code,
+// so analysis works on any file that follows the schema.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pmoe {
+
+struct CellRecord {
+  uint64_t id = 0;
+  std::string label;                          // the swept values of its sweep
+  std::map<std::string, std::string> params;  // every parameter, from the canonical key
+  std::string source;                         // the file it came from (the first, if several)
+
+  double Number(const std::string& name) const;  // NaN when absent or not numeric
+  std::string Text(const std::string& name) const;
+};
+
+struct TrialRecord {
+  size_t cell = 0;  // index into Results::cells
+  int trial = 0;
+  int status = 0;   // 0 ok, 1 diverged, 2 infeasible
+  bool success = false;
+  double test_acc = 0, train_acc = 0, router_hit = 0, router_hit_pos = 0, router_hit_neg = 0;
+  int epochs = 0;
+};
+
+struct Results {
+  std::vector<CellRecord> cells;    // in file order, files in the order given
+  std::vector<TrialRecord> trials;
+  std::vector<std::string> files;
+
+  // Parameters that take more than one value across the cells, in table order of first sight.
+  std::vector<std::string> SweptParameters() const;
+};
+
+// Reads and unites the files: cells with the same id are one cell; a (cell, trial) held by two
+// files is counted once. Throws SchemaError naming the file for anything unreadable.
+Results LoadResults(const std::vector<std::string>& paths);
+
+// The cells whose numeric `axis` value lies in [lo, hi], and their trials.
+Results KeepAxisRange(const Results& results, const std::string& axis, double lo, double hi);
+
+// "l" -> "model.l", "k" -> "model.k", "n" -> "data.n", "m" -> "model.m", "d" -> "data.d";
+// any other name is returned as it is.
+std::string AxisName(const std::string& short_or_dotted);
+
+}  // namespace pmoe

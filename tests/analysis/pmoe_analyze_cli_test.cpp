@@ -1,0 +1,88 @@
+// pmoe-analyze on a small real sweep: the tables come out, --json parses, --csv has a header,
+// ratios appear when CNN and pMoE share a file, bad input exits 2.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+
+#include "support/run_command.hpp"
+
+namespace pmoe {
+namespace {
+
+using Catch::Matchers::Contains;
+
+std::string Analyze(const std::string& args) {
+  return std::string(PMOE_ANALYZE_PATH) + " " + args;
+}
+
+// A sweep with CNN and separate pMoE over l and N, run once for every test in this file.
+const std::string& SmallSweep() {
+  static const std::string path = [] {
+    const std::string dir = test::FreshDirectory("analyze_sweep");
+    std::ofstream(dir + "/small.ini") << "name = small\nseed = 3\ntrials = 8\nN_test = 400\n"
+                                         "[model]\nm = 20\nepochs = 60\n"
+                                         "[grid]\nmodel.kind = separate,cnn\nmodel.l = 3,5\n"
+                                         "N = 20..640 x2\n";
+    const auto r = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir +
+                                    "/small.ini --out " + dir + "/small.h5");
+    REQUIRE(r.status == 0);
+    return dir + "/small.h5";
+  }();
+  return path;
+}
+
+bool ParsesAsJson(const std::string& text) {
+  const std::string dir = test::FreshDirectory("analyze_json");
+  std::ofstream(dir + "/out.json") << text;
+  return test::RunCommand("/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' " +
+                          dir + "/out.json").status == 0;
+}
+
+}  // namespace
+
+TEST_CASE("pmoe-analyze summary tabulates every cell", "[analysis][cli]") {
+  const auto r = test::RunCommand(Analyze("summary " + SmallSweep()));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Contains("model.kind") && Contains("success_lo") && Contains("router_hit"));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * 2 * 6);
+  const auto csv = test::RunCommand(Analyze("summary --csv " + SmallSweep()));
+  CHECK(csv.out.rfind("model.kind,model.l,N,trials,", 0) == 0);
+  const auto json = test::RunCommand(Analyze("summary --json " + SmallSweep()));
+  CHECK(ParsesAsJson(json.out));
+}
+
+TEST_CASE("pmoe-analyze sample-complexity and exponent give N* ratios and JSON",
+          "[analysis][cli]") {
+  const auto sc = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
+                                           " --over l --bootstrap 100"));
+  INFO(sc.err);
+  REQUIRE(sc.status == 0);
+  CHECK_THAT(sc.out, Contains("model.kind=cnn") && Contains("model.kind=separate"));
+  CHECK_THAT(sc.out, Contains("cnn/separate"));
+  const auto e = test::RunCommand(Analyze("exponent " + SmallSweep() +
+                                          " --over l --bootstrap 100 --json"));
+  REQUIRE(e.status == 0);
+  CHECK(ParsesAsJson(e.out));
+  CHECK_THAT(e.out, Contains("\"nstar\"") && Contains("\"exponents\"") && Contains("\"ratios\""));
+  CHECK_THAT(e.out, Contains("l^8 p^12"));
+}
+
+TEST_CASE("pmoe-analyze refuses bad input with exit status 2", "[analysis][cli]") {
+  const auto missing = test::RunCommand(Analyze("summary /nonexistent.h5"));
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, Contains("/nonexistent.h5"));
+  const auto no_axis = test::RunCommand(Analyze("exponent " + SmallSweep()));
+  CHECK(no_axis.status == 2);
+  CHECK_THAT(no_axis.err, Contains("--over"));
+  const auto bad_axis = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
+                                                 " --over width"));
+  CHECK(bad_axis.status == 2);
+  CHECK_THAT(bad_axis.err, Contains("width"));
+  const auto threshold = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
+                                                  " --threshold 1.5"));
+  CHECK(threshold.status == 2);
+}
+
+}  // namespace pmoe

@@ -1,0 +1,115 @@
+// The sample-complexity estimator on synthetic success data drawn from known logistic curves:
+// it recovers N* and the exponent, and its intervals cover the truth in most repeats.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "pmoe/analysis/sample_complexity.hpp"
+#include "pmoe/analysis/stats.hpp"
+#include "pmoe/core/rng.hpp"
+
+namespace pmoe {
+namespace {
+
+// Cells over N = 25..6400 (x2) for each axis value x, with N*(x) = scale * x^exponent and
+// P(success | N) = sigmoid(slope * log(N / N*)); `trials` Bernoulli draws per cell.
+Results SyntheticResults(const std::vector<double>& axis, double scale, double exponent,
+                         double slope, int trials, uint64_t seed) {
+  Results r;
+  Rng rng(seed);
+  for (double x : axis) {
+    const double nstar = scale * std::pow(x, exponent);
+    for (double N = 25; N <= 6400; N *= 2) {
+      CellRecord cell;
+      cell.params = {{"N", std::to_string(static_cast<int>(N))},
+                     {"model.l", std::to_string(static_cast<int>(x))},
+                     {"model.kind", "separate"}};
+      const double p = 1 / (1 + std::exp(-slope * std::log(N / nstar)));
+      for (int t = 0; t < trials; ++t) {
+        TrialRecord trial;
+        trial.cell = r.cells.size();
+        trial.trial = t;
+        trial.success = rng.Uniform() < p;
+        r.trials.push_back(trial);
+      }
+      r.cells.push_back(cell);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("N* of a known logistic curve is recovered and covered by its interval",
+          "[analysis][sample-complexity]") {
+  SampleComplexityOptions options;
+  options.bootstrap = 300;
+  const double truth = 300;
+  const int repeats = 40;
+  int covered = 0;
+  std::vector<double> log_errors;
+  for (int rep = 0; rep < repeats; ++rep) {
+    const Results r = SyntheticResults({1}, truth, 0, 2.5, 30, 100 + rep);
+    options.seed = rep;
+    const SampleComplexity sc = EstimateSampleComplexity(r, "", options);
+    REQUIRE(sc.nstar.size() == 1);
+    const NStar& n = sc.nstar[0][0];
+    CHECK_FALSE(n.Censored());
+    log_errors.push_back(std::log(n.estimate / truth));
+    covered += n.lo <= truth && truth <= n.hi;
+  }
+  const Moments m = MeanSd(log_errors);
+  INFO("log(N*/truth): mean " << m.mean << " sd " << m.sd << "; covered " << covered << "/"
+                              << repeats);
+  CHECK(std::abs(m.mean) < 0.05);
+  CHECK(m.sd < 0.15);
+  CHECK(covered >= 0.85 * repeats);  // nominal 95 %
+}
+
+TEST_CASE("The exponent of N* against the axis is recovered with a covering interval",
+          "[analysis][exponent]") {
+  SampleComplexityOptions options;
+  options.bootstrap = 200;
+  const double truth = 1.5;
+  const int repeats = 20;
+  int covered = 0;
+  std::vector<double> slopes;
+  for (int rep = 0; rep < repeats; ++rep) {
+    const Results r = SyntheticResults({1, 2, 3, 4, 6, 8}, 60, truth, 3.0, 25, 500 + rep);
+    options.seed = rep;
+    const SampleComplexity sc = EstimateSampleComplexity(r, "model.l", options);
+    const std::vector<Exponent> e = FitExponents(sc, options);
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].points == 6);
+    CHECK(e[0].theory == 8);  // separate pMoE: l^8 (MODEL.md §9)
+    slopes.push_back(e[0].slope);
+    covered += e[0].lo <= truth && truth <= e[0].hi;
+  }
+  const Moments m = MeanSd(slopes);
+  INFO("slope mean " << m.mean << " sd " << m.sd << "; covered " << covered << "/" << repeats);
+  CHECK(std::abs(m.mean - truth) < 0.05);
+  CHECK(covered >= 0.8 * repeats);
+}
+
+TEST_CASE("N* outside the N grid is flagged and left out of the exponent", "[analysis]") {
+  SampleComplexityOptions options;
+  options.bootstrap = 50;
+  // N* = 5 (below the grid's 25) at x = 1, and 1e5 (above 6400) at x = 8.
+  Results r = SyntheticResults({1, 2, 4, 8}, 5, 4.4, 3.0, 20, 7);
+  const SampleComplexity sc = EstimateSampleComplexity(r, "model.l", options);
+  CHECK(sc.nstar[0][0].below_grid);
+  CHECK(sc.nstar[0][3].above_grid);
+  CHECK_FALSE(sc.nstar[0][1].Censored());
+  CHECK(FitExponents(sc, options)[0].points == 2);
+}
+
+TEST_CASE("Wilson intervals match hand-computed values", "[analysis][stats]") {
+  const Interval half = WilsonInterval(10, 20);
+  CHECK(half.lo == Approx(0.2993).margin(1e-4));
+  CHECK(half.hi == Approx(0.7007).margin(1e-4));
+  const Interval none = WilsonInterval(0, 20);
+  CHECK(none.lo == 0);
+  CHECK(none.hi == Approx(0.1611).margin(1e-4));
+}
+
+}  // namespace pmoe
