@@ -57,6 +57,8 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
       SetParam(cell.spec, axis.name, axis.values[digit[a]], config.path);
       cell.label += (a ? ", " : "") + axis.name + "=" + GetParam(cell.spec, axis.name);
     }
+    for (const auto& [kind, setting] : config.overrides)
+      if (cell.spec.model.kind == kind) SetParam(cell.spec, setting.first, setting.second, config.path);
     if (cell.label.empty()) cell.label = "the only cell";
     cell.key = CanonicalKey(cell.spec, "");
     cell.id = HashString(cell.key);

@@ -20,6 +20,15 @@ long long ParseCount(const std::string& where, const std::string& key, const std
   return v;
 }
 
+// "model.joint.k" -> "joint" when joint is a model kind; "" otherwise.
+std::string OverrideKind(const std::string& key) {
+  for (const std::string& kind : FindParam("model.kind")->choices) {
+    const std::string prefix = "model." + kind + ".";
+    if (key.rfind(prefix, 0) == 0) return kind;
+  }
+  return "";
+}
+
 }  // namespace
 
 SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
@@ -31,6 +40,12 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   for (const IniEntry& entry : ini.entries) {
     if (entry.key.rfind("grid.", 0) == 0) {
       config.axes.push_back(ParseAxis(path, entry.key.substr(5), entry.value));
+    } else if (const std::string kind = OverrideKind(entry.key); !kind.empty()) {
+      const std::string param = "model." + entry.key.substr(std::string("model.").size() +
+                                                            kind.size() + 1);
+      TrialSpec probe;  // checks the parameter and its value now, naming the file
+      SetParam(probe, param, entry.value, path);
+      config.overrides.push_back({kind, {param, entry.value}});
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
@@ -42,7 +57,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else {
       throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
-                        "pmoe-sim --help, or a [grid] axis)");
+                        "pmoe-sim --help, a [model.KIND] override or a [grid] axis)");
     }
   }
   return config;

@@ -57,3 +57,22 @@ TEST_CASE("Estimated cost grows with N and with the patches each neuron sees", "
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("Per-model sections override parameters of that model's cells only", "[sweep][grid]") {
+  const SweepConfig config = ParseSweepConfig(
+      "o.ini", "[model]\nm = 40\n[model.joint]\nk = 8\nl = 6\n[model.separate]\nl = 4\n"
+               "[grid]\nmodel.kind = separate,joint,cnn\n");
+  const std::vector<Cell> cells = ExpandGrid(config);
+  REQUIRE(cells.size() == 3);
+  CHECK(cells[0].spec.model.k == 2);
+  CHECK(cells[0].spec.model.l == 4);
+  CHECK(cells[1].spec.model.k == 8);
+  CHECK(cells[1].spec.model.l == 6);
+  CHECK(cells[2].spec.model.k == 2);
+  CHECK_THROWS_WITH(ParseSweepConfig("o.ini", "[model.joint]\nk = eight\n"),
+                    Catch::Matchers::Contains("model.k = \"eight\""));
+}
+
+}  // namespace pmoe

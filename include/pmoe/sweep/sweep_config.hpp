@@ -19,6 +19,10 @@ struct SweepConfig {
   int trials = 20;
   TrialSpec base;
   std::vector<Axis> axes;  // in file order; the last varies fastest
+  // Per-model overrides from sections [model.KIND] (e.g. [model.joint] k = 8): applied to the
+  // cells whose model.kind is KIND, after the axes, so one sweep can compare models whose
+  // parameters differ. Pairs of (kind, (parameter, value)), in file order.
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overrides;
 };
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.

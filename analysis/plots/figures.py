@@ -1,0 +1,164 @@
+"""The figures of a result file: phase-transition maps, accuracy and router hit rate against N,
+and log-log N* against an axis. Each function draws one figure from pmoe-analyze's tables."""
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+AXIS_LABELS = {"model.l": "l (patches routed per expert)", "model.k": "k (experts)",
+               "data.n": "n (patches per sample)", "model.m": "m (neurons)",
+               "N": "N (training samples)"}
+
+
+def label(name):
+    return AXIS_LABELS.get(name, name)
+
+
+def series_key(row, names):
+    return ", ".join(f"{n}={row[n]}" for n in names) or "all"
+
+
+def phase_map(summary, nstar, axis, others, title, path):
+    """Success rate over (N, axis) for each series, with the fitted N* and its interval on top."""
+    groups = {}
+    for row in summary:
+        groups.setdefault(series_key(row, others), []).append(row)
+    fig, axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 4.2), squeeze=False)
+    for ax, (name, rows) in zip(axes[0], groups.items()):
+        Ns = sorted({r["N"] for r in rows})
+        vals = sorted({r[axis] for r in rows})
+        grid = np.full((len(vals), len(Ns)), np.nan)
+        for r in rows:
+            grid[vals.index(r[axis]), Ns.index(r["N"])] = r["success_rate"]
+        mesh = ax.pcolormesh(_edges(Ns, log=True), _edges(vals, log=False), grid,
+                             vmin=0, vmax=1, cmap="viridis", shading="flat")
+        beyond = [p[axis] for p in nstar if p["series"] == name and p["grid"] == "above"]
+        if beyond:  # N* past the largest N: the curve never reached the threshold
+            ax.plot([_edges(Ns, log=True)[-1]] * len(beyond), beyond, ">", color="white", ms=7,
+                    clip_on=False, label="N* > largest N")
+        points = [p for p in nstar if p["series"] == name and p["grid"] != "above"
+                  and _finite(p["N_star"])]
+        if points:
+            ys = [p[axis] for p in points]
+            est = [p["N_star"] for p in points]
+            lo = [p["lo"] if p["lo"] is not None else np.nan for p in points]
+            hi = [min(p["hi"], 1e12) if p["hi"] is not None else np.nan for p in points]
+            ax.fill_betweenx(ys, lo, hi, color="white", alpha=0.25, label="95% bootstrap interval")
+            ax.plot(est, ys, "w-o", ms=4, label="N* (success prob. 0.5)")
+        if points or beyond:
+            ax.legend(loc="lower right", fontsize=7, framealpha=0.6)
+        ax.set_xscale("log")
+        ax.set_xlim(_edges(Ns, log=True)[0], _edges(Ns, log=True)[-1])
+        ax.set_xlabel(label("N"))
+        ax.set_ylabel(label(axis))
+        ax.set_title("" if name == "all" else name, fontsize=9)
+        fig.colorbar(mesh, ax=ax, label="success rate")
+    fig.suptitle(title)
+    _save(fig, path)
+
+
+def accuracy_vs_n(summary, others, title, path):
+    """Mean test accuracy against N, error bars one sd over trials (the paper's Figure 4 form)."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for name, rows in _by_series(summary, others).items():
+        rows.sort(key=lambda r: r["N"])
+        ax.errorbar([r["N"] for r in rows], [r["test_acc"] for r in rows],
+                    yerr=[r["test_acc_sd"] or 0 for r in rows], marker="o", ms=3, capsize=2,
+                    label=name)
+    ax.set_xscale("log")
+    ax.set_xlabel(label("N"))
+    ax.set_ylabel("test accuracy (mean ± sd)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    ax.set_title(title)
+    _save(fig, path)
+
+
+def router_hit(summary, others, title, path):
+    """Router hit rate against N: Lemma 4.1's rate (separate) or Assumption 4.4's (joint)."""
+    rows_with_hits = [r for r in summary if r.get("router_hit") is not None]
+    if not rows_with_hits:
+        return False
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for name, rows in _by_series(rows_with_hits, others).items():
+        rows.sort(key=lambda r: r["N"])
+        ax.errorbar([r["N"] for r in rows], [r["router_hit"] for r in rows],
+                    yerr=[r["router_hit_sd"] or 0 for r in rows], marker="o", ms=3, capsize=2,
+                    label=name)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel(label("N"))
+    ax.set_ylabel("router hit rate (mean ± sd)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    ax.set_title(title)
+    _save(fig, path)
+    return True
+
+
+def nstar_loglog(exponent_tables, axis, title, path, fit_note=""):
+    """log-log N* against the axis, fitted line and exponent (with interval) in the legend."""
+    nstar, exponents = exponent_tables["nstar"], exponent_tables["exponents"]
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for e in exponents:
+        if e["series"].startswith("cnn/"):
+            continue
+        pts = [p for p in nstar if p["series"] == e["series"]]
+        inside = [p for p in pts if p["grid"] == "inside"]
+        outside = [p for p in pts if p["grid"] != "inside" and _finite(p["N_star"])]
+        x = [p[axis] for p in inside]
+        y = [p["N_star"] for p in inside]
+        err = [[p["N_star"] - p["lo"] for p in inside],
+               [min(p["hi"], 1e12) - p["N_star"] for p in inside]]
+        line = ax.errorbar(x, y, yerr=err, fmt="o", ms=4, capsize=2)
+        color = line[0].get_color()
+        if outside:
+            ax.plot([p[axis] for p in outside], [p["N_star"] for p in outside], "o", mfc="none",
+                    color=color)
+        if _finite(e["exponent"]) and x:
+            xs = np.geomspace(min(x), max(x), 50)
+            ax.plot(xs, np.exp(e["intercept"]) * xs ** e["exponent"], "-", color=color,
+                    label=f"{e['series']}: exponent {e['exponent']:.2f} "
+                          f"[{_fmt(e['lo'])}, {_fmt(e['hi'])}] (theory bound {_fmt(e['theory'])})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(label(axis) + " (log)")
+    ax.set_ylabel("N* (log): N where success prob. = 0.5")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, title=fit_note or None, title_fontsize=7)
+    ax.set_title(title + "\nhollow: N* outside the N grid, not fitted", fontsize=10)
+    _save(fig, path)
+
+
+def _by_series(rows, names):
+    groups = {}
+    for r in rows:
+        groups.setdefault(series_key(r, names), []).append(r)
+    return groups
+
+
+def _edges(values, log):
+    v = np.log(values) if log else np.asarray(values, dtype=float)
+    if len(v) == 1:
+        e = np.array([v[0] - 0.5, v[0] + 0.5])
+    else:
+        mid = (v[1:] + v[:-1]) / 2
+        e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
+    return np.exp(e) if log else e
+
+
+def _finite(v):
+    return v is not None and math.isfinite(v)
+
+
+def _fmt(v):
+    return f"{v:.2f}" if _finite(v) else "-"
+
+
+def _save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

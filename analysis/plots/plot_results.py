@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Draws the figures of one pmoe-sweep result file into a folder, from pmoe-analyze's tables.
+
+    /usr/bin/python3 analysis/plots/plot_results.py results/phase_l.h5 results/plots/phase_l \
+        --analyze build/analysis/pmoe-analyze
+
+For every numeric swept axis besides N: a phase-transition map (success rate over N and the
+axis, fitted N* with its interval on top) and log-log N* against the axis with the fitted
+exponent. For every file that sweeps N: test accuracy and router hit rate against N. The tables
+behind them are written beside the figures as CSV.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import h5py
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import figures  # noqa: E402
+from analyze import Analyzer, swept_parameters  # noqa: E402
+
+SHORT = {"model.l": "l", "model.k": "k", "data.n": "n", "model.m": "m", "data.d": "d"}
+
+
+def file_facts(path):
+    with h5py.File(path, "r") as f:
+        l_star = set(f["cells"]["data.l_star"][:]) if "data.l_star" in f["cells"] else set()
+        return str(f.attrs["name"]), str(f.attrs["config_path"]), l_star
+
+
+def is_numeric(rows, name):
+    return all(isinstance(r[name], (int, float)) for r in rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results")
+    ap.add_argument("outdir")
+    ap.add_argument("--analyze", default="build/analysis/pmoe-analyze")
+    args = ap.parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+    name, config, l_star = file_facts(args.results)
+    analyzer = Analyzer(args.analyze, args.results)
+    summary = analyzer.summary()
+    swept = swept_parameters(summary)
+    written = []
+
+    def out(stem):
+        path = os.path.join(args.outdir, f"{name}_{stem}")
+        written.append(path)
+        return path
+
+    with open(out("summary.csv"), "w") as csv:
+        subprocess.run([args.analyze, "summary", args.results, "--csv"], check=True, stdout=csv)
+    if "N" not in swept:
+        print(f"{args.results}: N is not swept; only the summary table is written")
+        print("\n".join(written))
+        return
+    axes = [p for p in swept if p != "N" and is_numeric(summary, p)]
+    for axis in axes:
+        short = SHORT.get(axis, axis)
+        others = [p for p in swept if p not in ("N", axis)]
+        title = f"{name} ({config})"
+        nstar = analyzer.sample_complexity(axis)["nstar"]
+        figures.phase_map(summary, nstar, axis, others, f"{title}: success rate",
+                          out(f"phase_{short}.png"))
+        # Theory's scaling in l holds from l* on (Lemma 4.1); below it the router loses patches.
+        start = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
+        tables = analyzer.exponent(axis, start)
+        note = f"fit over {short} >= l* = {start}" if start else ""
+        figures.nstar_loglog(tables, axis, f"{title}: sample complexity",
+                             out(f"nstar_{short}.png"), note)
+        with open(out(f"exponent_{short}.csv"), "w") as csv:
+            subprocess.run([args.analyze, "exponent", args.results, "--over", axis, "--csv",
+                            *(["--from", str(start)] if start else [])], check=True, stdout=csv)
+    others = [p for p in swept if p != "N"]
+    figures.accuracy_vs_n(summary, others, f"{name}: test accuracy", out("accuracy_vs_N.png"))
+    if not figures.router_hit(summary, others, f"{name}: router hit rate", out("router_hit.png")):
+        written.pop()
+    print("\n".join(written))
+
+
+if __name__ == "__main__":
+    main()
