@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The main job: installs missing packages, builds, runs (or resumes) the demo sweep
-# (sweeps/configs/demo.ini, ~10 s on 2 cores), and summarizes its result file.
-# Analysis tables and plots join here when pmoe-analyze and Makefile.plots land (README.md).
+# (sweeps/configs/demo.ini, ~10 s on 2 cores), analyzes it and draws its plots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
 build/sweeps/pmoe-sweep run sweeps/configs/demo.ini
 build/sweeps/pmoe-sweep status results/demo.h5
-/usr/bin/python3 analysis/examples/read_results.py results/demo.h5 | tee results/demo-summary.txt
-echo "main job: results in results/demo.h5, per-cell summary in results/demo-summary.txt"
+analyze=build/analysis/pmoe-analyze
+$analyze summary results/demo.h5 > results/demo-summary.txt
+$analyze exponent results/demo.h5 --over l --from 4 | tee results/demo-exponent.txt
+make -s -f Makefile.plots RESULTS=results
+echo
+echo "main job done:"
+echo "  results      results/demo.h5 (HDF5; analysis/examples/read_results.py reads it)"
+echo "  tables       results/demo-summary.txt, results/demo-exponent.txt"
+echo "  figures      $(ls results/plots/demo/*.png | tr '\n' ' ')"

@@ -16,6 +16,23 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Parameters a model kind does not read (MODEL.md §4-5): they neither name its series nor stop
+// it from pairing with another model's series. Only the CNN reads neither routing nor gating.
+bool AppliesTo(const std::string& param, const std::string& kind) {
+  const bool routing = param == "model.l" || param == "model.k";
+  const bool router = param == "model.sigma_r" || param.rfind("model.router_", 0) == 0;
+  const bool gating = param == "model.sigma_g";
+  if (kind == "cnn") return !routing && !router && !gating;
+  if (kind == "separate") return !gating;
+  if (kind == "joint") return !router;
+  return true;
+}
+
+// Parameters specific to some model kind: left out when pairing series of different models.
+bool ModelSpecific(const std::string& param) {
+  return !AppliesTo(param, "cnn") || !AppliesTo(param, "separate") || !AppliesTo(param, "joint");
+}
+
 std::vector<Series> BuildSeries(const Results& results, const std::string& axis) {
   const std::vector<std::string> swept = results.SweptParameters();
   if (std::find(swept.begin(), swept.end(), "N") == swept.end())
@@ -27,11 +44,12 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
   for (size_t c = 0; c < results.cells.size(); ++c) {
     const CellRecord& cell = results.cells[c];
     std::string label, others;
+    const std::string kind = cell.Text("model.kind");
     for (const std::string& p : swept) {
-      if (p == "N" || p == axis) continue;
+      if (p == "N" || p == axis || !AppliesTo(p, kind)) continue;
       const std::string part = p + "=" + cell.Text(p);
       label += (label.empty() ? "" : ", ") + part;
-      if (p != "model.kind") others += (others.empty() ? "" : ", ") + part;
+      if (p != "model.kind" && !ModelSpecific(p)) others += (others.empty() ? "" : ", ") + part;
     }
     if (label.empty()) label = "all";
     auto [it, fresh] = index.emplace(label, series.size());

@@ -17,8 +17,15 @@ def label(name):
     return AXIS_LABELS.get(name, name)
 
 
+# Parameters a model kind does not read; kept out of its series labels (as pmoe-analyze does).
+NOT_READ = {"cnn": ("model.l", "model.k", "model.sigma_g", "model.sigma_r", "model.router_"),
+            "separate": ("model.sigma_g",), "joint": ("model.sigma_r", "model.router_")}
+
+
 def series_key(row, names):
-    return ", ".join(f"{n}={row[n]}" for n in names) or "all"
+    ignored = NOT_READ.get(row.get("model.kind"), ())
+    return ", ".join(f"{n}={row[n]}" for n in names
+                     if not any(n.startswith(p) for p in ignored)) or "all"
 
 
 def phase_map(summary, nstar, axis, others, title, path):

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <tuple>
 
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/stats.hpp"
@@ -110,6 +111,44 @@ TEST_CASE("Wilson intervals match hand-computed values", "[analysis][stats]") {
   const Interval none = WilsonInterval(0, 20);
   CHECK(none.lo == 0);
   CHECK(none.hi == Approx(0.1611).margin(1e-4));
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("CNN pairs with every pMoE of the same design whatever their own parameters",
+          "[analysis][ratios]") {
+  // Three models on one data design; separate and joint differ in k and l, which the CNN does
+  // not read: both ratios must be found, and the CNN's series must not be named by k or l.
+  Results r;
+  Rng rng(3);
+  const std::vector<std::tuple<std::string, std::string, std::string, double>> models = {
+      {"separate", "2", "4", 50}, {"joint", "8", "6", 80}, {"cnn", "2", "4", 200}};
+  for (const auto& [kind, k, l, nstar] : models)
+    for (double N = 25; N <= 1600; N *= 2) {
+      CellRecord cell;
+      cell.params = {{"N", std::to_string(static_cast<int>(N))}, {"model.kind", kind},
+                     {"model.k", k}, {"model.l", l}};
+      for (int t = 0; t < 20; ++t) {
+        TrialRecord trial;
+        trial.cell = r.cells.size();
+        trial.trial = t;
+        trial.success = rng.Uniform() < 1 / (1 + std::pow(nstar / N, 3.0));
+        r.trials.push_back(trial);
+      }
+      r.cells.push_back(cell);
+    }
+  SampleComplexityOptions options;
+  options.bootstrap = 100;
+  const SampleComplexity sc = EstimateSampleComplexity(r, "", options);
+  CHECK(sc.series[2].label == "model.kind=cnn");
+  const std::vector<Ratio> ratios = ModelRatios(sc, options);
+  REQUIRE(ratios.size() == 2);
+  CHECK(ratios[0].label == "cnn/separate");
+  CHECK(ratios[1].label == "cnn/joint");
+  CHECK(ratios[0].estimate[0] == Approx(4.0).epsilon(0.35));
+  CHECK(ratios[1].estimate[0] == Approx(2.5).epsilon(0.35));
 }
 
 }  // namespace pmoe
