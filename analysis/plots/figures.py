@@ -18,14 +18,19 @@ def label(name):
 
 
 # Parameters a model kind does not read; kept out of its series labels (as pmoe-analyze does).
+# Names ending in "_" are prefixes (model.router_lr, model.router_N, ...).
 NOT_READ = {"cnn": ("model.l", "model.k", "model.sigma_g", "model.sigma_r", "model.router_"),
             "separate": ("model.sigma_g",), "joint": ("model.sigma_r", "model.router_")}
 
 
+def _reads(kind, name):
+    return not any(name == p or (p.endswith("_") and name.startswith(p))
+                   for p in NOT_READ.get(kind, ()))
+
+
 def series_key(row, names):
-    ignored = NOT_READ.get(row.get("model.kind"), ())
-    return ", ".join(f"{n}={row[n]}" for n in names
-                     if not any(n.startswith(p) for p in ignored)) or "all"
+    kind = row.get("model.kind")
+    return ", ".join(f"{n}={row[n]}" for n in names if _reads(kind, n)) or "all"
 
 
 def phase_map(summary, nstar, axis, others, title, path):
@@ -40,8 +45,14 @@ def phase_map(summary, nstar, axis, others, title, path):
         grid = np.full((len(vals), len(Ns)), np.nan)
         for r in rows:
             grid[vals.index(r[axis]), Ns.index(r["N"])] = r["success_rate"]
-        mesh = ax.pcolormesh(_edges(Ns, log=True), _edges(vals, log=False), grid,
+        # Geometric axes (k = 2, 4, 8, 16) get a log scale, so every value gets an equal row.
+        log_y = min(vals) > 0 and max(vals) / min(vals) >= 4
+        mesh = ax.pcolormesh(_edges(Ns, log=True), _edges(vals, log=log_y), grid,
                              vmin=0, vmax=1, cmap="viridis", shading="flat")
+        if log_y:
+            ax.set_yscale("log")
+            ax.set_yticks(vals, [f"{v:g}" for v in vals])
+            ax.minorticks_off()
         beyond = [p[axis] for p in nstar if p["series"] == name and p["grid"] == "above"]
         if beyond:  # N* past the largest N: the curve never reached the threshold
             ax.plot([_edges(Ns, log=True)[-1]] * len(beyond), beyond, ">", color="white", ms=7,
@@ -84,7 +95,7 @@ def accuracy_vs_n(summary, others, title, path):
     _save(fig, path)
 
 
-def router_hit(summary, others, title, path):
+def router_hit(summary, others, title, path, kinds):
     """Router hit rate against N: Lemma 4.1's rate (separate) or Assumption 4.4's (joint)."""
     rows_with_hits = [r for r in summary if r.get("router_hit") is not None]
     if not rows_with_hits:
@@ -98,10 +109,13 @@ def router_hit(summary, others, title, path):
     ax.set_xscale("log")
     ax.set_ylim(0, 1.05)
     ax.set_xlabel(label("N"))
+    which = {"separate": "Lemma 4.1: discriminative patch routed to its class's expert",
+             "joint": "Assumption 4.4: some expert ranks it first"}
     ax.set_ylabel("router hit rate (mean ± sd)")
+    notes = "\n".join(f"{k}: {which[k]}" for k in sorted(kinds) if k in which)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
-    ax.set_title(title)
+    ax.set_title(title + ("\n" + notes if notes else ""), fontsize=10)
     _save(fig, path)
     return True
 
@@ -137,6 +151,25 @@ def nstar_loglog(exponent_tables, axis, title, path, fit_note=""):
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, title=fit_note or None, title_fontsize=7)
     ax.set_title(title + "\nhollow: N* outside the N grid, not fitted", fontsize=10)
+    _save(fig, path)
+
+
+def nstar_by_series(tables, title, path):
+    """N* of each series (e.g. each model) with its interval, and the CNN/pMoE ratios."""
+    nstar = [p for p in tables["nstar"] if _finite(p["N_star"])]
+    fig, ax = plt.subplots(figsize=(8.5, 0.6 * len(nstar) + 2.2))
+    ys = np.arange(len(nstar))
+    est = [p["N_star"] for p in nstar]
+    err = [[p["N_star"] - p["lo"] for p in nstar], [min(p["hi"], 1e12) - p["N_star"] for p in nstar]]
+    ax.errorbar(est, ys, xerr=err, fmt="o", capsize=3)
+    ax.set_yticks(ys, [p["series"] for p in nstar], fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel("N* (log): N where success prob. = 0.5; bars: 95% bootstrap interval")
+    ratios = "\n".join(f"N* ratio {r['ratio']}: {r['N_star_ratio']:.2f} "
+                       f"[{_fmt(r['lo'])}, {_fmt(r['hi'])}]"
+                       for r in tables.get("ratios", []) if _finite(r["N_star_ratio"]))
+    ax.set_title(title + ("\n" + ratios if ratios else ""), fontsize=9)
+    ax.grid(alpha=0.3, which="both")
     _save(fig, path)
 
 

@@ -24,9 +24,14 @@ SHORT = {"model.l": "l", "model.k": "k", "data.n": "n", "model.m": "m", "data.d"
 
 
 def file_facts(path):
+    """Name, config path, the l* values, and the grid's own axes (as the cell labels spell them:
+    parameters that differ only through [model.KIND] sections are not axes)."""
     with h5py.File(path, "r") as f:
         l_star = set(f["cells"]["data.l_star"][:]) if "data.l_star" in f["cells"] else set()
-        return str(f.attrs["name"]), str(f.attrs["config_path"]), l_star
+        label = f["cells"]["label"].asstr()[0] if len(f["cells"]["label"]) else ""
+        axes = [part.split("=")[0] for part in label.split(", ") if "=" in part]
+        kinds = set(f["cells"]["model.kind"].asstr()[:])
+        return str(f.attrs["name"]), str(f.attrs["config_path"]), l_star, axes, kinds
 
 
 def is_numeric(rows, name):
@@ -41,7 +46,7 @@ def main():
     ap.add_argument("--analyze", default="build/analysis/pmoe-analyze")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
-    name, config, l_star = file_facts(args.results)
+    name, config, l_star, grid_axes, kinds = file_facts(args.results)
     analyzer = Analyzer(args.analyze, args.results)
     summary = analyzer.summary()
     swept = swept_parameters(summary)
@@ -58,7 +63,7 @@ def main():
         print(f"{args.results}: N is not swept; only the summary table is written")
         print("\n".join(written))
         return
-    axes = [p for p in swept if p != "N" and is_numeric(summary, p)]
+    axes = [p for p in swept if p != "N" and p in grid_axes and is_numeric(summary, p)]
     for axis in axes:
         short = SHORT.get(axis, axis)
         others = [p for p in swept if p not in ("N", axis)]
@@ -75,9 +80,16 @@ def main():
         with open(out(f"exponent_{short}.csv"), "w") as csv:
             subprocess.run([args.analyze, "exponent", args.results, "--over", axis, "--csv",
                             *(["--from", str(start)] if start else [])], check=True, stdout=csv)
+    if not axes:  # N alone varies within each series: N* per series (per model, say)
+        figures.nstar_by_series(analyzer.sample_complexity(), f"{name}: sample complexity",
+                                out("nstar.png"))
+        with open(out("nstar.csv"), "w") as csv:
+            subprocess.run([args.analyze, "sample-complexity", args.results, "--csv"],
+                           check=True, stdout=csv)
     others = [p for p in swept if p != "N"]
     figures.accuracy_vs_n(summary, others, f"{name}: test accuracy", out("accuracy_vs_N.png"))
-    if not figures.router_hit(summary, others, f"{name}: router hit rate", out("router_hit.png")):
+    if not figures.router_hit(summary, others, f"{name}: router hit rate", out("router_hit.png"),
+                              kinds):
         written.pop()
     print("\n".join(written))
 
