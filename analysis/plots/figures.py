@@ -80,19 +80,7 @@ def phase_map(summary, nstar, axis, others, title, path):
 
 def accuracy_vs_n(summary, others, title, path):
     """Mean test accuracy against N, error bars one sd over trials (the paper's Figure 4 form)."""
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for name, rows in _by_series(summary, others).items():
-        rows.sort(key=lambda r: r["N"])
-        ax.errorbar([r["N"] for r in rows], [r["test_acc"] for r in rows],
-                    yerr=[r["test_acc_sd"] or 0 for r in rows], marker="o", ms=3, capsize=2,
-                    label=name)
-    ax.set_xscale("log")
-    ax.set_xlabel(label("N"))
-    ax.set_ylabel("test accuracy (mean ± sd)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
-    ax.set_title(title)
-    _save(fig, path)
+    _mean_sd_vs_n(summary, others, "test_acc", "test accuracy (mean ± sd)", title, path)
 
 
 def router_hit(summary, others, title, path, kinds):
@@ -100,24 +88,31 @@ def router_hit(summary, others, title, path, kinds):
     rows_with_hits = [r for r in summary if r.get("router_hit") is not None]
     if not rows_with_hits:
         return False
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for name, rows in _by_series(rows_with_hits, others).items():
-        rows.sort(key=lambda r: r["N"])
-        ax.errorbar([r["N"] for r in rows], [r["router_hit"] for r in rows],
-                    yerr=[r["router_hit_sd"] or 0 for r in rows], marker="o", ms=3, capsize=2,
-                    label=name)
-    ax.set_xscale("log")
-    ax.set_ylim(0, 1.05)
-    ax.set_xlabel(label("N"))
     which = {"separate": "Lemma 4.1: discriminative patch routed to its class's expert",
              "joint": "Assumption 4.4: some expert ranks it first"}
-    ax.set_ylabel("router hit rate (mean ± sd)")
     notes = "\n".join(f"{k}: {which[k]}" for k in sorted(kinds) if k in which)
+    _mean_sd_vs_n(rows_with_hits, others, "router_hit", "router hit rate (mean ± sd)",
+                  title + ("\n" + notes if notes else ""), path, ylim=(0, 1.05))
+    return True
+
+
+def _mean_sd_vs_n(rows, others, field, ylabel, title, path, ylim=None):
+    """One line per series: `field` mean against N (log), error bars its sd over trials."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for name, series in _by_series(rows, others).items():
+        series.sort(key=lambda r: r["N"])
+        ax.errorbar([r["N"] for r in series], [r[field] for r in series],
+                    yerr=[r[field + "_sd"] or 0 for r in series], marker="o", ms=3, capsize=2,
+                    label=name)
+    ax.set_xscale("log")
+    if ylim:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel(label("N"))
+    ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
-    ax.set_title(title + ("\n" + notes if notes else ""), fontsize=10)
+    ax.set_title(title, fontsize=10)
     _save(fig, path)
-    return True
 
 
 def nstar_loglog(exponent_tables, axis, title, path, fit_note=""):
