@@ -103,7 +103,7 @@ def _mean_sd_vs_n(rows, others, field, ylabel, title, path, ylim=None):
         series.sort(key=lambda r: r["N"])
         ax.errorbar([r["N"] for r in series], [r[field] for r in series],
                     yerr=[r[field + "_sd"] or 0 for r in series], marker="o", ms=3, capsize=2,
-                    label=name)
+                    label=name, linestyle="--" if "model.kind=cnn" in name else "-")
     ax.set_xscale("log")
     if ylim:
         ax.set_ylim(*ylim)
@@ -144,7 +144,11 @@ def nstar_loglog(exponent_tables, axis, title, path, fit_note=""):
     ax.set_xlabel(label(axis) + " (log)")
     ax.set_ylabel("N* (log): N where success prob. = 0.5")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, title=fit_note or None, title_fontsize=7)
+    ratio_notes = [f"N* ratio {e['series']} grows as {label(axis).split(' ')[0]}^{e['exponent']:.2f} "
+                   f"[{_fmt(e['lo'])}, {_fmt(e['hi'])}]"
+                   for e in exponents if e["series"].startswith("cnn/") and _finite(e["exponent"])]
+    notes = "\n".join(([fit_note] if fit_note else []) + ratio_notes)
+    ax.legend(fontsize=7, title=notes or None, title_fontsize=7)
     ax.set_title(title + "\nhollow: N* outside the N grid, not fitted", fontsize=10)
     _save(fig, path)
 

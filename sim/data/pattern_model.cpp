@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/data/sample_stream.hpp"
 
 namespace pmoe {
 namespace {
@@ -73,16 +74,15 @@ Dataset PatternModel::Draw(Split split, int count) const {
 void PatternModel::DrawSample(Split split, int index, Dataset& out,
                               std::vector<double>& scratch) const {
   const DataSpec& s = plan_.spec;
-  Rng rng(CombineSeed(CombineSeed(data_seed_, 1 + static_cast<uint64_t>(split)), index));
+  Rng rng = SampleStream(data_seed_, split, index);
   const bool positive = rng.Coin();
   const int confusers = s.confusers == "uniform" ? static_cast<int>(rng.Below(plan_.K + 1))
                                                  : plan_.K;
   // Slot 0 is the discriminative patch, slots 1..confusers the confusers, the rest neutral;
   // row_of[slot] is a uniform random permutation placing slots at patch positions.
-  int row_of[1024];
-  PMOE_CHECK(s.n <= 1024) << "n = " << s.n;
-  std::iota(row_of, row_of + s.n, 0);
-  for (int i = s.n - 1; i > 0; --i) std::swap(row_of[i], row_of[rng.Below(i + 1)]);
+  int row_of[kMaxPatches];
+  PMOE_CHECK(s.n <= kMaxPatches) << "n = " << s.n;
+  PlaceSlots(s.n, rng, row_of);
 
   const Eigen::Index base = static_cast<Eigen::Index>(index) * s.n;
   out.y[index] = positive ? 1.0f : -1.0f;

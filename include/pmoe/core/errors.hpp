@@ -30,7 +30,8 @@ class InfeasibleError : public std::runtime_error {
   explicit InfeasibleError(const std::string& message) : std::runtime_error(message) {}
 };
 
-// A result file that cannot be read as what it claims to be: names the file and what is wrong.
+// A file (result file, IDX image file) that cannot be read as what it claims to be: names the
+// file and what is wrong.
 class SchemaError : public std::runtime_error {
  public:
   explicit SchemaError(const std::string& message) : std::runtime_error(message) {}

@@ -1,0 +1,34 @@
+// The images of data model B (MODEL.md §3): the train and test splits of a directory of
+// MNIST-format IDX files, loaded once per process and shared read-only by every trial.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pmoe {
+
+struct ImageSplit {
+  int count = 0;
+  std::vector<uint8_t> pixels;  // (count, rows*cols)
+  std::vector<uint8_t> labels;  // (count)
+  std::vector<std::vector<int>> by_class;  // image indices of each label value
+};
+
+struct ImageDataset {
+  std::string dir;
+  int rows = 0, cols = 0;
+  ImageSplit train, test;  // never mixed: training samples from train, test samples from test
+  int classes = 0;         // 1 + the largest label
+};
+
+// Reads DIR/{train,t10k}-{images-idx3,labels-idx1}-ubyte, each gzip-compressed (.gz) or not;
+// checks that image and label counts agree and that both splits have one image size. Throws
+// SchemaError naming the file and the problem.
+ImageDataset LoadImageDataset(const std::string& dir);
+
+// LoadImageDataset, once per directory per process; thread-safe.
+std::shared_ptr<const ImageDataset> SharedImageDataset(const std::string& dir);
+
+}  // namespace pmoe

@@ -1,0 +1,46 @@
+// Data model B, image patches (MODEL.md §3): each sample is n images on a square grid, one of the
+// sample's discriminative class (class_pos for y = +1, class_neg for y = -1) at a uniform
+// position, the others of uniformly chosen irrelevant classes; training samples from the train
+// split, test samples from the test split; pixels scaled to [0, 1].
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "pmoe/core/matrix.hpp"
+#include "pmoe/data/data_source.hpp"
+#include "pmoe/data/image_dataset.hpp"
+
+namespace pmoe {
+
+struct ImagePlan {
+  int class_pos = 0, class_neg = 1;
+  std::vector<int> irrelevant;  // classes of the other n - 1 patches
+};
+
+// Throws InfeasibleError naming what cannot be: n not a square, a class without images in a
+// split, discriminative and irrelevant classes overlapping, no irrelevant class.
+ImagePlan PlanImageModel(const DataSpec& spec, const ImageDataset& images);
+
+class ImageModel : public DataSource {
+ public:
+  ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset> images, uint64_t seed);
+
+  Dataset Draw(Split split, int count) const override;
+
+  // On unit-normalized patches, with o1 and o2 the normalized means of the train split's
+  // class_pos and class_neg images: the realized delta_d = <o1, o2>, delta_r, l* and delta of
+  // MODEL.md §2, showing how far real images are from the theory's assumptions.
+  RealizedStats Measure(const Dataset& train, const Dataset& test) const override;
+
+  const ImagePlan& plan() const { return plan_; }
+
+ private:
+  DataSpec spec_;
+  std::shared_ptr<const ImageDataset> images_;
+  uint64_t seed_;
+  ImagePlan plan_;
+  Vecd o1_, o2_;  // (d) unit class means
+};
+
+}  // namespace pmoe

@@ -1,0 +1,127 @@
+// IDX reading through zlib's gz* functions, which read gzip and plain files alike.
+#include "pmoe/io/idx_file.hpp"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <memory>
+#include <type_traits>
+
+#include "pmoe/core/errors.hpp"
+
+namespace pmoe {
+namespace {
+
+constexpr uint8_t kUnsignedByte = 0x08;
+
+struct GzCloser {
+  void operator()(gzFile f) const { gzclose(f); }
+};
+using GzFile = std::unique_ptr<std::remove_pointer_t<gzFile>, GzCloser>;
+
+GzFile Open(const std::string& path, const char* mode) {
+  GzFile file(gzopen(path.c_str(), mode));
+  if (!file) throw SchemaError(path + ": cannot open");
+  return file;
+}
+
+// Reads exactly `size` bytes or throws naming what was being read.
+void ReadExactly(gzFile file, const std::string& path, void* out, size_t size,
+                 const std::string& what) {
+  size_t done = 0;
+  while (done < size) {
+    const unsigned chunk = static_cast<unsigned>(std::min<size_t>(size - done, 1u << 30));
+    const int got = gzread(file, static_cast<char*>(out) + done, chunk);
+    if (got < 0) {
+      int code = 0;
+      throw SchemaError(path + ": cannot read " + what + ": " + gzerror(file, &code));
+    }
+    if (got == 0)
+      throw SchemaError(path + ": truncated: " + what + " ends after " + std::to_string(done) +
+                        " of " + std::to_string(size) + " bytes");
+    done += static_cast<size_t>(got);
+  }
+}
+
+// The header's dimensions after checking the magic number's type and rank.
+std::vector<uint32_t> ReadHeader(gzFile file, const std::string& path, int rank,
+                                 const char* kind) {
+  uint8_t magic[4];
+  ReadExactly(file, path, magic, 4, "the magic number");
+  char expected[16];
+  std::snprintf(expected, sizeof expected, "0x0000080%d", rank);
+  if (magic[0] != 0 || magic[1] != 0 || magic[2] != kUnsignedByte || magic[3] != rank) {
+    char found[16];
+    std::snprintf(found, sizeof found, "0x%02x%02x%02x%02x", magic[0], magic[1], magic[2],
+                  magic[3]);
+    throw SchemaError(path + ": wrong magic number " + found + " (expected " + expected +
+                      " for IDX " + kind + ")");
+  }
+  std::vector<uint32_t> dims(rank);
+  for (int i = 0; i < rank; ++i) {
+    uint8_t b[4];
+    ReadExactly(file, path, b, 4, "the header");
+    dims[i] = (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+  }
+  return dims;
+}
+
+void RequireEnd(gzFile file, const std::string& path, size_t expected_bytes) {
+  char extra;
+  if (gzread(file, &extra, 1) > 0)
+    throw SchemaError(path + ": longer than its header says (" + std::to_string(expected_bytes) +
+                      " bytes of data expected): not an IDX file, or a damaged one");
+}
+
+void WriteHeader(gzFile file, int rank, const std::vector<uint32_t>& dims) {
+  const uint8_t magic[4] = {0, 0, kUnsignedByte, static_cast<uint8_t>(rank)};
+  gzwrite(file, magic, 4);
+  for (uint32_t d : dims) {
+    const uint8_t b[4] = {uint8_t(d >> 24), uint8_t(d >> 16), uint8_t(d >> 8), uint8_t(d)};
+    gzwrite(file, b, 4);
+  }
+}
+
+}  // namespace
+
+IdxImages ReadIdxImages(const std::string& path) {
+  GzFile file = Open(path, "rb");
+  const std::vector<uint32_t> dims = ReadHeader(file.get(), path, 3, "images");
+  IdxImages images;
+  if (dims[0] > (1u << 24) || dims[1] == 0 || dims[2] == 0 || dims[1] > 4096 || dims[2] > 4096)
+    throw SchemaError(path + ": implausible image dimensions " + std::to_string(dims[0]) + " x " +
+                      std::to_string(dims[1]) + " x " + std::to_string(dims[2]));
+  images.count = static_cast<int>(dims[0]);
+  images.rows = static_cast<int>(dims[1]);
+  images.cols = static_cast<int>(dims[2]);
+  images.pixels.resize(size_t(images.count) * images.rows * images.cols);
+  ReadExactly(file.get(), path, images.pixels.data(), images.pixels.size(), "the pixels");
+  RequireEnd(file.get(), path, images.pixels.size());
+  return images;
+}
+
+std::vector<uint8_t> ReadIdxLabels(const std::string& path) {
+  GzFile file = Open(path, "rb");
+  const std::vector<uint32_t> dims = ReadHeader(file.get(), path, 1, "labels");
+  if (dims[0] > (1u << 24))
+    throw SchemaError(path + ": implausible label count " + std::to_string(dims[0]));
+  std::vector<uint8_t> labels(dims[0]);
+  ReadExactly(file.get(), path, labels.data(), labels.size(), "the labels");
+  RequireEnd(file.get(), path, labels.size());
+  return labels;
+}
+
+void WriteIdxImages(const std::string& path, const IdxImages& images, bool gzip) {
+  GzFile file = Open(path, gzip ? "wb" : "wbT");
+  WriteHeader(file.get(), 3, {uint32_t(images.count), uint32_t(images.rows), uint32_t(images.cols)});
+  gzwrite(file.get(), images.pixels.data(), static_cast<unsigned>(images.pixels.size()));
+}
+
+void WriteIdxLabels(const std::string& path, const std::vector<uint8_t>& labels, bool gzip) {
+  GzFile file = Open(path, gzip ? "wb" : "wbT");
+  WriteHeader(file.get(), 1, {uint32_t(labels.size())});
+  gzwrite(file.get(), labels.data(), static_cast<unsigned>(labels.size()));
+}
+
+}  // namespace pmoe
