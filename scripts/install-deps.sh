@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config
-  libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev catch2 hdf5-tools
+  libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev catch2 hdf5-tools zlib1g-dev
+  dataset-fashion-mnist
   python3-h5py python3-matplotlib python3-numpy python3-pandas
 )
 

@@ -1,6 +1,7 @@
 // The parameter table: one line per parameter, its default coming from spec.hpp's initializers.
 #include "pmoe/core/param_table.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -84,6 +85,12 @@ ParamInfo Row(std::string name, std::string help, Field field,
   return info;
 }
 
+// The row for the given data models only.
+ParamInfo Only(std::vector<std::string> data_models, ParamInfo info) {
+  info.data_models = std::move(data_models);
+  return info;
+}
+
 #define PMOE_FIELD(path) [](TrialSpec& s) -> auto& { return s.path; }
 
 std::vector<ParamInfo> BuildTable() {
@@ -92,24 +99,33 @@ std::vector<ParamInfo> BuildTable() {
       Row("N_test", "test samples", PMOE_FIELD(N_test)),
       Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
           PMOE_FIELD(success)),
-      Row("data.model", "data model", PMOE_FIELD(data.model), {"pattern"}),
+      Row("data.model", "data model: pattern (A, MODEL.md §2) or image (B, §3)",
+          PMOE_FIELD(data.model), {"pattern", "image"}),
       Row("data.n", "patches per sample", PMOE_FIELD(data.n)),
-      Row("data.d", "patch dimension", PMOE_FIELD(data.d)),
-      Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d)),
-      Row("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
-          PMOE_FIELD(data.delta_r)),
-      Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p)),
-      Row("data.p_confuser", "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
-          PMOE_FIELD(data.p_confuser)),
-      Row("data.l_star", "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
-          PMOE_FIELD(data.l_star)),
-      Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius)),
-      Row("data.confuser_strength", "confuser centers' place in their feasible interval, (0, 1]",
-          PMOE_FIELD(data.confuser_strength)),
-      Row("data.confusers", "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
-          PMOE_FIELD(data.confusers), {"fixed", "uniform"}),
-      Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
-          PMOE_FIELD(data.noise)),
+      Only({"pattern"}, Row("data.d", "patch dimension", PMOE_FIELD(data.d))),
+      Only({"pattern"}, Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d))),
+      Only({"pattern"}, Row("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
+          PMOE_FIELD(data.delta_r))),
+      Only({"pattern"}, Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p))),
+      Only({"pattern"}, Row("data.p_confuser", "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
+          PMOE_FIELD(data.p_confuser))),
+      Only({"pattern"}, Row("data.l_star", "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
+          PMOE_FIELD(data.l_star))),
+      Only({"pattern"}, Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius))),
+      Only({"pattern"}, Row("data.confuser_strength", "confuser centers' place in their feasible interval, (0, 1]",
+          PMOE_FIELD(data.confuser_strength))),
+      Only({"pattern"}, Row("data.confusers", "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
+          PMOE_FIELD(data.confusers), {"fixed", "uniform"})),
+      Only({"pattern"}, Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
+          PMOE_FIELD(data.noise))),
+      Only({"image"}, Row("data.idx_dir", "directory of MNIST-format IDX files (train-*, t10k-*)",
+                          PMOE_FIELD(data.idx_dir))),
+      Only({"image"}, Row("data.class_pos", "image class playing o1 (label of y = +1)",
+                          PMOE_FIELD(data.class_pos))),
+      Only({"image"}, Row("data.class_neg", "image class playing o2 (label of y = -1)",
+                          PMOE_FIELD(data.class_neg))),
+      Only({"image"}, Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 "
+                          "(empty: every other class)", PMOE_FIELD(data.irrelevant))),
       Row("model.kind", "model", PMOE_FIELD(model.kind), {"separate", "joint", "cnn"}),
       Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l)),
       Row("model.k", "experts (separate training: 2)", PMOE_FIELD(model.k)),
@@ -166,10 +182,15 @@ std::string GetParam(const TrialSpec& spec, const std::string& name) {
   return info->get(spec);
 }
 
+bool ParamInfo::AppliesTo(const TrialSpec& spec) const {
+  return data_models.empty() ||
+         std::find(data_models.begin(), data_models.end(), spec.data.model) != data_models.end();
+}
+
 std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix) {
   std::string key;
   for (const auto& p : ParamTable()) {
-    if (p.name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (p.name.compare(0, prefix.size(), prefix) != 0 || !p.AppliesTo(spec)) continue;
     key += p.name + "=" + p.get(spec) + ";";
   }
   return key;

@@ -15,16 +15,9 @@ void Require(bool ok, const TrialSpec& spec, const std::string& where, const std
   if (!ok) throw ConfigError(where, name, expected, GetParam(spec, name));
 }
 
-}  // namespace
-
-void ValidateSpec(const TrialSpec& spec, const std::string& where) {
+// Ranges of data model A's own parameters.
+void ValidatePatternSpec(const TrialSpec& spec, const std::string& where) {
   const DataSpec& data = spec.data;
-  const ModelSpec& model = spec.model;
-  Require(spec.N >= 1, spec, where, "N", "a positive integer");
-  Require(spec.N_test >= 1, spec, where, "N_test", "a positive integer");
-  ParseSuccess(spec.success, where);
-
-  Require(data.n >= 1, spec, where, "data.n", "a positive integer");
   Require(data.d >= 1, spec, where, "data.d", "a positive integer");
   Require(data.delta_d > -1.0 && data.delta_d < 1.0, spec, where, "data.delta_d",
           "a number in (-1, 1)");
@@ -41,6 +34,22 @@ void ValidateSpec(const TrialSpec& spec, const std::string& where) {
           "data.confuser_strength",
           "a number in (0, 1] (at 0 confusers would sit on the delta' boundary itself)");
   Require(data.noise >= 0.0, spec, where, "data.noise", "a non-negative number");
+}
+
+}  // namespace
+
+void ValidateSpec(const TrialSpec& spec, const std::string& where) {
+  const DataSpec& data = spec.data;
+  const ModelSpec& model = spec.model;
+  Require(spec.N >= 1, spec, where, "N", "a positive integer");
+  Require(spec.N_test >= 1, spec, where, "N_test", "a positive integer");
+  ParseSuccess(spec.success, where);
+
+  Require(data.n >= 1 && data.n <= 1024, spec, where, "data.n", "an integer in 1..1024");
+  if (data.model == "pattern") ValidatePatternSpec(spec, where);
+  if (data.model == "image")
+    Require(!data.idx_dir.empty(), spec, where, "data.idx_dir",
+            "a directory of MNIST-format IDX files");
 
   const bool routed = model.kind != "cnn";
   Require(model.m >= 1, spec, where, "model.m", "a positive integer");

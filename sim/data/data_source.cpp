@@ -2,6 +2,8 @@
 #include "pmoe/data/data_source.hpp"
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/data/image_dataset.hpp"
+#include "pmoe/data/image_model.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/data/pattern_plan.hpp"
 
@@ -10,7 +12,9 @@ namespace pmoe {
 std::unique_ptr<DataSource> MakeDataSource(const DataSpec& spec, uint64_t data_seed) {
   if (spec.model == "pattern")
     return std::make_unique<PatternModel>(PlanPatternModel(spec), data_seed);
-  throw ConfigError("", "data.model", "pattern", spec.model);
+  if (spec.model == "image")  // the files are read once per process (SharedImageDataset)
+    return std::make_unique<ImageModel>(spec, SharedImageDataset(spec.idx_dir), data_seed);
+  throw ConfigError("", "data.model", "pattern or image", spec.model);
 }
 
 }  // namespace pmoe

@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   } catch (const InfeasibleError& e) {
     std::cerr << "pmoe-sim: error: " << e.what() << "\n";
     return 2;
+  } catch (const SchemaError& e) {  // unreadable image files
+    std::cerr << "pmoe-sim: error: " << e.what() << "\n";
+    return 2;
   }
   if (!options) return 0;
   const auto start = std::chrono::steady_clock::now();

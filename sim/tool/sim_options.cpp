@@ -22,7 +22,8 @@ namespace {
 const std::map<std::string, std::string>& ShortNames() {
   static const std::map<std::string, std::string> names = {
       {"data", "data.model"}, {"model", "model.kind"}, {"n", "data.n"},   {"d", "data.d"},
-      {"l", "model.l"},       {"k", "model.k"},        {"m", "model.m"},  {"epochs", "model.epochs"}};
+      {"l", "model.l"},       {"k", "model.k"},        {"m", "model.m"},  {"epochs", "model.epochs"},
+      {"idx-dir", "data.idx_dir"}};
   return names;
 }
 

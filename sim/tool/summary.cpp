@@ -112,12 +112,15 @@ void PrintSummary(std::ostream& out, const SimOptions& o, const std::vector<Tria
   const TrialSpec& s = o.spec;
   const Counts c = Count(results);
   char line[512];
+  const std::string data =
+      s.data.model == "image" ? "image n=" + std::to_string(s.data.n) + " from " + s.data.idx_dir
+                              : "pattern n=" + std::to_string(s.data.n) +
+                                    " d=" + std::to_string(s.data.d);
   std::snprintf(line, sizeof line,
-                "pmoe-sim %s: %s, data %s n=%d d=%d, l=%d k=%d m=%d, N=%d N_test=%d; "
+                "pmoe-sim %s: %s, data %s, l=%d k=%d m=%d, N=%d N_test=%d; "
                 "%d trials, seed %llu\n",
-                kToolVersion, s.model.kind.c_str(), s.data.model.c_str(), s.data.n, s.data.d,
-                s.model.l, s.model.k, s.model.m, s.N, s.N_test, o.trials,
-                static_cast<unsigned long long>(o.seed));
+                kToolVersion, s.model.kind.c_str(), data.c_str(), s.model.l, s.model.k, s.model.m,
+                s.N, s.N_test, o.trials, static_cast<unsigned long long>(o.seed));
   out << line;
   if (!results.empty() && results[0].status != TrialStatus::kInfeasible) {
     const RealizedStats& r = results[0].realized;

@@ -91,7 +91,7 @@ TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed) {
   std::unique_ptr<DataSource> source;
   try {
     source = MakeDataSource(spec.data, result.seeds.data);
-  } catch (const InfeasibleError& e) {
+  } catch (const std::runtime_error& e) {  // InfeasibleError, or unreadable image files
     result.status = TrialStatus::kInfeasible;
     result.message = e.what();
     result.wall_ms = MillisecondsSince(start);

@@ -29,6 +29,8 @@ void CheckCell(const SweepConfig& config, const Cell& cell,
     MakeDataSource(cell.spec.data, /*data_seed=*/0);
   } catch (const InfeasibleError& e) {
     throw ConfigError(where + ": " + e.what());
+  } catch (const SchemaError& e) {  // unreadable image files
+    throw ConfigError(where + ": " + e.what());
   }
   feasible_data.insert(data_key);
 }
@@ -75,7 +77,9 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
 double EstimateTrialSeconds(const TrialSpec& spec) {
   const DataSpec& data = spec.data;
   const ModelSpec& model = spec.model;
-  const double n = data.n, d = data.d, m = model.m, k = model.k, l = model.l;
+  // Image data takes d from its files; MNIST-format images are 28 x 28.
+  const double d = data.model == "image" ? 784 : data.d;
+  const double n = data.n, m = model.m, k = model.k, l = model.l;
   double forward = 2 * n * m * d;                                   // CNN: every patch
   if (model.kind == "separate") forward = 2 * l * m * d;
   if (model.kind == "joint") forward = 2 * (n * k * d + l * m * d);
@@ -89,10 +93,11 @@ double EstimateTrialSeconds(const TrialSpec& spec) {
 }
 
 double EstimateTrialBytes(const TrialSpec& spec) {
-  const double values = static_cast<double>(spec.N + spec.N_test) * spec.data.n * spec.data.d;
+  const double d = spec.data.model == "image" ? 784 : spec.data.d;
+  const double values = static_cast<double>(spec.N + spec.N_test) * spec.data.n * d;
   const double routed = spec.model.kind == "separate"
                             ? static_cast<double>(spec.N + spec.N_test) * spec.model.k *
-                                  spec.model.l * spec.data.d
+                                  spec.model.l * d
                             : 0.0;
   return 4.0 * (values + routed);
 }

@@ -13,10 +13,8 @@
 namespace pmoe::test {
 
 CommandResult RunCommand(const std::string& command) {
-  // One directory per call: CTest runs test cases of this binary in parallel processes.
   static int calls = 0;
-  const std::string dir =
-      FreshDirectory("run_command_" + std::to_string(getpid()) + "_" + std::to_string(++calls));
+  const std::string dir = FreshDirectory("run_command_" + std::to_string(++calls));
   const std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
   const int raw = std::system((command + " >" + out_path + " 2>" + err_path).c_str());
   CommandResult result;
@@ -50,7 +48,8 @@ int WaitFor(int pid) {
 }
 
 std::string FreshDirectory(const std::string& name) {
-  const std::string path = std::string(PMOE_TEST_TMP) + "/" + name;
+  // CTest runs test cases in parallel processes: a directory per process keeps them apart.
+  const std::string path = std::string(PMOE_TEST_TMP) + "/" + name + "." + std::to_string(getpid());
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
   return path;

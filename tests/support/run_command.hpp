@@ -20,7 +20,7 @@ int SpawnCommand(const std::string& command, const std::string& log);
 // Waits for a spawned command; returns its exit status, or 128 + signal if a signal ended it.
 int WaitFor(int pid);
 
-// A fresh, empty directory under the build tree for one test.
+// A fresh, empty directory under the build tree, private to this process.
 std::string FreshDirectory(const std::string& name);
 
 }  // namespace pmoe::test

@@ -19,6 +19,11 @@ struct ParamInfo {
   std::vector<std::string> choices;  // kChoice only
   std::function<std::string(const TrialSpec&)> get;            // canonical text of the value
   std::function<void(TrialSpec&, const std::string&)> assign;  // parsed; throws on bad syntax
+  // The data models this data.* parameter applies to; empty: all. A parameter that does not
+  // apply to a spec's data model is left out of its canonical keys (seeds, cell ids).
+  std::vector<std::string> data_models;
+
+  bool AppliesTo(const TrialSpec& spec) const;
 };
 
 // All parameters, in display order: top-level first, then [data], then [model].

@@ -8,7 +8,7 @@ namespace pmoe {
 
 // Data model parameters (MODEL.md §2; `model` also selects §3 image and §8 cluster data later).
 struct DataSpec {
-  std::string model = "pattern";   // pattern (A)
+  std::string model = "pattern";   // pattern (A) | image (B)
   int n = 16;                      // patches per sample
   int d = 64;                      // patch dimension
   double delta_d = 0.2;            // <o1, o2>
@@ -20,6 +20,11 @@ struct DataSpec {
   double confuser_strength = 1.0;  // where confuser centers sit in their feasible interval
   std::string confusers = "fixed"; // fixed: K = l*-1 per sample; uniform: K ~ U{0..l*-1}
   double noise = 0.0;              // additive N(0, noise^2/d) per patch coordinate
+  // Data model B (images; d comes from the files):
+  std::string idx_dir = "/usr/share/datasets/fashion-mnist";  // MNIST-format IDX files
+  int class_pos = 0;               // the image class playing o1 (y = +1)
+  int class_neg = 1;               // the image class playing o2 (y = -1)
+  std::string irrelevant;          // classes of the other patches, "2,3,..."; empty: all others
 };
 
 // Model and training parameters (MODEL.md §4-5).
