@@ -191,7 +191,9 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
     ready.notify_one();
   });
 
-  Progress progress(std::cerr, options.terminal, todo.size(), report.held);
+  std::ostream null_stream(nullptr);
+  Progress progress(options.progress ? std::cerr : null_stream, options.terminal, todo.size(),
+                    report.held);
   auto last_checkpoint = Clock::now();
   std::vector<TrialRow> batch;
   for (bool finished = false; !finished;) {

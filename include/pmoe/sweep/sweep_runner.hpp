@@ -43,6 +43,7 @@ struct RunOptions {
   double checkpoint_seconds = 30;    // HDF5 rebuilds while running
   std::string command_line;
   bool terminal = false;             // progress style
+  bool progress = true;              // print progress on stderr at all
   std::function<bool()> interrupted = [] { return false; };  // Ctrl-C: stop taking new work
 };
 

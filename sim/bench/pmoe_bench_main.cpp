@@ -1,0 +1,174 @@
+// pmoe-bench: the speed of the simulator on the benchmark cells of ../shared/peer/README.md
+// (one thread, 50 fixed epochs, no early stop, evaluation on 2000 test samples) and the sweep
+// engine's throughput on 1 and 2 threads. Prints a table, or --json for scripts.
+//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 3] [--sweep sweeps/configs/demo.ini]
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "flop_count.hpp"
+#include "pmoe/core/errors.hpp"
+#include "pmoe/io/json_writer.hpp"
+#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/trial/trial.hpp"
+
+namespace pmoe {
+namespace {
+
+struct BenchCell {
+  std::string name;
+  TrialSpec spec;
+};
+
+TrialSpec CellSpec(const std::string& kind, int d, int N, int l, int k) {
+  TrialSpec spec;
+  spec.data.d = d;
+  spec.N = N;
+  spec.N_test = 2000;
+  spec.model.kind = kind;
+  spec.model.l = l;
+  spec.model.k = k;
+  spec.model.m = 40;
+  spec.model.epochs = 50;
+  spec.model.early_stop = false;
+  return spec;
+}
+
+std::vector<BenchCell> AllCells() {
+  return {{"S-sep", CellSpec("separate", 64, 500, 4, 2)},
+          {"S-joint", CellSpec("joint", 64, 500, 6, 8)},
+          {"S-cnn", CellSpec("cnn", 64, 500, 4, 2)},
+          {"I-sep", CellSpec("separate", 784, 1000, 4, 2)},
+          {"I-cnn", CellSpec("cnn", 784, 1000, 4, 2)}};
+}
+
+struct CellTiming {
+  std::string name;
+  double trial_s = 0, data_s = 0, train_s = 0, eval_s = 0;  // medians over repeats
+  double gflop = 0, gflops = 0, test_acc = 0;
+};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+CellTiming TimeCell(const BenchCell& cell, int repeats) {
+  RunTrial(cell.spec, 1000, 1);  // warm-up: page faults, caches
+  std::vector<double> trial, data, train, eval, acc;
+  for (int r = 0; r < repeats; ++r) {
+    const TrialResult result = RunTrial(cell.spec, r, 1);
+    trial.push_back((result.train_ms + result.eval_ms) / 1000);
+    data.push_back(result.data_ms / 1000);
+    train.push_back(result.train_ms / 1000);
+    eval.push_back(result.eval_ms / 1000);
+    acc.push_back(result.test_acc);
+  }
+  CellTiming t{cell.name, Median(trial), Median(data), Median(train), Median(eval)};
+  t.gflop = NominalFlops(cell.spec, cell.spec.model.epochs).total() / 1e9;
+  t.gflops = t.gflop / t.trial_s;
+  t.test_acc = Median(acc);
+  return t;
+}
+
+struct SweepTiming {
+  int threads = 0;
+  size_t trials = 0;
+  double seconds = 0, trials_per_s = 0;
+};
+
+SweepTiming TimeSweep(const std::string& config, int threads) {
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("pmoe-bench-" + std::to_string(getpid()))).string();
+  std::filesystem::remove_all(dir);
+  const SweepSetup setup = PrepareSweep(config, dir + "/bench.h5", {});
+  RunOptions options;
+  options.threads = threads;
+  options.checkpoint_seconds = 1e9;
+  options.progress = false;
+  std::ostringstream log;
+  const RunReport report = RunSweep(setup, options, log);
+  std::filesystem::remove_all(dir);
+  return {threads, report.ran, report.wall_seconds, report.ran / report.wall_seconds};
+}
+
+void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
+                const std::string& sweep_config) {
+  std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s\n", "cell", "trial_s", "train_s", "eval_s",
+              "data_s", "data/trial", "GFLOP", "GFLOP/s");
+  for (const CellTiming& c : cells)
+    std::printf("%-8s %10.4f %10.4f %8.4f %10.4f %9.1f%% %8.3f %9.2f\n", c.name.c_str(),
+                c.trial_s, c.train_s, c.eval_s, c.data_s, 100 * c.data_s / c.trial_s, c.gflop,
+                c.gflops);
+  std::printf("trial_s = training + evaluation (median); data_s = data generation, apart. FLOPs are\n"
+              "nominal (2 x multiply-adds of the products, ReLU-skipped work included).\n");
+  for (const SweepTiming& s : sweeps)
+    std::printf("sweep %s on %d thread%s: %zu trials in %.2f s = %.2f trials/s\n",
+                sweep_config.c_str(), s.threads, s.threads > 1 ? "s" : "", s.trials, s.seconds,
+                s.trials_per_s);
+  if (sweeps.size() == 2)
+    std::printf("2 threads / 1 thread: %.2fx\n", sweeps[1].trials_per_s / sweeps[0].trials_per_s);
+}
+
+void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
+               const std::string& sweep_config) {
+  JsonWriter w(std::cout);
+  w.BeginObject().Key("cells").BeginObject();
+  for (const CellTiming& c : cells)
+    w.Key(c.name).BeginObject().Field("median_trial_s", c.trial_s).Field("train_s", c.train_s)
+        .Field("eval_s", c.eval_s).Field("data_s", c.data_s).Field("gflop", c.gflop)
+        .Field("gflops", c.gflops).Field("test_acc", c.test_acc).EndObject();
+  w.EndObject().Field("sweep_config", sweep_config).Key("sweeps").BeginArray();
+  for (const SweepTiming& s : sweeps)
+    w.BeginObject().Field("threads", s.threads).Field("trials", s.trials)
+        .Field("seconds", s.seconds).Field("trials_per_s", s.trials_per_s).EndObject();
+  w.EndArray().EndObject();
+  std::cout << "\n";
+}
+
+int Main(const std::vector<std::string>& args) {
+  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/demo.ini";
+  int repeats = 3;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw ConfigError("command line: " + args[i] + " needs a value");
+      return args[++i];
+    };
+    if (args[i] == "--cells") cells_arg = value();
+    else if (args[i] == "--repeats") repeats = std::max(1, std::atoi(value().c_str()));
+    else if (args[i] == "--sweep") sweep = value();
+    else if (args[i] == "--json") json = true;
+    else throw ConfigError("command line: unexpected argument " + args[i] +
+                           " (usage: pmoe-bench [--cells LIST] [--repeats R] [--sweep INI|none] "
+                           "[--json])");
+  }
+  std::vector<CellTiming> timings;
+  for (const BenchCell& cell : AllCells())
+    if (("," + cells_arg + ",").find("," + cell.name + ",") != std::string::npos)
+      timings.push_back(TimeCell(cell, repeats));
+  std::vector<SweepTiming> sweeps;
+  if (sweep != "none")
+    for (int threads : {1, 2}) sweeps.push_back(TimeSweep(sweep, threads));
+  if (json) PrintJson(timings, sweeps, sweep);
+  else PrintTable(timings, sweeps, sweep);
+  return 0;
+}
+
+}  // namespace
+}  // namespace pmoe
+
+int main(int argc, char** argv) {
+  try {
+    return pmoe::Main(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const pmoe::ConfigError& e) {
+    std::cerr << "pmoe-bench: error: " << e.what() << "\n";
+  }
+  return 2;
+}
