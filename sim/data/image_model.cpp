@@ -94,10 +94,9 @@ ImageModel::ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset>
   o2_ = ClassPattern(*images_, plan_.class_neg);
 }
 
-Dataset ImageModel::Draw(Split split, int count) const {
+void ImageModel::Draw(Split split, int count, Dataset& out) const {
   const ImageSplit& source = split == Split::kTrain ? images_->train : images_->test;
   const int n = spec_.n, d = images_->rows * images_->cols;
-  Dataset out;
   out.n = n;
   out.d = d;
   out.x.resize(static_cast<Eigen::Index>(count) * n, d);
@@ -119,7 +118,7 @@ Dataset ImageModel::Draw(Split split, int count) const {
       for (int j = 0; j < d; ++j) row[j] = pixels[j] * (1.0f / 255.0f);
     }
   }
-  return out;
+  out.pattern_scores.resize(0, 2);  // not recorded: Measure normalizes each patch itself
 }
 
 RealizedStats ImageModel::Measure(const Dataset& train, const Dataset& test) const {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/fast_normal.hpp"
 #include "pmoe/data/sample_stream.hpp"
 
 namespace pmoe {
@@ -56,23 +57,26 @@ PatternModel::PatternModel(const PatternPlan& plan, uint64_t data_seed)
       neutral_.push_back(i);
     }
   }
+  centers_f_ = centers_.cast<float>();
+  patterns_f_.resize(s.d, 2);
+  patterns_f_.col(0) = o1_.cast<float>();
+  patterns_f_.col(1) = o2_.cast<float>();
+  o1_f_ = o1_.cast<float>();
+  o2_f_ = o2_.cast<float>();
 }
 
-Dataset PatternModel::Draw(Split split, int count) const {
+void PatternModel::Draw(Split split, int count, Dataset& out) const {
   const DataSpec& s = plan_.spec;
-  Dataset out;
   out.n = s.n;
   out.d = s.d;
   out.x.resize(static_cast<Eigen::Index>(count) * s.n, s.d);
   out.y.resize(count);
   out.disc_pos.resize(count);
-  std::vector<double> scratch(2 * static_cast<size_t>(s.d));
-  for (int i = 0; i < count; ++i) DrawSample(split, i, out, scratch);
-  return out;
+  out.pattern_scores.resize(out.x.rows(), 2);
+  for (int i = 0; i < count; ++i) DrawSample(split, i, out);
 }
 
-void PatternModel::DrawSample(Split split, int index, Dataset& out,
-                              std::vector<double>& scratch) const {
+void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
   const DataSpec& s = plan_.spec;
   Rng rng = SampleStream(data_seed_, split, index);
   const bool positive = rng.Coin();
@@ -83,53 +87,82 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out,
   int row_of[kMaxPatches];
   PMOE_CHECK(s.n <= kMaxPatches) << "n = " << s.n;
   PlaceSlots(s.n, rng, row_of);
+  // The Gaussian vectors come from a counter-based stream of this key: slot j uses numbers
+  // [j * stride, j * stride + d), so drawing them vectorizes.
+  const uint64_t normals = rng.Next();
+  const uint64_t stride = static_cast<uint64_t>(s.d + (s.d & 1));
 
   const Eigen::Index base = static_cast<Eigen::Index>(index) * s.n;
   out.y[index] = positive ? 1.0f : -1.0f;
   out.disc_pos[index] = row_of[0];
-  out.x.row(base + row_of[0]) = (positive ? o1_ : o2_).cast<float>().transpose();
-  double* q = scratch.data();
-  double* gaussian = scratch.data() + s.d;
+  out.x.row(base + row_of[0]) = (positive ? o1_f_ : o2_f_).transpose();
+  // Choices first, then every slot's normals, then the cap transforms: the normals are then
+  // read back after their stores retired, not while they are in flight (store forwarding).
+  int set_of[kMaxPatches];
+  double theta_of[kMaxPatches];
   for (int slot = 1; slot < s.n; ++slot) {
-    int set;
     if (slot <= confusers) {
       // Toward o1 or o2 with probability 1/2, independently of y: no label information.
       const auto& pool = rng.Coin() ? toward_o1_ : toward_o2_;
-      set = pool[rng.Below(static_cast<uint32_t>(pool.size()))];
+      set_of[slot] = pool[rng.Below(static_cast<uint32_t>(pool.size()))];
     } else {
-      set = neutral_[rng.Below(static_cast<uint32_t>(neutral_.size()))];
+      set_of[slot] = neutral_[rng.Below(static_cast<uint32_t>(neutral_.size()))];
     }
-    DrawFromCap(set, rng, q, gaussian);
-    auto row = out.x.row(base + row_of[slot]);
-    for (int j = 0; j < s.d; ++j) row[j] = static_cast<float>(q[j]);
+    theta_of[slot] = rng.Uniform() * plan_.theta_max;
   }
+  for (int slot = 1; slot < s.n; ++slot)
+    FillNormals(normals, slot * stride, s.d, out.x.row(base + row_of[slot]).data());
+  for (int slot = 1; slot < s.n; ++slot) {
+    const Eigen::Index row = base + row_of[slot];
+    DrawFromCap(set_of[slot], theta_of[slot], out.x.row(row).data(),
+                out.pattern_scores.row(row).data());
+  }
+  const Eigen::Index disc = base + row_of[0];
+  out.pattern_scores(disc, 0) = out.x.row(disc).dot(o1_f_.transpose());
+  out.pattern_scores(disc, 1) = out.x.row(disc).dot(o2_f_.transpose());
   if (s.noise > 0.0) {
-    const double scale = s.noise / std::sqrt(static_cast<double>(s.d));
-    for (int j = 0; j < s.n; ++j)
-      for (int c = 0; c < s.d; ++c)
-        out.x(base + j, c) += static_cast<float>(scale * rng.Normal());
+    const float scale = static_cast<float>(s.noise / std::sqrt(static_cast<double>(s.d)));
+    std::vector<float> noise(s.d);
+    for (int j = 0; j < s.n; ++j) {
+      FillNormals(normals, (s.n + j) * stride, s.d, noise.data());
+      float* row = out.x.row(base + j).data();
+      for (int c = 0; c < s.d; ++c) row[c] += scale * noise[c];
+    }
   }
+  if (s.noise > 0.0)  // the scores above are of the patterns before the noise: redo them
+    for (int j = 0; j < s.n; ++j) {
+      out.pattern_scores(base + j, 0) = out.x.row(base + j).dot(o1_f_.transpose());
+      out.pattern_scores(base + j, 1) = out.x.row(base + j).dot(o2_f_.transpose());
+    }
 }
 
-void PatternModel::DrawFromCap(int set, Rng& rng, double* q, double* gaussian) const {
+void PatternModel::DrawFromCap(int set, double theta, float* q, float* scores) const {
   // theta ~ U[0, theta_max] with 2 sin(theta_max / 2) = radius puts q exactly on the cap
-  // ||q - c|| <= radius; u is uniform on the unit sphere orthogonal to c (MODEL.md §2).
+  // ||q - c|| <= radius; u is uniform on the unit sphere orthogonal to c (MODEL.md §2): one
+  // Gaussian vector, one projection, one normalization. Plain loops: with reassociation allowed
+  // for this file (CMakeLists.txt) GCC vectorizes their sums, in an order fixed at compile time.
   const int d = plan_.spec.d;
-  const double* c = centers_.row(set).data();
-  double along = 0.0;
+  const float* c = centers_f_.row(set).data();
+  const float* o1 = o1_f_.data();
+  const float* o2 = o2_f_.data();
+  float along = 0;
+  for (int j = 0; j < d; ++j) along += q[j] * c[j];
+  float norm2 = 0;
   for (int j = 0; j < d; ++j) {
-    gaussian[j] = rng.Normal();
-    along += gaussian[j] * c[j];
+    q[j] -= along * c[j];
+    norm2 += q[j] * q[j];
   }
-  double norm2 = 0.0;
+  float sin_t, cos_t;  // theta <= theta_max < pi: the float sincos is exact to 3e-7
+  fast_normal_detail::SinCos2Pi(static_cast<float>(theta / (2 * M_PI)), &sin_t, &cos_t);
+  const float scale = norm2 > 0 ? sin_t / std::sqrt(norm2) : 0.0f;
+  float s1 = 0, s2 = 0;
   for (int j = 0; j < d; ++j) {
-    gaussian[j] -= along * c[j];
-    norm2 += gaussian[j] * gaussian[j];
+    q[j] = cos_t * c[j] + scale * q[j];
+    s1 += q[j] * o1[j];
+    s2 += q[j] * o2[j];
   }
-  const double theta = rng.Uniform() * plan_.theta_max;
-  const double cos_t = std::cos(theta);
-  const double sin_t = norm2 > 0.0 ? std::sin(theta) / std::sqrt(norm2) : 0.0;
-  for (int j = 0; j < d; ++j) q[j] = cos_t * c[j] + sin_t * gaussian[j];
+  scores[0] = s1;
+  scores[1] = s2;
 }
 
 }  // namespace pmoe

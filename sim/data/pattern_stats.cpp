@@ -27,18 +27,21 @@ double RealizedDeltaD(const Dataset& a, const Dataset& b, const Vecd& o1, const 
 RealizedStats PatternModel::Measure(const Dataset& train, const Dataset& test) const {
   RealizedStats stats;
   stats.delta_d = RealizedDeltaD(train, test, o1_, o2_);
-  const Vecd diff = o1_ - o2_;
   const double outrank_bar = 1.0 - plan_.spec.delta_d;  // <o1 - o2, o1>: o1's own router score
   double weakest_closer = INFINITY;
   int most_closer = 0;
   for (const Dataset* set : {&train, &test}) {
+    // <o1, q> and <o2, q> of every patch: recorded by Draw, or one product (N*n, d) x (d, 2).
+    const RowMatf scores = set->pattern_scores.rows() == set->x.rows()
+                               ? set->pattern_scores : RowMatf(set->x * patterns_f_);
     for (int i = 0; i < set->size(); ++i) {
       int closer = 0;
       for (int j = 0; j < set->n; ++j) {
         if (j == set->disc_pos[i]) continue;
-        const Vecd q = set->x.row(static_cast<Eigen::Index>(i) * set->n + j).cast<double>();
-        stats.delta_r = std::max({stats.delta_r, std::abs(o1_.dot(q)), std::abs(o2_.dot(q))});
-        const double score = std::abs(diff.dot(q));
+        const double s1 = scores(static_cast<Eigen::Index>(i) * set->n + j, 0);
+        const double s2 = scores(static_cast<Eigen::Index>(i) * set->n + j, 1);
+        stats.delta_r = std::max({stats.delta_r, std::abs(s1), std::abs(s2)});
+        const double score = std::abs(s1 - s2);
         if (score > plan_.dprime) {
           ++closer;
           weakest_closer = std::min(weakest_closer, score);

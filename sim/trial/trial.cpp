@@ -97,8 +97,11 @@ TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed) {
     result.wall_ms = MillisecondsSince(start);
     return result;
   }
-  const Dataset train = source->Draw(Split::kTrain, spec.N);
-  const Dataset test = source->Draw(Split::kTest, spec.N_test);
+  // Each worker thread keeps its last data sets' storage: the next trial of the same cell
+  // (adjacent in a sweep's work order) then writes into memory that is already mapped.
+  thread_local Dataset train, test;
+  source->Draw(Split::kTrain, spec.N, train);
+  source->Draw(Split::kTest, spec.N_test, test);
   result.realized = source->Measure(train, test);
   result.data_ms = MillisecondsSince(start);
 

@@ -65,7 +65,9 @@ TEST_CASE("The data seed depends on neither N nor the model but the init seed de
 
 TEST_CASE("A diverging trial becomes status diverged and never crashes", "[trial]") {
   TrialSpec spec = SmallSpec("cnn");
-  spec.model.lr = 1e38;  // steps of ~1e38 overflow float within a few steps
+  // Weights near float's limit: <w, x> overflows to inf on the first step, and inf - inf in
+  // the output is NaN, whatever the data.
+  spec.model.sigma_w = 1e38;
   spec.model.early_stop = false;
   const TrialResult r = RunTrial(spec, 0, 1);
   CHECK(r.status == TrialStatus::kDiverged);

@@ -16,6 +16,10 @@ struct Dataset {
   RowMatf x;                  // (N*n, d): row i*n + j is patch j of sample i
   Vecf y;                     // (N): +1 or -1
   std::vector<int> disc_pos;  // (N): index j of the discriminative patch of sample i
+  // (N*n, 2), optional: <o1, x>, <o2, x> of every patch, recorded by a generator that has each
+  // patch in cache as it writes it, so that measuring the realized statistics needs no second
+  // pass over the data. Empty when the generator does not record them.
+  RowMatf pattern_scores;
 
   int size() const { return static_cast<int>(y.size()); }
 };

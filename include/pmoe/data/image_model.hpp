@@ -26,7 +26,8 @@ class ImageModel : public DataSource {
  public:
   ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset> images, uint64_t seed);
 
-  Dataset Draw(Split split, int count) const override;
+  using DataSource::Draw;
+  void Draw(Split split, int count, Dataset& out) const override;
 
   // On unit-normalized patches, with o1 and o2 the normalized means of the train split's
   // class_pos and class_neg images: the realized delta_d = <o1, o2>, delta_r, l* and delta of

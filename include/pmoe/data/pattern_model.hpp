@@ -17,7 +17,8 @@ class PatternModel : public DataSource {
   // Builds o1, o2 and the p set centers from a random orthonormal frame drawn from `data_seed`.
   PatternModel(const PatternPlan& plan, uint64_t data_seed);
 
-  Dataset Draw(Split split, int count) const override;
+  using DataSource::Draw;
+  void Draw(Split split, int count, Dataset& out) const override;
   RealizedStats Measure(const Dataset& train, const Dataset& test) const override;
 
   const PatternPlan& plan() const { return plan_; }
@@ -29,14 +30,19 @@ class PatternModel : public DataSource {
 
  private:
   // Writes sample `index` of `split` into rows [index*n, index*n + n) of out.x.
-  void DrawSample(Split split, int index, Dataset& out, std::vector<double>& scratch) const;
-  // q uniform on the cap around center `set` (exact, MODEL.md §2), into `q` (d values).
-  void DrawFromCap(int set, Rng& rng, double* q, double* gaussian) const;
+  void DrawSample(Split split, int index, Dataset& out) const;
+  // q uniform on the cap around center `set` (exact, MODEL.md §2) at angle theta from its
+  // center; q holds d standard normals on entry and the pattern on return; scores gets
+  // <o1, q> and <o2, q>.
+  void DrawFromCap(int set, double theta, float* q, float* scores) const;
 
   PatternPlan plan_;
   uint64_t data_seed_;
   Vecd o1_, o2_;                    // (d)
   RowMat<double> centers_;          // (p, d): confuser sets toward o1, toward o2, then neutral
+  RowMatf centers_f_;               // the same in float, for the generator's hot loop
+  RowMatf patterns_f_;              // (d, 2): o1 and o2 as columns, for Measure's one product
+  Vecf o1_f_, o2_f_;                // (d): contiguous, for the generator's per-patch scores
   std::vector<int> direction_;      // (p)
   std::vector<int> toward_o1_, toward_o2_, neutral_;  // set indices by role
 };
