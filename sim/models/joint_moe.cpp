@@ -13,7 +13,7 @@ namespace pmoe {
 
 template <typename T>
 JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
-    : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k), a_(std::move(output_weights)), route_(l),
+    : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k), a_(std::move(output_weights)),
       rows_(k), z_(k), h_(k), gate_(k) {
   PMOE_CHECK(m % k == 0 && a_.size() == m) << "m = " << m << ", k = " << k;
   this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m + k) * d);
@@ -35,19 +35,23 @@ void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, 
   scores_.resize(x.rows(), k_);
   scores_.noalias() = x * Gating().transpose();
   std::fill(f, f + count, T(0));
+  routes_.resize(static_cast<size_t>(count) * k_ * l_);
+  for (int i = 0; i < count; ++i)
+    TopLAllExperts(scores_.data() + static_cast<size_t>(i) * n * k_, n, k_, l_,
+                   routes_.data() + static_cast<size_t>(i) * k_ * l_);
   for (int s = 0; s < k_; ++s) {
     rows_[s].resize(static_cast<Eigen::Index>(count) * l_, d_);
     gate_[s].resize(static_cast<Eigen::Index>(count) * l_);
     for (int i = 0; i < count; ++i) {
       const T* g = scores_.data() + static_cast<size_t>(i) * n * k_ + s;  // stride k_
-      TopL(g, k_, n, l_, route_.data());
-      // Softmax over the selected values; route_[0] holds the largest, so exp() <= 1.
-      const T top = g[route_[0] * k_];
+      const int* route = routes_.data() + (static_cast<size_t>(i) * k_ + s) * l_;
+      // Softmax over the selected values; route[0] holds the largest, so exp() <= 1.
+      const T top = g[route[0] * k_];
       T total = 0;
-      for (int t = 0; t < l_; ++t) total += gate_[s][i * l_ + t] = std::exp(g[route_[t] * k_] - top);
+      for (int t = 0; t < l_; ++t) total += gate_[s][i * l_ + t] = std::exp(g[route[t] * k_] - top);
       for (int t = 0; t < l_; ++t) {
         gate_[s][i * l_ + t] /= total;
-        std::memcpy(rows_[s].row(i * l_ + t).data(), x.row(i * n + route_[t]).data(),
+        std::memcpy(rows_[s].row(i * l_ + t).data(), x.row(i * n + route[t]).data(),
                     sizeof(T) * d_);
       }
     }

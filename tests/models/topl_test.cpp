@@ -35,3 +35,22 @@ TEST_CASE("TopL agrees with a stable sort on random strided data", "[topl]") {
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("TopLAllExperts equals TopL expert by expert", "[topl]") {
+  Rng rng(5);
+  for (int rep = 0; rep < 300; ++rep) {
+    const int n = 1 + rng.Below(20), k = 1 + rng.Below(12), l = 1 + rng.Below(n);
+    std::vector<float> scores(n * k);
+    for (auto& x : scores) x = static_cast<float>(rng.Below(4));  // many ties
+    std::vector<int> all(k * l), one(l);
+    TopLAllExperts(scores.data(), n, k, l, all.data());
+    for (int s = 0; s < k; ++s) {
+      TopL(scores.data() + s, k, n, l, one.data());
+      REQUIRE(std::vector<int>(all.begin() + s * l, all.begin() + (s + 1) * l) == one);
+    }
+  }
+}
+
+}  // namespace pmoe

@@ -41,7 +41,7 @@ class JointMoe : public Model<T> {
   Vec<T> a_;                    // (m) output weights, fixed
   RowMat<T> batch_rows_;        // (count*n, d) gathered batch
   RowMat<T> scores_;            // (count*n, k): g_{j,s}
-  std::vector<int> route_;      // (l) scratch
+  std::vector<int> routes_;     // (count, k, l): J_s of each sample of the batch
   std::vector<RowMat<T>> rows_, z_;  // per expert: routed rows (count*l, d), pre-activations
   std::vector<Vec<T>> h_, gate_;     // per expert (count*l): expert output, softmax weight G
   RowMat<T> g_;

@@ -1,6 +1,7 @@
 // J_s(x): the l largest routing values of one expert over n patches (MODEL.md §4).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
@@ -8,20 +9,54 @@
 namespace pmoe {
 
 // Indices of the l largest of v[0], v[stride], ..., v[(n-1) stride], by descending value, ties
-// broken by lower index; out[0] is the arg-max. O(n l), fast for the small n of patches.
+// broken by lower index; out[0] is the arg-max. Each value's rank is counted against all others
+// (O(n^2) comparisons, but without branches: they vectorize, and for the n <= 64 patches of a
+// sample that beats any sort's mispredicted branches).
 template <typename T>
 void TopL(const T* v, int stride, int n, int l, int* out) {
-  int filled = 0;
+  constexpr int kMax = 64;
+  if (n > kMax) {  // rare: many patches; a stable partial sort
+    std::vector<int> order(n);
+    for (int j = 0; j < n; ++j) order[j] = j;
+    std::partial_sort(order.begin(), order.begin() + l, order.end(), [&](int a, int b) {
+      return v[a * stride] > v[b * stride] || (v[a * stride] == v[b * stride] && a < b);
+    });
+    std::copy(order.begin(), order.begin() + l, out);
+    return;
+  }
+  T value[kMax];
+  for (int j = 0; j < n; ++j) value[j] = v[j * stride];
   for (int j = 0; j < n; ++j) {
-    const T value = v[j * stride];
-    if (filled == l && !(value > v[out[l - 1] * stride])) continue;
-    int pos = filled < l ? filled++ : l - 1;
-    // Strict comparison: an equal value already held has a lower index and stays ahead.
-    while (pos > 0 && value > v[out[pos - 1] * stride]) {
-      out[pos] = out[pos - 1];
-      --pos;
+    const T x = value[j];
+    int rank = 0;  // how many come before j: larger, or equal with a lower index
+    for (int i = 0; i < n; ++i) rank += (value[i] > x) | ((value[i] == x) & (i < j));
+    if (rank < l) out[rank] = j;
+  }
+}
+
+// TopL for every expert of one sample at once: scores is (n, k) row-major (scores[j*k + s] =
+// g_{j,s}); out[s*l .. s*l + l) receives J_s. The comparisons run across the k experts, which
+// are contiguous, so one vector instruction compares patch j with patch i for every expert.
+template <typename T>
+void TopLAllExperts(const T* scores, int n, int k, int l, int* out) {
+  constexpr int kMaxExperts = 64;
+  // Few experts leave the vector lanes empty: then rank each expert's column on its own.
+  if (k < 8 || k > kMaxExperts || n > 64) {
+    for (int s = 0; s < k; ++s) TopL(scores + s, k, n, l, out + s * l);
+    return;
+  }
+  int rank[kMaxExperts];
+  for (int j = 0; j < n; ++j) {
+    const T* row_j = scores + j * k;
+    for (int s = 0; s < k; ++s) rank[s] = 0;
+    for (int i = 0; i < n; ++i) {
+      const T* row_i = scores + i * k;
+      const int before = i < j;  // an equal value at a lower index ranks first
+      for (int s = 0; s < k; ++s)
+        rank[s] += (row_i[s] > row_j[s]) | ((row_i[s] == row_j[s]) & before);
     }
-    out[pos] = j;
+    for (int s = 0; s < k; ++s)
+      if (rank[s] < l) out[s * l + rank[s]] = j;
   }
 }
 
@@ -34,9 +69,8 @@ std::vector<int> RouteAll(const RowMat<T>& x, int samples, const Kernels& kernel
   const RowMat<T> scores = x * kernels.transpose();  // (samples*n, k)
   std::vector<int> routes(static_cast<size_t>(samples) * k * l);
   for (int i = 0; i < samples; ++i)
-    for (int s = 0; s < k; ++s)
-      TopL(scores.data() + static_cast<size_t>(i) * n * k + s, k, n, l,
-           routes.data() + (static_cast<size_t>(i) * k + s) * l);
+    TopLAllExperts(scores.data() + static_cast<size_t>(i) * n * k, n, k, l,
+                   routes.data() + static_cast<size_t>(i) * k * l);
   return routes;
 }
 
