@@ -69,6 +69,7 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   s.config = LoadSweepConfig(config_path);
   s.cells = ExpandGrid(s.config);
   s.shard = shard;
+  s.identity.numerics = kNumericsVersion;
   s.identity.seed = s.config.seed;
   s.identity.trials = s.config.trials;
   s.identity.shard = shard.Text();
@@ -84,6 +85,7 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
 
 SweepIdentity IdentityOf(const ResultContents& contents) {
   SweepIdentity id;
+  id.numerics = contents.meta.numerics_version;
   id.seed = contents.meta.master_seed;
   id.trials = contents.meta.trials_per_cell;
   id.shard = contents.meta.shard;
@@ -108,6 +110,7 @@ std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
 
 ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
   ResultMeta meta;
+  meta.numerics_version = kNumericsVersion;
   meta.name = setup.config.name;
   meta.config = setup.config.text;
   meta.config_path = setup.config.path;

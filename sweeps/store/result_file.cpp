@@ -30,6 +30,7 @@ void SyncPath(const std::string& path) {
 
 void WriteMeta(H5File& file, const ResultMeta& meta) {
   file.SetAttribute("/", "schema_version", kSchemaVersion);
+  file.SetAttribute("/", "numerics_version", static_cast<int64_t>(meta.numerics_version));
   file.SetAttribute("/", "name", meta.name);
   file.SetAttribute("/", "config", meta.config);
   file.SetAttribute("/", "config_path", meta.config_path);
@@ -186,6 +187,7 @@ ResultContents ReadResultFile(const std::string& path) {
   ResultContents contents;
   ResultMeta& m = contents.meta;
   auto text = [&](const char* name) { return file.StringAttribute("/", name).value_or(""); };
+  m.numerics_version = static_cast<int>(file.IntAttribute("/", "numerics_version").value_or(1));
   m.name = text("name");
   m.config = text("config");
   m.config_path = text("config_path");

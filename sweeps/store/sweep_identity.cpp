@@ -40,7 +40,8 @@ std::string SetText(const std::set<std::string>& values) {
 }  // namespace
 
 std::string SweepIdentity::Text() const {
-  std::string text = "seed=" + std::to_string(seed) + "\ntrials=" + std::to_string(trials) +
+  std::string text = "numerics=" + std::to_string(numerics) + "\nseed=" + std::to_string(seed) +
+                     "\ntrials=" + std::to_string(trials) +
                      "\nshard=" + shard + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
   return text;
@@ -51,7 +52,8 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("seed=", 0) == 0) id.seed = std::stoull(line.substr(5));
+    if (line.rfind("numerics=", 0) == 0) id.numerics = std::stoi(line.substr(9));
+    else if (line.rfind("seed=", 0) == 0) id.seed = std::stoull(line.substr(5));
     else if (line.rfind("trials=", 0) == 0) id.trials = std::stoi(line.substr(7));
     else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
     else if (line.rfind("cell=", 0) == 0) {
@@ -68,6 +70,10 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
                                bool ignore_shard) {
   std::string out;
   auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  if (a.numerics != b.numerics)
+    add("numerics version " + std::to_string(a.numerics) + " in " + a_name + ", " +
+        std::to_string(b.numerics) + " in " + b_name + " (computed by another version of "
+        "pmoe-sim: its trials would not match)");
   if (a.seed != b.seed)
     add("seed " + std::to_string(a.seed) + " in " + a_name + ", " + std::to_string(b.seed) +
         " in " + b_name);

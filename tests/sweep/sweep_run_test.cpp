@@ -201,3 +201,22 @@ TEST_CASE("Result files read back in Python with h5py into pandas", "[sweep][pyt
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("A file computed by another numerics version is not resumed", "[sweep][run]") {
+  const std::string dir = test::FreshDirectory("sweep_numerics");
+  const std::string config = test::WriteQuickSweep(dir, "numerics", 1);
+  const std::string out = dir + "/r.h5";
+  REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --out " + out)).status == 0);
+  // The same file as an older tool would have written it.
+  ResultContents old = ReadResultFile(out);
+  old.meta.numerics_version -= 1;
+  std::vector<Cell> cells = ExpandGrid(LoadSweepConfig(config));
+  WriteResultFile(out, old.meta, cells, old.rows);
+  const auto refused = test::RunCommand(test::SweepCommand("run " + config + " --out " + out));
+  CHECK(refused.status == 2);
+  CHECK_THAT(refused.err, Catch::Matchers::Contains("numerics version"));
+}
+
+}  // namespace pmoe

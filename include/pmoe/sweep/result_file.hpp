@@ -16,6 +16,7 @@ namespace pmoe {
 inline constexpr int64_t kSchemaVersion = 1;
 
 struct ResultMeta {
+  int numerics_version = 0;  // kNumericsVersion of the tool that computed the trials
   std::string name;
   std::string config;        // the sweep config's full text
   std::string config_path;

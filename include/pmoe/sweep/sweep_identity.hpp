@@ -10,6 +10,7 @@
 namespace pmoe {
 
 struct SweepIdentity {
+  int numerics = 0;                // kNumericsVersion of the tool that computes the trials
   uint64_t seed = 0;
   int trials = 0;
   std::string shard;               // "I/K" or ""
