@@ -122,7 +122,13 @@ TEST_CASE("Ctrl-C stops a sweep cleanly and a second run finishes it", "[sweep][
   const std::string config = test::WriteQuickSweep(dir, "interrupt", 15);
   const std::string out = dir + "/i.h5";
   const int pid = test::SpawnCommand(SweepCommand("run " + config + " --out " + out), dir + "/log");
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Ctrl-C once some trials are journaled (the journal outgrows its identity record), however
+  // slow the machine is today.
+  const std::string journal = out + ".journal";
+  for (int waited = 0; waited < 2000; ++waited) {
+    if (std::filesystem::exists(journal) && std::filesystem::file_size(journal) > 2000) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   kill(pid, SIGINT);
   const int status = test::WaitFor(pid);
   if (status == 0) WARN("the sweep finished before Ctrl-C reached it");
