@@ -18,10 +18,15 @@ std::vector<int> SeparateMoe<T>::Route(const RowMat<T>& x, int samples) const {
 
 template <typename T>
 PatchBlocks<T> SeparateMoe<T>::Prepare(const RowMat<T>& x, int samples) const {
+  return Gather(x, samples, Route(x, samples));
+}
+
+template <typename T>
+PatchBlocks<T> SeparateMoe<T>::Gather(const RowMat<T>& x, int samples,
+                                      const std::vector<int>& routes) const {
   const int k = this->k_;
   const int n = static_cast<int>(x.rows() / samples);
   const int d = static_cast<int>(x.cols());
-  const std::vector<int> routes = Route(x, samples);
   PatchBlocks<T> in;
   in.samples = samples;
   in.rows_per_sample = l_;

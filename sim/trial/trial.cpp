@@ -46,20 +46,26 @@ void TrainSeparateRouter(const TrialSpec& spec, const Dataset& train, uint64_t i
   result.router_steps = TrainRouter(train, options, rng, model.router());
 }
 
-void MeasureRouters(const TrialSpec& spec, Model<float>& model, const Dataset& test,
-                    TrialResult& result) {
+// Test accuracy and, for routed models, the router metrics of §6; the separate pMoE's test
+// routes serve both.
+Evaluation EvaluateOnTest(const TrialSpec& spec, Model<float>& model, const Dataset& test,
+                          TrialResult& result) {
   RouterHits hits;
+  Evaluation on_test;
   if (auto* separate = dynamic_cast<SeparateMoe<float>*>(&model)) {
-    hits = SeparateRouterHits(separate->Route(test.x, test.size()), spec.model.k, spec.model.l,
-                              test);
-  } else if (auto* joint = dynamic_cast<JointMoe<float>*>(&model)) {
-    hits = JointGatingHits(joint->Route(test.x, test.size()), spec.model.k, spec.model.l, test);
+    const std::vector<int> routes = separate->Route(test.x, test.size());
+    on_test = Evaluate(model, separate->Gather(test.x, test.size(), routes), test.y);
+    hits = SeparateRouterHits(routes, spec.model.k, spec.model.l, test);
   } else {
-    return;
+    on_test = Evaluate(model, model.Prepare(test.x, test.size()), test.y);
+    auto* joint = dynamic_cast<JointMoe<float>*>(&model);
+    if (joint == nullptr) return on_test;
+    hits = JointGatingHits(joint->Route(test.x, test.size()), spec.model.k, spec.model.l, test);
   }
   result.router_hit = hits.all;
   result.router_hit_pos = hits.pos;
   result.router_hit_neg = hits.neg;
+  return on_test;
 }
 
 }  // namespace
@@ -123,12 +129,11 @@ TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed) {
 
   const auto eval_start = Clock::now();
   const Evaluation on_train = Evaluate(*model, train_in, train.y);
-  const Evaluation on_test = Evaluate(*model, model->Prepare(test.x, test.size()), test.y);
+  const Evaluation on_test = EvaluateOnTest(spec, *model, test, result);
   result.train_acc = on_train.accuracy;
   result.train_loss = on_train.loss;
   result.test_acc = on_test.accuracy;
   result.zero_train_error = on_train.errors == 0;
-  MeasureRouters(spec, *model, test, result);
   result.eval_ms = MillisecondsSince(eval_start);
 
   if (outcome.diverged || !on_train.finite || !on_test.finite) {

@@ -16,6 +16,8 @@ class SeparateMoe : public ExpertsModel<T> {
 
   // Each expert's block holds its l routed patches per sample, in routing order.
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
+  // The same from routes already computed by Route(x, samples).
+  PatchBlocks<T> Gather(const RowMat<T>& x, int samples, const std::vector<int>& routes) const;
 
   // J_s(x_i) for every sample i and expert s: (samples, k, l), each by descending routing value.
   std::vector<int> Route(const RowMat<T>& x, int samples) const;
