@@ -10,15 +10,28 @@ namespace pmoe {
 template <typename T>
 ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
     : k_(k), m_(m), d_(d), per_expert_(m / k), a_(std::move(output_weights)),
-      rows_(k), z_(k), h_(k) {
+      rows_(k), gathered_(k), z_(k), h_(k) {
   PMOE_CHECK(m % k == 0 && a_.size() == m) << "m = " << m << ", k = " << k;
   this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m) * d);
 }
 
 template <typename T>
-void ExpertsModel<T>::AccumulateExpert(int s, const Eigen::Map<const RowMat<T>>& x, int count,
-                                       int rows, T* f) {
-  ExpertForward<T>(x, ExpertWeights(s), a_.segment(s * per_expert_, per_expert_), z_[s], h_[s]);
+void ExpertsModel<T>::PointAtRows(const PatchBlocks<T>& in, int s, const int* idx, int begin,
+                                  int count) {
+  const int rps = in.rows_per_sample;
+  const T* base = in.blocks[s];
+  std::vector<const T*>& rows = rows_[s];
+  rows.resize(static_cast<size_t>(count) * rps);
+  for (int i = 0; i < count; ++i) {
+    const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
+    for (int t = 0; t < rps; ++t) rows[i * rps + t] = base + (sample * rps + t) * in.d;
+  }
+}
+
+template <typename T>
+void ExpertsModel<T>::AccumulateExpert(int s, int count, int rows, T* f) {
+  ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
+  ExpertOutputs<T>(z_[s], a_.segment(s * per_expert_, per_expert_), relu_, h_[s]);
   const T scale = T(1) / rows;
   for (int i = 0; i < count; ++i) f[i] += scale * h_[s].segment(i * rows, rows).sum();
 }
@@ -26,9 +39,10 @@ void ExpertsModel<T>::AccumulateExpert(int s, const Eigen::Map<const RowMat<T>>&
 template <typename T>
 void ExpertsModel<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) {
   std::fill(f, f + count, T(0));
-  for (int s = 0; s < k_; ++s)
-    AccumulateExpert(s, BatchRows(in, s, nullptr, begin, count, rows_[s]), count,
-                     in.rows_per_sample, f);
+  for (int s = 0; s < k_; ++s) {
+    PointAtRows(in, s, nullptr, begin, count);
+    AccumulateExpert(s, count, in.rows_per_sample, f);
+  }
 }
 
 template <typename T>
@@ -37,8 +51,10 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   PMOE_CHECK(idx != nullptr) << "training batches are index lists";
   const int rows = in.rows_per_sample;
   f_.setZero(count);
-  for (int s = 0; s < k_; ++s)
-    AccumulateExpert(s, BatchRows(in, s, idx, 0, count, rows_[s]), count, rows, f_.data());
+  for (int s = 0; s < k_; ++s) {
+    PointAtRows(in, s, idx, 0, count);
+    AccumulateExpert(s, count, rows, f_.data());
+  }
 
   // d(mean loss)/d(h of row r of sample i) = slope_i / (count * rows).
   double loss = 0.0;
@@ -50,11 +66,11 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
         static_cast<T>(LogisticLossSlope(yi, f_[i]) / (static_cast<double>(count) * rows)));
   }
   grad.resize(this->params_.size());
-  Eigen::Map<RowMat<T>> dw(grad.data(), m_, d_);
   for (int s = 0; s < k_; ++s) {
-    const Eigen::Map<const RowMat<T>> x(rows_[s].data(), count * rows, d_);
-    ExpertBackward<T>(x, z_[s], a_.segment(s * per_expert_, per_expert_), coef_, g_,
-                      dw.middleRows(s * per_expert_, per_expert_));
+    Eigen::Map<RowMat<T>> dwt(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
+                              per_expert_);
+    ExpertWeightGradient<T>(rows_[s], d_, z_[s], a_.segment(s * per_expert_, per_expert_), coef_,
+                            g_, gathered_[s], dwt);
   }
   return loss / count;
 }

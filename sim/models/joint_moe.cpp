@@ -14,7 +14,7 @@ namespace pmoe {
 template <typename T>
 JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
     : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k), a_(std::move(output_weights)),
-      rows_(k), z_(k), h_(k), gate_(k) {
+      rows_(k), gathered_(k), z_(k), h_(k), gate_(k) {
   PMOE_CHECK(m % k == 0 && a_.size() == m) << "m = " << m << ", k = " << k;
   this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m + k) * d);
 }
@@ -40,7 +40,7 @@ void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, 
     TopLAllExperts(scores_.data() + static_cast<size_t>(i) * n * k_, n, k_, l_,
                    routes_.data() + static_cast<size_t>(i) * k_ * l_);
   for (int s = 0; s < k_; ++s) {
-    rows_[s].resize(static_cast<Eigen::Index>(count) * l_, d_);
+    rows_[s].resize(static_cast<size_t>(count) * l_);
     gate_[s].resize(static_cast<Eigen::Index>(count) * l_);
     for (int i = 0; i < count; ++i) {
       const T* g = scores_.data() + static_cast<size_t>(i) * n * k_ + s;  // stride k_
@@ -51,12 +51,11 @@ void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, 
       for (int t = 0; t < l_; ++t) total += gate_[s][i * l_ + t] = std::exp(g[route[t] * k_] - top);
       for (int t = 0; t < l_; ++t) {
         gate_[s][i * l_ + t] /= total;
-        std::memcpy(rows_[s].row(i * l_ + t).data(), x.row(i * n + route[t]).data(),
-                    sizeof(T) * d_);
+        rows_[s][i * l_ + t] = x.row(i * n + route[t]).data();
       }
     }
-    ExpertForward<T>(rows_[s], ExpertWeights(s), a_.segment(s * per_expert_, per_expert_), z_[s],
-                     h_[s]);
+    ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
+    ExpertOutputs<T>(z_[s], a_.segment(s * per_expert_, per_expert_), relu_, h_[s]);
     for (int i = 0; i < count; ++i)
       f[i] += gate_[s].segment(i * l_, l_).dot(h_[s].segment(i * l_, l_)) / T(l_);
   }
@@ -80,7 +79,6 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
     slope[i] = static_cast<T>(LogisticLossSlope(y[idx[i]], f_[i]) / count);
   }
   grad.resize(this->params_.size());
-  Eigen::Map<RowMat<T>> dw(grad.data(), m_, d_);
   Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
   coef_.resize(static_cast<Eigen::Index>(count) * l_);
   gate_coef_.resize(static_cast<Eigen::Index>(count) * l_);
@@ -95,9 +93,15 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
         gate_coef_[i * l_ + t] = slope[i] * gates[t] * (h[t] - mean_h) / T(l_);
       }
     }
-    ExpertBackward<T>(rows_[s], z_[s], a_.segment(s * per_expert_, per_expert_), coef_, g_,
-                      dw.middleRows(s * per_expert_, per_expert_));
-    dgate.row(s).noalias() = gate_coef_.transpose() * rows_[s];
+    Eigen::Map<RowMat<T>> dwt(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
+                              per_expert_);
+    ExpertWeightGradient<T>(rows_[s], d_, z_[s], a_.segment(s * per_expert_, per_expert_), coef_,
+                            g_, gathered_[s], dwt);
+    // The gating kernel's gradient: sum over the routed rows of d(loss)/d(g) times the row.
+    auto dg = dgate.row(s);
+    dg.setZero();
+    for (size_t r = 0; r < rows_[s].size(); ++r)
+      dg += gate_coef_[r] * Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(rows_[s][r], d_);
   }
   return loss / count;
 }

@@ -36,7 +36,8 @@ std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_
   } else {
     throw ConfigError("", "model.kind", "separate, joint or cnn", spec.kind);
   }
-  // The hidden weights w (m, d) are the first m*d parameters of every model.
+  // The hidden weights are the first m*d parameters of every model (i.i.d., so their layout,
+  // transposed per expert, does not matter here).
   FillNormal<T>(Eigen::Map<RowMat<T>>(model->params().data(), m, d), spec.sigma_w, hidden);
   return model;
 }

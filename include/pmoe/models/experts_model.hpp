@@ -12,7 +12,7 @@ namespace pmoe {
 template <typename T>
 class ExpertsModel : public Model<T> {
  public:
-  // Hidden weights w (m, d) in params(), row block s*(m/k) .. for expert s; a (m) fixed.
+  // Hidden weights in params(): expert s's (d, m/k) block, transposed, at s*(m/k)*d; a (m) fixed.
   ExpertsModel(int k, int m, int d, Vec<T> output_weights);
 
   void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) override;
@@ -23,18 +23,23 @@ class ExpertsModel : public Model<T> {
   const Vec<T>& output_weights() const { return a_; }
 
  protected:
-  Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {
-    return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, per_expert_, d_};
+  Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {  // (d, q)
+    return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_};
   }
+  // Points rows_[s] at the batch's rows of block s: samples idx[0..count), or the contiguous
+  // range [begin, begin + count) when idx is null.
+  void PointAtRows(const PatchBlocks<T>& in, int s, const int* idx, int begin, int count);
   // Adds (1/rows) sum over each sample's rows of expert s's h to f; fills z_[s], h_[s].
-  void AccumulateExpert(int s, const Eigen::Map<const RowMat<T>>& x, int count, int rows, T* f);
+  void AccumulateExpert(int s, int count, int rows, T* f);
 
   int k_, m_, d_, per_expert_;
   Vec<T> a_;  // (m) output weights, fixed
-  // Per-expert workspaces, reused across steps: gathered rows, pre-activations, outputs.
-  std::vector<RowMat<T>> rows_, z_;
+  // Per-expert workspaces, reused across steps: row pointers, gathered rows (Eigen path only),
+  // pre-activations, outputs.
+  std::vector<std::vector<const T*>> rows_;
+  std::vector<RowMat<T>> gathered_, z_;
   std::vector<Vec<T>> h_;
-  RowMat<T> g_;
+  RowMat<T> g_, relu_;
   Vec<T> f_, coef_;
 };
 

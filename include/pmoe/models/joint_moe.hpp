@@ -12,7 +12,8 @@ namespace pmoe {
 template <typename T>
 class JointMoe : public Model<T> {
  public:
-  // params(): hidden weights w (m, d), expert s owning rows s*(m/k)..; then gating kernels (k, d).
+  // params(): expert s's hidden weights as a transposed (d, m/k) block at s*(m/k)*d; then the
+  // gating kernels (k, d).
   JointMoe(int k, int m, int d, int l, Vec<T> output_weights);
 
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
@@ -31,8 +32,8 @@ class JointMoe : public Model<T> {
   Eigen::Map<const RowMat<T>> Gating() const {
     return {this->params_.data() + static_cast<size_t>(m_) * d_, k_, d_};
   }
-  Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {
-    return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, per_expert_, d_};
+  Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {  // (d, q)
+    return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_};
   }
   // f for the batch rows x (count*n, d), keeping routes, gates and activations for backward.
   void ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, T* f);
@@ -42,9 +43,10 @@ class JointMoe : public Model<T> {
   RowMat<T> batch_rows_;        // (count*n, d) gathered batch
   RowMat<T> scores_;            // (count*n, k): g_{j,s}
   std::vector<int> routes_;     // (count, k, l): J_s of each sample of the batch
-  std::vector<RowMat<T>> rows_, z_;  // per expert: routed rows (count*l, d), pre-activations
+  std::vector<std::vector<const T*>> rows_;  // per expert: its routed rows (count*l), in x
+  std::vector<RowMat<T>> gathered_, z_;      // per expert: rows for Eigen, pre-activations
   std::vector<Vec<T>> h_, gate_;     // per expert (count*l): expert output, softmax weight G
-  RowMat<T> g_;
+  RowMat<T> g_, relu_;
   Vec<T> f_, slope_, coef_, gate_coef_;
 };
 
