@@ -82,7 +82,7 @@ TEST_CASE("Shards can come from a Slurm job array environment", "[sweep][shards]
 TEST_CASE("A sweep killed with SIGKILL many times and resumed equals an uninterrupted one",
           "[sweep][kill]") {
   const std::string dir = test::FreshDirectory("sweep_kill");
-  const std::string config = test::WriteQuickSweep(dir, "kill", 15);
+  const std::string config = test::WriteQuickSweep(dir, "kill", 40);  // 480 trials
   REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/clean.h5")).status == 0);
 
   const std::string out = dir + "/killed.h5";
@@ -96,7 +96,7 @@ TEST_CASE("A sweep killed with SIGKILL many times and resumed equals an uninterr
   size_t last_rows = 0;
   for (; runs < 60; ++runs) {
     const int pid = test::SpawnCommand(run, dir + "/log");
-    std::this_thread::sleep_for(std::chrono::milliseconds(20 + rng() % 150));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 + rng() % 90));
     const bool killed = kill(pid, SIGKILL) == 0;
     const int status = test::WaitFor(pid);
     if (status == 0) break;  // it finished before the kill arrived
