@@ -46,7 +46,7 @@ def phase_map(summary, nstar, axis, others, title, path):
         for r in rows:
             grid[vals.index(r[axis]), Ns.index(r["N"])] = r["success_rate"]
         # Geometric axes (k = 2, 4, 8, 16) get a log scale, so every value gets an equal row.
-        log_y = min(vals) > 0 and max(vals) / min(vals) >= 4
+        log_y = _geometric(vals)
         mesh = ax.pcolormesh(_edges(Ns, log=True), _edges(vals, log=log_y), grid,
                              vmin=0, vmax=1, cmap="viridis", shading="flat")
         if log_y:
@@ -57,7 +57,11 @@ def phase_map(summary, nstar, axis, others, title, path):
         if beyond:  # N* past the largest N: the curve never reached the threshold
             ax.plot([_edges(Ns, log=True)[-1]] * len(beyond), beyond, ">", color="white", ms=7,
                     clip_on=False, label="N* > largest N")
-        points = [p for p in nstar if p["series"] == name and p["grid"] != "above"
+        below = [p[axis] for p in nstar if p["series"] == name and p["grid"] == "below"]
+        if below:  # the success rate is above the threshold already at the smallest N
+            ax.plot([_edges(Ns, log=True)[0]] * len(below), below, "<", color="white", ms=7,
+                    clip_on=False, label="N* < smallest N")
+        points = [p for p in nstar if p["series"] == name and p["grid"] == "inside"
                   and _finite(p["N_star"])]
         if points:
             ys = [p[axis] for p in points]
@@ -66,7 +70,7 @@ def phase_map(summary, nstar, axis, others, title, path):
             hi = [min(p["hi"], 1e12) if p["hi"] is not None else np.nan for p in points]
             ax.fill_betweenx(ys, lo, hi, color="white", alpha=0.25, label="95% bootstrap interval")
             ax.plot(est, ys, "w-o", ms=4, label="N* (success prob. 0.5)")
-        if points or beyond:
+        if points or beyond or below:
             ax.legend(loc="lower right", fontsize=7, framealpha=0.6)
         ax.set_xscale("log")
         ax.set_xlim(_edges(Ns, log=True)[0], _edges(Ns, log=True)[-1])
@@ -187,6 +191,14 @@ def _edges(values, log):
         mid = (v[1:] + v[:-1]) / 2
         e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
     return np.exp(e) if log else e
+
+
+def _geometric(values):
+    """Three or more positive values with one common ratio > 1.5 (2, 4, 8, 16)."""
+    if len(values) < 3 or min(values) <= 0:
+        return False
+    ratios = [b / a for a, b in zip(values, values[1:])]
+    return ratios[0] > 1.5 and all(abs(r - ratios[0]) < 1e-6 * ratios[0] for r in ratios)
 
 
 def _finite(v):
