@@ -7,22 +7,11 @@
 #include <set>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/io/h5_file.hpp"
 
 namespace pmoe {
 namespace {
-
-std::map<std::string, std::string> ParseKey(const std::string& key) {
-  std::map<std::string, std::string> params;
-  size_t start = 0;
-  while (start < key.size()) {
-    const size_t end = key.find(';', start), eq = key.find('=', start);
-    if (eq == std::string::npos || eq > end) break;
-    params[key.substr(start, eq - start)] = key.substr(eq + 1, end - eq - 1);
-    start = end == std::string::npos ? key.size() : end + 1;
-  }
-  return params;
-}
 
 template <typename T>
 std::vector<T> Column(const H5File& file, const std::string& name) {
@@ -83,7 +72,8 @@ Results LoadResults(const std::vector<std::string>& paths) {
     for (size_t i = 0; i < ids.size(); ++i) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();
-      results.cells.push_back({ids[i], labels.at(i), ParseKey(keys.at(i)), path});
+      const auto pairs = SplitCanonicalKey(keys.at(i));
+      results.cells.push_back({ids[i], labels.at(i), {pairs.begin(), pairs.end()}, path});
     }
     const auto cell = Column<uint64_t>(file, "/trials/cell_id");
     const auto trial = Column<int32_t>(file, "/trials/trial");

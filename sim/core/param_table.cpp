@@ -196,6 +196,28 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix) {
   return key;
 }
 
+std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  size_t start = 0;
+  while (start < key.size()) {
+    const size_t end = std::min(key.find(';', start), key.size()), eq = key.find('=', start);
+    if (eq == std::string::npos || eq > end) break;
+    pairs.emplace_back(key.substr(start, eq - start), key.substr(eq + 1, end - eq - 1));
+    start = end + 1;
+  }
+  return pairs;
+}
+
+long long ParseIntegerAtLeast(const std::string& where, const std::string& key,
+                              const std::string& text, long long min) {
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < min)
+    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
+  return v;
+}
+
 std::string FormatDouble(double value) {
   char buf[40];
   // Start with as many digits as the integer part has, so that 10 prints as "10", not "1e+01".

@@ -32,8 +32,10 @@ RealizedStats PatternModel::Measure(const Dataset& train, const Dataset& test) c
   int most_closer = 0;
   for (const Dataset* set : {&train, &test}) {
     // <o1, q> and <o2, q> of every patch: recorded by Draw, or one product (N*n, d) x (d, 2).
-    const RowMatf scores = set->pattern_scores.rows() == set->x.rows()
-                               ? set->pattern_scores : RowMatf(set->x * patterns_f_);
+    RowMatf computed;
+    const bool recorded = set->pattern_scores.rows() == set->x.rows();
+    if (!recorded) computed = set->x * patterns_f_;
+    const RowMatf& scores = recorded ? set->pattern_scores : computed;
     for (int i = 0; i < set->size(); ++i) {
       int closer = 0;
       for (int j = 0; j < set->n; ++j) {

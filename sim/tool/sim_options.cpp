@@ -59,25 +59,15 @@ po::options_description ParameterOptions() {
   return params;
 }
 
-// Run options that are plain numbers.
-template <typename T>
-T ParseRunNumber(const std::string& where, const std::string& key, const std::string& text,
-                 long long min) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < min)
-    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
-  return static_cast<T>(v);
-}
-
 // Applies one key = value to the options; `where` is the file or "command line".
 void Apply(SimOptions& out, const std::string& key, const std::string& value,
            const std::string& where) {
   auto alias = ShortNames().find(key);
   const std::string name = alias != ShortNames().end() ? alias->second : key;
-  if (name == "trials") out.trials = ParseRunNumber<int>(where, name, value, 1);
-  else if (name == "seed") out.seed = ParseRunNumber<uint64_t>(where, name, value, 0);
-  else if (name == "threads") out.threads = ParseRunNumber<int>(where, name, value, 0);
+  auto integer = [&](long long min) { return ParseIntegerAtLeast(where, name, value, min); };
+  if (name == "trials") out.trials = static_cast<int>(integer(1));
+  else if (name == "seed") out.seed = static_cast<uint64_t>(integer(0));
+  else if (name == "threads") out.threads = static_cast<int>(integer(0));
   else if (name == "name") return;
   else SetParam(out.spec, name, value, where);
 }

@@ -11,15 +11,6 @@
 namespace pmoe {
 namespace {
 
-long long ParseCount(const std::string& where, const std::string& key, const std::string& text,
-                     long long min) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < min)
-    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
-  return v;
-}
-
 // "model.joint.k" -> "joint" when joint is a model kind; "" otherwise.
 std::string OverrideKind(const std::string& key) {
   for (const std::string& kind : FindParam("model.kind")->choices) {
@@ -49,9 +40,9 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
-      config.seed = static_cast<uint64_t>(ParseCount(path, "seed", entry.value, 0));
+      config.seed = static_cast<uint64_t>(ParseIntegerAtLeast(path, "seed", entry.value, 0));
     } else if (entry.key == "trials") {
-      config.trials = static_cast<int>(ParseCount(path, "trials", entry.value, 1));
+      config.trials = static_cast<int>(ParseIntegerAtLeast(path, "trials", entry.value, 1));
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
     } else {

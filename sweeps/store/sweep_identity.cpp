@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "pmoe/core/param_table.hpp"
+
 namespace pmoe {
 namespace {
 
@@ -19,15 +21,8 @@ std::string Examples(const std::vector<std::string>& labels) {
 // For each parameter of a canonical key "name=value;...", the set of values over the cells.
 std::map<std::string, std::set<std::string>> ValuesByParameter(const std::vector<std::string>& keys) {
   std::map<std::string, std::set<std::string>> values;
-  for (const std::string& key : keys) {
-    size_t start = 0;
-    while (start < key.size()) {
-      const size_t end = key.find(';', start), eq = key.find('=', start);
-      if (eq == std::string::npos || eq > end) break;
-      values[key.substr(start, eq - start)].insert(key.substr(eq + 1, end - eq - 1));
-      start = end + 1;
-    }
-  }
+  for (const std::string& key : keys)
+    for (const auto& [name, value] : SplitCanonicalKey(key)) values[name].insert(value);
   return values;
 }
 

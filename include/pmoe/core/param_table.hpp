@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ std::string GetParam(const TrialSpec& spec, const std::string& name);
 // "name=value;..." over the parameters whose name starts with `prefix` ("" for all), in table
 // order: the canonical text that seeds and cell keys are hashed from.
 std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix);
+
+// The (name, value) pairs of a canonical key, in its order: CanonicalKey's inverse.
+std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key);
+
+// An integer >= min from text, else ConfigError "where: key = "text": expected an integer >= min"
+// (run options such as trials and seed, which are not TrialSpec parameters).
+long long ParseIntegerAtLeast(const std::string& where, const std::string& key,
+                              const std::string& text, long long min);
 
 // Shortest decimal text that parses back to exactly `value`.
 std::string FormatDouble(double value);
