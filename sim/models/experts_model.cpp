@@ -67,10 +67,11 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   }
   grad.resize(this->params_.size());
   for (int s = 0; s < k_; ++s) {
-    Eigen::Map<RowMat<T>> dwt(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
-                              per_expert_);
-    ExpertWeightGradient<T>(rows_[s], d_, z_[s], a_.segment(s * per_expert_, per_expert_), coef_,
-                            g_, gathered_[s], dwt);
+    ReluBackward<T>(z_[s], a_.segment(s * per_expert_, per_expert_), coef_, nullptr, g_);
+    RowsWeightGradientTransposed<T>(
+        rows_[s], d_, g_, gathered_[s],
+        Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
+                              per_expert_));
   }
   return loss / count;
 }

@@ -30,10 +30,20 @@ std::vector<int> JointMoe<T>::Route(const RowMat<T>& x, int samples) const {
 }
 
 template <typename T>
-void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, T* f) {
-  const int n = static_cast<int>(x.rows() / count);
-  scores_.resize(x.rows(), k_);
-  scores_.noalias() = x * Gating().transpose();
+void JointMoe<T>::PointAtSamples(const PatchBlocks<T>& in, const int* idx, int begin, int count) {
+  const int n = in.rows_per_sample;
+  all_rows_.resize(static_cast<size_t>(count) * n);
+  for (int i = 0; i < count; ++i) {
+    const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
+    for (int j = 0; j < n; ++j) all_rows_[i * n + j] = in.blocks[0] + (sample * n + j) * in.d;
+  }
+}
+
+template <typename T>
+void JointMoe<T>::ForwardRows(int n, int count, T* f) {
+  gating_t_ = Gating().transpose();
+  ExpertPreactivations<T>(all_rows_, d_, Eigen::Map<const RowMat<T>>(gating_t_.data(), d_, k_),
+                          scores_, gathered_all_);
   std::fill(f, f + count, T(0));
   routes_.resize(static_cast<size_t>(count) * k_ * l_);
   for (int i = 0; i < count; ++i)
@@ -51,7 +61,7 @@ void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, 
       for (int t = 0; t < l_; ++t) total += gate_[s][i * l_ + t] = std::exp(g[route[t] * k_] - top);
       for (int t = 0; t < l_; ++t) {
         gate_[s][i * l_ + t] /= total;
-        rows_[s][i * l_ + t] = x.row(i * n + route[t]).data();
+        rows_[s][i * l_ + t] = all_rows_[static_cast<size_t>(i) * n + route[t]];
       }
     }
     ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
@@ -63,14 +73,16 @@ void JointMoe<T>::ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, 
 
 template <typename T>
 void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) {
-  ForwardBatch(BatchRows(in, 0, nullptr, begin, count, batch_rows_), count, f);
+  PointAtSamples(in, nullptr, begin, count);
+  ForwardRows(in.rows_per_sample, count, f);
 }
 
 template <typename T>
 double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
                                     const Vec<T>& y, Vec<T>& grad) {
   f_.resize(count);
-  ForwardBatch(BatchRows(in, 0, idx, 0, count, batch_rows_), count, f_.data());
+  PointAtSamples(in, idx, 0, count);
+  ForwardRows(in.rows_per_sample, count, f_.data());
   double loss = 0.0;
   Vec<T>& slope = slope_;  // d(mean loss)/df_i
   slope.resize(count);
@@ -93,15 +105,13 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
         gate_coef_[i * l_ + t] = slope[i] * gates[t] * (h[t] - mean_h) / T(l_);
       }
     }
-    Eigen::Map<RowMat<T>> dwt(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
-                              per_expert_);
-    ExpertWeightGradient<T>(rows_[s], d_, z_[s], a_.segment(s * per_expert_, per_expert_), coef_,
-                            g_, gathered_[s], dwt);
-    // The gating kernel's gradient: sum over the routed rows of d(loss)/d(g) times the row.
-    auto dg = dgate.row(s);
-    dg.setZero();
-    for (size_t r = 0; r < rows_[s].size(); ++r)
-      dg += gate_coef_[r] * Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(rows_[s][r], d_);
+    // One pass over the routed rows: the expert's neurons and, as one more column of g, its
+    // gating kernel (the sum over rows of d(loss)/d(g) times the row).
+    ReluBackward<T>(z_[s], a_.segment(s * per_expert_, per_expert_), coef_, &gate_coef_, g_);
+    RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
+    Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
+                          per_expert_) = dw_.topRows(per_expert_).transpose();
+    dgate.row(s) = dw_.row(per_expert_);
   }
   return loss / count;
 }

@@ -1,10 +1,12 @@
-// AVX-512 micro-kernels for the experts' products (see row_kernels.hpp). A row of q neurons is
-// held as NZ full 16-lane vectors plus a tail: none, an 8-lane (ymm) vector when 1-8 neurons
-// remain, a masked 16-lane vector when 9-15 remain. The 8-lane tail matters on cores that split
-// 512-bit operations into two 256-bit halves (AMD Zen 4): q = 20 costs 3 half-slots instead of 4,
-// q = 40 costs 5 instead of 6. Each output element is the same chain of FMAs over j whatever the
-// vector holding it, so results do not depend on this layout.
-// Register blocking: 8 rows at a time in the forward pass, up to 24 accumulators backward.
+// AVX-512 micro-kernels for the experts' products (see row_kernels.hpp).
+// Forward: a row of q neurons is held as NZ full 16-lane vectors plus a tail: none, an 8-lane
+// (ymm) vector when 1-8 neurons remain, a masked 16-lane vector when 9-15 remain. The 8-lane
+// tail matters on cores that split 512-bit operations into two 256-bit halves (AMD Zen 4): q = 20
+// costs 3 half-slots instead of 4, q = 40 costs 5 instead of 6. Each output element is the same
+// chain of FMAs over j whatever the vector holding it. Register blocking: 8 rows at a time.
+// Weight gradient: vectorized over the patch dimension instead, 64 columns x up to 6 neurons in
+// 24 accumulators, each row segment read once per block: full lanes whatever q (joint pMoE's
+// q = 5 would fill 5 of 16 lanes the other way), and rows read as whole vectors.
 #include "pmoe/models/row_kernels.hpp"
 
 #include "pmoe/core/errors.hpp"
@@ -18,6 +20,12 @@ namespace pmoe {
 #if defined(__AVX512F__)
 
 namespace {
+
+// Where element (k, j) of a weight gradient goes: dw[k * k_stride + j * j_stride].
+struct GradientOut {
+  float* dw;
+  int k_stride, j_stride;
+};
 
 // The tail of a q-wide row after its full 16-lane vectors, as a vector type with masked access.
 struct NoTail {
@@ -84,52 +92,6 @@ void Forward(const float* const* rows, int R, int d, const float* wt, int q, flo
   for (; r < R; ++r) ForwardBlock<NZ, Tail, 1>(rows + r, d, wt, q, tail_mask, z + r * q);
 }
 
-constexpr int kPrefetchAhead = 64;  // floats: the row's line five 12-column blocks ahead
-
-// JB columns j of every row at a time against NZ full vectors and the tail.
-template <int NZ, typename Tail, int JB>
-void BackwardBlock(const float* const* rows, int R, int j0, const float* g, int q,
-                   unsigned tail_mask, float* dwt) {
-  using TV = typename Tail::V;
-  __m512 acc[JB][NZ > 0 ? NZ : 1];
-  TV tacc[JB];
-  for (int i = 0; i < JB; ++i) {
-    for (int v = 0; v < NZ; ++v) acc[i][v] = _mm512_setzero_ps();
-    if constexpr (Tail::kVectors) tacc[i] = Tail::Zero();
-  }
-  for (int r = 0; r < R; ++r) {
-    const float* grow = g + r * q;
-    __m512 gv[NZ > 0 ? NZ : 1];
-    for (int v = 0; v < NZ; ++v) gv[v] = _mm512_loadu_ps(grow + 16 * v);
-    TV tg;
-    if constexpr (Tail::kVectors) tg = Tail::Load(tail_mask, grow + 16 * NZ);
-    const float* x = rows[r] + j0;
-    // The rows stay in L2 between blocks but their next lines are not prefetched by the
-    // hardware (80-odd interleaved streams): fetch what a later block will read.
-    _mm_prefetch(reinterpret_cast<const char*>(x + kPrefetchAhead), _MM_HINT_T0);
-    for (int i = 0; i < JB; ++i) {
-      const __m512 xb = _mm512_set1_ps(x[i]);
-      for (int v = 0; v < NZ; ++v) acc[i][v] = _mm512_fmadd_ps(xb, gv[v], acc[i][v]);
-      if constexpr (Tail::kVectors) tacc[i] = Tail::Fma(Tail::Set1(x[i]), tg, tacc[i]);
-    }
-  }
-  for (int i = 0; i < JB; ++i) {
-    float* out = dwt + (j0 + i) * q;
-    for (int v = 0; v < NZ; ++v) _mm512_storeu_ps(out + 16 * v, acc[i][v]);
-    if constexpr (Tail::kVectors) Tail::Store(tail_mask, out + 16 * NZ, tacc[i]);
-  }
-}
-
-template <int NZ, typename Tail>
-void Backward(const float* const* rows, int R, int d, const float* g, int q, float* dwt) {
-  constexpr int kVectors = NZ + Tail::kVectors;
-  constexpr int kJB = 24 / kVectors;  // accumulators fill 24 of the 32 vector registers
-  const unsigned tail_mask = TailMask(q);
-  int j = 0;
-  for (; j + kJB <= d; j += kJB) BackwardBlock<NZ, Tail, kJB>(rows, R, j, g, q, tail_mask, dwt);
-  for (; j < d; ++j) BackwardBlock<NZ, Tail, 1>(rows, R, j, g, q, tail_mask, dwt);
-}
-
 // Calls F<NZ, Tail> for q's lane split (q <= 48).
 template <template <int, typename> class F, typename... Args>
 void Dispatch(int q, Args... args) {
@@ -155,24 +117,100 @@ struct ForwardOp {
     if constexpr (NZ + Tail::kVectors >= 1 && NZ + Tail::kVectors <= 3) Forward<NZ, Tail>(rows, R, d, wt, q, z);
   }
 };
-template <int NZ, typename Tail>
-struct BackwardOp {
-  static void Run(const float* const* rows, int R, int d, const float* g, int q, float* dwt) {
-    if constexpr (NZ + Tail::kVectors >= 1 && NZ + Tail::kVectors <= 3) Backward<NZ, Tail>(rows, R, d, g, q, dwt);
+// GCC keeps these accumulator arrays in registers only when every loop over them is unrolled
+// before its scalar replacement runs; without the pragmas it stores them on each row.
+template <int QB, int NV>
+void NeuronBlock(const float* const* rows, int R, int j0, __mmask16 last, const float* g, int q,
+                 int k0, const GradientOut& out) {
+  __m512 acc[QB][NV];
+#pragma GCC unroll 16
+  for (int k = 0; k < QB; ++k)
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) acc[k][v] = _mm512_setzero_ps();
+  for (int r = 0; r < R; ++r) {
+    const float* x = rows[r] + j0;
+    __m512 xv[NV];
+#pragma GCC unroll 16
+    for (int v = 0; v < NV - 1; ++v) xv[v] = _mm512_loadu_ps(x + 16 * v);
+    xv[NV - 1] = _mm512_maskz_loadu_ps(last, x + 16 * (NV - 1));
+    const float* grow = g + r * q + k0;
+#pragma GCC unroll 16
+    for (int k = 0; k < QB; ++k) {
+      const __m512 gb = _mm512_set1_ps(grow[k]);
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) acc[k][v] = _mm512_fmadd_ps(gb, xv[v], acc[k][v]);
+    }
   }
-};
+  const int columns = 16 * (NV - 1) + __builtin_popcount(last);
+#pragma GCC unroll 16
+  for (int k = 0; k < QB; ++k) {
+    float* dst = out.dw + (k0 + k) * out.k_stride + j0 * out.j_stride;
+    if (out.j_stride == 1) {
+#pragma GCC unroll 16
+      for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(dst + 16 * v, acc[k][v]);
+      _mm512_mask_storeu_ps(dst + 16 * (NV - 1), last, acc[k][NV - 1]);
+    } else {  // transposed on the way out: no separate pass over the gradient
+      alignas(64) float column[16 * NV];
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) _mm512_store_ps(column + 16 * v, acc[k][v]);
+      for (int t = 0; t < columns; ++t) dst[t * out.j_stride] = column[t];
+    }
+  }
+}
+
+// Every neuron group on columns [j0, j0 + 16 NV), the last vector masked by `last`: the rows'
+// segments stay in L1 from one group to the next.
+template <int NV>
+void NeuronGroups(const float* const* rows, int R, int j0, __mmask16 last, const float* g, int q,
+                  const GradientOut& out) {
+  // Groups of at most 6 neurons (24 accumulators), as even as possible: q = 20 is 5+5+5+5,
+  // not 6+6+6+2, whose last group would do 8 FMAs per 4 loads.
+  const int groups = (q + 5) / 6, small = q / groups, large = q % groups;
+  for (int group = 0, k0 = 0; group < groups; ++group) {
+    const int size = small + (group < large);
+    switch (size) {
+      case 1: NeuronBlock<1, NV>(rows, R, j0, last, g, q, k0, out); break;
+      case 2: NeuronBlock<2, NV>(rows, R, j0, last, g, q, k0, out); break;
+      case 3: NeuronBlock<3, NV>(rows, R, j0, last, g, q, k0, out); break;
+      case 4: NeuronBlock<4, NV>(rows, R, j0, last, g, q, k0, out); break;
+      case 5: NeuronBlock<5, NV>(rows, R, j0, last, g, q, k0, out); break;
+      default: NeuronBlock<6, NV>(rows, R, j0, last, g, q, k0, out); break;
+    }
+    k0 += size;
+  }
+}
+
+void WeightGradient(const float* const* rows, int R, int d, const float* g, int q,
+                    const GradientOut& out) {
+  int j = 0;
+  for (; j + 64 <= d; j += 64) NeuronGroups<4>(rows, R, j, 0xffff, g, q, out);
+  const int rest = d - j;
+  if (rest == 0) return;
+  const __mmask16 last = static_cast<__mmask16>((1u << (rest - 16 * ((rest - 1) / 16))) - 1);
+  switch ((rest + 15) / 16) {
+    case 1: NeuronGroups<1>(rows, R, j, last, g, q, out); break;
+    case 2: NeuronGroups<2>(rows, R, j, last, g, q, out); break;
+    case 3: NeuronGroups<3>(rows, R, j, last, g, q, out); break;
+    default: NeuronGroups<4>(rows, R, j, last, g, q, out); break;
+  }
+}
 
 }  // namespace
 
 bool RowKernelsAvailable() { return true; }
 
-void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
-  Dispatch<ForwardOp>(q, rows, R, d, wt, q, z);
+void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
+                          float* dw) {
+  WeightGradient(rows, R, d, g, q, {dw, d, 1});
 }
 
 void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
                           float* dwt) {
-  Dispatch<BackwardOp>(q, rows, R, d, g, q, dwt);
+  WeightGradient(rows, R, d, g, q, {dwt, 1, q});
+}
+
+void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
+  Dispatch<ForwardOp>(q, rows, R, d, wt, q, z);
 }
 
 #else  // no AVX-512: the models use Eigen instead
@@ -180,6 +218,10 @@ void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g
 bool RowKernelsAvailable() { return false; }
 
 void RowsTimesWt(const float* const*, int, int, const float*, int, float*) {
+  PMOE_CHECK(false) << "built without AVX-512";
+}
+
+void GTransposedTimesRows(const float* const*, int, int, const float*, int, float*) {
   PMOE_CHECK(false) << "built without AVX-512";
 }
 

@@ -1,6 +1,7 @@
-// The AVX-512 row kernels against plain double-precision products, for every lane split (0-2
-// full 16-lane vectors with no tail, an 8-lane tail or a masked 16-lane tail), odd row counts
-// and the benchmark's patch sizes.
+// The AVX-512 row kernels against plain double-precision products: the forward for every lane
+// split (0-2 full 16-lane vectors with no tail, an 8-lane tail or a masked 16-lane tail), the
+// gradient for neuron groups of 1-6 and patch dims with masked tails; odd row counts, the
+// benchmark's patch sizes.
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -17,7 +18,7 @@ TEST_CASE("Row kernels match double-precision products", "[kernels]") {
   }
   Rng rng(9);
   for (int q : {1, 5, 8, 9, 16, 20, 24, 31, 32, 36, 40, 44, 48})
-    for (int d : {3, 64, 784})
+    for (int d : {3, 17, 64, 100, 784})
       for (int R : {1, 7, 80}) {
         std::vector<float> data(static_cast<size_t>(R + 3) * d), wt(d * q), g(R * q);
         for (auto& v : data) v = static_cast<float>(rng.Normal());
@@ -25,10 +26,12 @@ TEST_CASE("Row kernels match double-precision products", "[kernels]") {
         for (auto& v : g) v = static_cast<float>(rng.Normal());
         std::vector<const float*> rows(R);
         for (int r = 0; r < R; ++r) rows[r] = data.data() + ((r * 7) % (R + 3)) * d;  // scattered
-        std::vector<float> z(R * q), dwt(d * q);
+        std::vector<float> z(R * q), dw(q * d), dwt(d * q);
         RowsTimesWt(rows.data(), R, d, wt.data(), q, z.data());
+        GTransposedTimesRows(rows.data(), R, d, g.data(), q, dw.data());
         RowsTransposedTimesG(rows.data(), R, d, g.data(), q, dwt.data());
         double worst_z = 0, worst_dw = 0;
+        int transposed_mismatches = 0;
         for (int r = 0; r < R; ++r)
           for (int k = 0; k < q; ++k) {
             double ref = 0;
@@ -39,11 +42,13 @@ TEST_CASE("Row kernels match double-precision products", "[kernels]") {
           for (int k = 0; k < q; ++k) {
             double ref = 0;
             for (int r = 0; r < R; ++r) ref += double(rows[r][j]) * g[r * q + k];
-            worst_dw = std::max(worst_dw, std::abs(ref - dwt[j * q + k]) / std::sqrt(R));
+            worst_dw = std::max(worst_dw, std::abs(ref - dw[k * d + j]) / std::sqrt(R));
+            transposed_mismatches += dwt[j * q + k] != dw[k * d + j];
           }
         INFO("q=" << q << " d=" << d << " R=" << R);
         REQUIRE(worst_z < 1e-5);  // float rounding of sums of d unit-variance products
         REQUIRE(worst_dw < 1e-5);
+        REQUIRE(transposed_mismatches == 0);  // the same numbers in the other layout
       }
 }
 

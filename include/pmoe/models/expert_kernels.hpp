@@ -1,7 +1,8 @@
 // What every model is built from: one expert's forward pass over its batch rows and its weight
 // gradient. Rows are given by pointers (no copy of the mini-batch); the products run in the
 // AVX-512 row kernels for float when the build has them, else in Eigen on a gathered copy.
-// Weights are stored transposed, (d, q) per expert. Shapes: R rows, d patch dim, q neurons.
+// Weights are stored transposed, (d, q) per expert; their gradient comes out (q, d), the layout
+// in which its kernel fills vector lanes whatever q. Shapes: R rows, d patch dim, q neurons.
 #pragma once
 
 #include <cstring>
@@ -13,15 +14,14 @@
 
 namespace pmoe {
 
-// The row kernels for float when compiled in and the expert has enough neurons to fill vector
-// lanes; Eigen otherwise (e.g. joint pMoE's 5 neurons per expert: 5 of 16 lanes would be busy).
+// The row kernels for float when compiled in; Eigen otherwise (double, or no AVX-512).
 template <typename T>
-bool UseRowKernels(int q) {
-  return std::is_same_v<T, float> && RowKernelsAvailable() && q >= 8;
+bool UseRowKernels() {
+  return std::is_same_v<T, float> && RowKernelsAvailable();
 }
 
 // z = X wt (R, q) for the rows X; `gathered` receives X when Eigen computes the product (and is
-// reused by ExpertWeightGradient).
+// reused by RowsWeightGradient).
 template <typename T>
 void ExpertPreactivations(const std::vector<const T*>& rows, int d,
                           const Eigen::Map<const RowMat<T>>& wt, RowMat<T>& z,
@@ -29,7 +29,7 @@ void ExpertPreactivations(const std::vector<const T*>& rows, int d,
   const int R = static_cast<int>(rows.size()), q = static_cast<int>(wt.cols());
   z.resize(R, q);
   if constexpr (std::is_same_v<T, float>) {
-    if (UseRowKernels<T>(q)) {
+    if (UseRowKernels<T>()) {
       RowsTimesWt(rows.data(), R, d, wt.data(), q, z.data());
       return;
     }
@@ -49,26 +49,49 @@ void ExpertOutputs(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, RowMat
   h.noalias() = relu * a;
 }
 
-// dwt = X^T g (d, q) with g[r, k] = coef[r] a[k] 1[z[r, k] > 0]: the gradient of
-// sum_r coef[r] h[r] with respect to the expert's (transposed) weights.
-template <typename T, typename DWT>
-void ExpertWeightGradient(const std::vector<const T*>& rows, int d, const RowMat<T>& z,
-                          const Eigen::Ref<const Vec<T>>& a, const Vec<T>& coef, RowMat<T>& g,
-                          const RowMat<T>& gathered, DWT&& dwt) {
-  const Eigen::Index R = z.rows(), q = z.cols();
-  g.resize(R, q);
+// g[r, k] = coef[r] a[k] 1[z[r, k] > 0] for k < q: the derivative of sum_r coef[r] h[r] with
+// respect to z. With `extra`, g has one more column holding extra[r] (joint pMoE's gating
+// coefficients, so that one pass over the rows yields both gradients).
+template <typename T>
+void ReluBackward(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, const Vec<T>& coef,
+                  const Vec<T>* extra, RowMat<T>& g) {
+  const Eigen::Index R = z.rows(), q = z.cols(), cols = q + (extra ? 1 : 0);
+  g.resize(R, cols);
   const T* zp = z.data();
   const T* ap = a.data();
   T* gp = g.data();
   for (Eigen::Index r = 0; r < R; ++r) {
     const T c = coef[r];
     // A select, not a branch: the inner loop vectorizes.
-    for (Eigen::Index k = 0; k < q; ++k) gp[r * q + k] = zp[r * q + k] > T(0) ? c * ap[k] : T(0);
+    for (Eigen::Index k = 0; k < q; ++k) gp[r * cols + k] = zp[r * q + k] > T(0) ? c * ap[k] : T(0);
+    if (extra) gp[r * cols + q] = (*extra)[r];
   }
+}
+
+// dw = g^T X, (columns of g, d): the weight gradient for the rows X, a neuron per row.
+template <typename T>
+void RowsWeightGradient(const std::vector<const T*>& rows, int d, const RowMat<T>& g,
+                        const RowMat<T>& gathered, RowMat<T>& dw) {
+  const int R = static_cast<int>(g.rows()), q = static_cast<int>(g.cols());
+  dw.resize(q, d);
   if constexpr (std::is_same_v<T, float>) {
-    if (UseRowKernels<T>(static_cast<int>(q))) {
-      RowsTransposedTimesG(rows.data(), static_cast<int>(R), d, g.data(), static_cast<int>(q),
-                           dwt.data());
+    if (UseRowKernels<T>()) {
+      GTransposedTimesRows(rows.data(), R, d, g.data(), q, dw.data());
+      return;
+    }
+  }
+  dw.noalias() = g.transpose() * gathered;
+}
+
+// The same gradient laid out like the weights, (d, columns of g): written in place, no
+// transposing pass.
+template <typename T, typename DWT>
+void RowsWeightGradientTransposed(const std::vector<const T*>& rows, int d, const RowMat<T>& g,
+                                  const RowMat<T>& gathered, DWT&& dwt) {
+  const int R = static_cast<int>(g.rows()), q = static_cast<int>(g.cols());
+  if constexpr (std::is_same_v<T, float>) {
+    if (UseRowKernels<T>()) {
+      RowsTransposedTimesG(rows.data(), R, d, g.data(), q, dwt.data());
       return;
     }
   }

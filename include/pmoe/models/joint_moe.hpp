@@ -35,18 +35,23 @@ class JointMoe : public Model<T> {
   Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {  // (d, q)
     return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_};
   }
-  // f for the batch rows x (count*n, d), keeping routes, gates and activations for backward.
-  void ForwardBatch(const Eigen::Map<const RowMat<T>>& x, int count, T* f);
+  // Points all_rows_ at the n patches of samples idx[0..count), or of [begin, begin + count)
+  // when idx is null: the batch is never copied.
+  void PointAtSamples(const PatchBlocks<T>& in, const int* idx, int begin, int count);
+  // f for the samples all_rows_ points at, keeping routes, gates and activations for backward.
+  void ForwardRows(int n, int count, T* f);
 
   int k_, m_, d_, l_, per_expert_;
   Vec<T> a_;                    // (m) output weights, fixed
-  RowMat<T> batch_rows_;        // (count*n, d) gathered batch
-  RowMat<T> scores_;            // (count*n, k): g_{j,s}
-  std::vector<int> routes_;     // (count, k, l): J_s of each sample of the batch
+  std::vector<const T*> all_rows_;  // (count*n) the batch's patches, in the data
+  RowMat<T> gating_t_;              // (d, k) the gating kernels transposed, for the row kernels
+  RowMat<T> gathered_all_;          // the batch's patches copied, on the Eigen path only
+  RowMat<T> scores_;                // (count*n, k): g_{j,s}
+  std::vector<int> routes_;         // (count, k, l): J_s of each sample of the batch
   std::vector<std::vector<const T*>> rows_;  // per expert: its routed rows (count*l), in x
   std::vector<RowMat<T>> gathered_, z_;      // per expert: rows for Eigen, pre-activations
   std::vector<Vec<T>> h_, gate_;     // per expert (count*l): expert output, softmax weight G
-  RowMat<T> g_, relu_;
+  RowMat<T> g_, relu_, dw_;
   Vec<T> f_, slope_, coef_, gate_coef_;
 };
 

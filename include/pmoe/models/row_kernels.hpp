@@ -1,7 +1,8 @@
 // The experts' two products on rows given by pointers, so a mini-batch is never copied: the
-// forward z = X W^T and the weight gradient dW^T = X^T G, with W stored transposed (d, q) so
-// that both run as broadcast-and-FMA over contiguous q-wide rows. AVX-512 when the build has it;
-// RowKernelsAvailable() says so, and the models fall back to Eigen otherwise.
+// forward z = X W^T with W stored transposed (d, q), broadcast-and-FMA over contiguous q-wide
+// rows, and the weight gradient dW = G^T X, broadcast-and-FMA over contiguous patch rows.
+// AVX-512 when the build has it; RowKernelsAvailable() says so, and the models fall back to
+// Eigen otherwise.
 #pragma once
 
 namespace pmoe {
@@ -13,8 +14,12 @@ bool RowKernelsAvailable();
 // wt is (d, q) row-major.
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z);
 
-// dwt[j][k] = sum_r rows[r][j] g[r][k] for j < d, k < q (q <= 48); g is (R, q) row-major,
-// dwt (d, q) row-major, overwritten.
+// dw[k][j] = sum_r g[r][k] rows[r][j] for k < q, j < d: the weight gradient, (q, d) row-major,
+// overwritten; g is (R, q) row-major. Any q: vectorized over j.
+void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
+                          float* dw);
+
+// The same gradient transposed: dwt[j][k], (d, q) row-major like the weights it updates.
 void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
                           float* dwt);
 
