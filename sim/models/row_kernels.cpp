@@ -213,11 +213,49 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
   Dispatch<ForwardOp>(q, rows, R, d, wt, q, z);
 }
 
+void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
+  for (int r = 0; r < R; ++r) {
+    __m512 acc = _mm512_setzero_ps();
+    for (int k = 0; k < q; k += 16) {
+      const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
+      const __m512 relu = _mm512_max_ps(_mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps());
+      acc = _mm512_fmadd_ps(relu, _mm512_maskz_loadu_ps(m, a + k), acc);
+    }
+    h[r] = _mm512_reduce_add_ps(acc);
+  }
+}
+
+void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
+                  const float* extra, float* g) {
+  const int cols = q + (extra ? 1 : 0);
+  for (int r = 0; r < R; ++r) {
+    const __m512 c = _mm512_set1_ps(coef[r]);
+    for (int k = 0; k < q; k += 16) {
+      const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
+      const __mmask16 active =
+          _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps(),
+                                  _CMP_GT_OQ);
+      // Inactive neurons get +0, as from the select c * a[k] or 0.
+      _mm512_mask_storeu_ps(g + r * cols + k, m,
+                            _mm512_maskz_mul_ps(active, c, _mm512_maskz_loadu_ps(m, a + k)));
+    }
+    if (extra) g[r * cols + q] = extra[r];
+  }
+}
+
 #else  // no AVX-512: the models use Eigen instead
 
 bool RowKernelsAvailable() { return false; }
 
 void RowsTimesWt(const float* const*, int, int, const float*, int, float*) {
+  PMOE_CHECK(false) << "built without AVX-512";
+}
+
+void ReluOutputs(const float*, int, int, const float*, float*) {
+  PMOE_CHECK(false) << "built without AVX-512";
+}
+
+void ReluGradient(const float*, int, int, const float*, const float*, const float*, float*) {
   PMOE_CHECK(false) << "built without AVX-512";
 }
 

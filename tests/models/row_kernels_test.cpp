@@ -52,4 +52,38 @@ TEST_CASE("Row kernels match double-precision products", "[kernels]") {
       }
 }
 
+TEST_CASE("ReLU kernels match their definitions", "[kernels]") {
+  if (!RowKernelsAvailable()) {
+    WARN("SKIPPED: built without AVX-512; the models use Eigen");
+    return;
+  }
+  Rng rng(4);
+  for (int q : {1, 5, 16, 20, 40})
+    for (bool with_extra : {false, true}) {
+      const int R = 13, cols = q + with_extra;
+      std::vector<float> z(R * q), a(q), coef(R), extra(R), h(R), g(R * cols);
+      for (auto& v : z) v = static_cast<float>(rng.Normal());
+      for (auto& v : a) v = static_cast<float>(rng.Normal());
+      for (auto& v : coef) v = static_cast<float>(rng.Normal());
+      for (auto& v : extra) v = static_cast<float>(rng.Normal());
+      ReluOutputs(z.data(), R, q, a.data(), h.data());
+      ReluGradient(z.data(), R, q, a.data(), coef.data(), with_extra ? extra.data() : nullptr,
+                   g.data());
+      int wrong = 0;
+      double worst_h = 0;
+      for (int r = 0; r < R; ++r) {
+        double ref = 0;
+        for (int k = 0; k < q; ++k) {
+          ref += double(a[k]) * std::max(z[r * q + k], 0.0f);
+          wrong += g[r * cols + k] != (z[r * q + k] > 0 ? coef[r] * a[k] : 0.0f);
+        }
+        if (with_extra) wrong += g[r * cols + q] != extra[r];
+        worst_h = std::max(worst_h, std::abs(ref - h[r]));
+      }
+      INFO("q=" << q << " extra=" << with_extra);
+      CHECK(wrong == 0);
+      CHECK(worst_h < 1e-5);
+    }
+}
+
 }  // namespace pmoe

@@ -39,13 +39,20 @@ void ExpertPreactivations(const std::vector<const T*>& rows, int d,
   z.noalias() = gathered * wt;
 }
 
-// relu = max(z, 0); h[r] = sum_q a[q] relu[r, q] (R).
+// h[r] = sum_q a[q] max(z[r, q], 0) (R).
 template <typename T>
 void ExpertOutputs(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, RowMat<T>& relu,
                    Vec<T>& h) {
+  h.resize(z.rows());
+  if constexpr (std::is_same_v<T, float>) {
+    if (UseRowKernels<T>()) {
+      ReluOutputs(z.data(), static_cast<int>(z.rows()), static_cast<int>(z.cols()), a.data(),
+                  h.data());
+      return;
+    }
+  }
   relu.resize(z.rows(), z.cols());
   relu = z.cwiseMax(T(0));
-  h.resize(z.rows());
   h.noalias() = relu * a;
 }
 
@@ -57,15 +64,16 @@ void ReluBackward(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, const V
                   const Vec<T>* extra, RowMat<T>& g) {
   const Eigen::Index R = z.rows(), q = z.cols(), cols = q + (extra ? 1 : 0);
   g.resize(R, cols);
-  const T* zp = z.data();
-  const T* ap = a.data();
-  T* gp = g.data();
-  for (Eigen::Index r = 0; r < R; ++r) {
-    const T c = coef[r];
-    // A select, not a branch: the inner loop vectorizes.
-    for (Eigen::Index k = 0; k < q; ++k) gp[r * cols + k] = zp[r * q + k] > T(0) ? c * ap[k] : T(0);
-    if (extra) gp[r * cols + q] = (*extra)[r];
+  if constexpr (std::is_same_v<T, float>) {
+    if (UseRowKernels<T>()) {
+      ReluGradient(z.data(), static_cast<int>(R), static_cast<int>(q), a.data(), coef.data(),
+                   extra ? extra->data() : nullptr, g.data());
+      return;
+    }
   }
+  for (Eigen::Index r = 0; r < R; ++r)
+    for (Eigen::Index k = 0; k < q; ++k) g(r, k) = z(r, k) > T(0) ? coef[r] * a[k] : T(0);
+  if (extra) g.col(q) = *extra;
 }
 
 // dw = g^T X, (columns of g, d): the weight gradient for the rows X, a neuron per row.

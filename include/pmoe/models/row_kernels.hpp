@@ -14,6 +14,14 @@ bool RowKernelsAvailable();
 // wt is (d, q) row-major.
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z);
 
+// h[r] = sum_k a[k] max(z[r][k], 0) for r < R; z is (R, q) row-major.
+void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
+
+// g[r][k] = z[r][k] > 0 ? coef[r] a[k] : 0 for k < q, and g[r][q] = extra[r] when extra is not
+// null; g is (R, q + 1 if extra) row-major.
+void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
+                  const float* extra, float* g);
+
 // dw[k][j] = sum_r g[r][k] rows[r][j] for k < q, j < d: the weight gradient, (q, d) row-major,
 // overwritten; g is (R, q) row-major. Any q: vectorized over j.
 void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
@@ -34,11 +35,18 @@ void TopL(const T* v, int stride, int n, int l, int* out) {
   }
 }
 
+// TopLAllExperts below for float and n <= 16 in AVX-512 (topl_simd.cpp); false when it cannot
+// (more patches, or a build without AVX-512) and nothing was written.
+bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out);
+
 // TopL for every expert of one sample at once: scores is (n, k) row-major (scores[j*k + s] =
 // g_{j,s}); out[s*l .. s*l + l) receives J_s. The comparisons run across the k experts, which
 // are contiguous, so one vector instruction compares patch j with patch i for every expert.
 template <typename T>
 void TopLAllExperts(const T* scores, int n, int k, int l, int* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (TopLAllExpertsSimd(scores, n, k, l, out)) return;
+  }
   constexpr int kMaxExperts = 64;
   // Few experts leave the vector lanes empty: then rank each expert's column on its own.
   if (k < 8 || k > kMaxExperts || n > 64) {
