@@ -19,12 +19,11 @@ template <typename T>
 void ExpertsModel<T>::PointAtRows(const PatchBlocks<T>& in, int s, const int* idx, int begin,
                                   int count) {
   const int rps = in.rows_per_sample;
-  const T* base = in.blocks[s];
   std::vector<const T*>& rows = rows_[s];
   rows.resize(static_cast<size_t>(count) * rps);
   for (int i = 0; i < count; ++i) {
     const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
-    for (int t = 0; t < rps; ++t) rows[i * rps + t] = base + (sample * rps + t) * in.d;
+    for (int t = 0; t < rps; ++t) rows[i * rps + t] = in.Row(sample, s, t);
   }
 }
 

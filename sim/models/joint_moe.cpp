@@ -35,7 +35,7 @@ void JointMoe<T>::PointAtSamples(const PatchBlocks<T>& in, const int* idx, int b
   all_rows_.resize(static_cast<size_t>(count) * n);
   for (int i = 0; i < count; ++i) {
     const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
-    for (int j = 0; j < n; ++j) all_rows_[i * n + j] = in.blocks[0] + (sample * n + j) * in.d;
+    for (int j = 0; j < n; ++j) all_rows_[i * n + j] = in.Row(sample, 0, j);
   }
 }
 

@@ -1,8 +1,6 @@
 // Routing of the separately trained pMoE: top-l patches per expert under frozen router kernels.
 #include "pmoe/models/separate_moe.hpp"
 
-#include <cstring>
-
 #include "pmoe/models/topl.hpp"
 
 namespace pmoe {
@@ -18,28 +16,16 @@ std::vector<int> SeparateMoe<T>::Route(const RowMat<T>& x, int samples) const {
 
 template <typename T>
 PatchBlocks<T> SeparateMoe<T>::Prepare(const RowMat<T>& x, int samples) const {
-  return Gather(x, samples, Route(x, samples));
+  return RoutedView(x, samples, Route(x, samples));
 }
 
 template <typename T>
-PatchBlocks<T> SeparateMoe<T>::Gather(const RowMat<T>& x, int samples,
-                                      const std::vector<int>& routes) const {
-  const int k = this->k_;
-  const int n = static_cast<int>(x.rows() / samples);
-  const int d = static_cast<int>(x.cols());
-  PatchBlocks<T> in;
-  in.samples = samples;
+PatchBlocks<T> SeparateMoe<T>::RoutedView(const RowMat<T>& x, int samples,
+                                          std::vector<int> routes) const {
+  PatchBlocks<T> in = AllPatches(x, samples);
+  in.blocks = this->k_;
   in.rows_per_sample = l_;
-  in.d = d;
-  in.owned.assign(k, RowMat<T>(static_cast<Eigen::Index>(samples) * l_, d));
-  for (int i = 0; i < samples; ++i)
-    for (int s = 0; s < k; ++s)
-      for (int t = 0; t < l_; ++t) {
-        const int j = routes[(static_cast<size_t>(i) * k + s) * l_ + t];
-        std::memcpy(in.owned[s].row(static_cast<Eigen::Index>(i) * l_ + t).data(),
-                    x.row(static_cast<Eigen::Index>(i) * n + j).data(), sizeof(T) * d);
-      }
-  for (const auto& block : in.owned) in.blocks.push_back(block.data());
+  in.routes = std::move(routes);
   return in;
 }
 

@@ -25,9 +25,11 @@ bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out) {
     __m512i rank = _mm512_setzero_si512();
     for (int i = 0; i < n; ++i) {
       const __m512 vi = _mm512_set1_ps(scores[i * k + s]);
-      const __mmask16 after_i = static_cast<__mmask16>(~((2u << i) - 1));  // lanes j > i
-      const __mmask16 before = _mm512_cmp_ps_mask(vi, v, _CMP_GT_OQ) |
-                               (_mm512_cmp_ps_mask(vi, v, _CMP_EQ_OQ) & after_i);
+      // Patch i comes before patch j when v_i > v_j, or v_i = v_j and i < j: for lanes j > i
+      // that is v_i >= v_j, for the others v_i > v_j.
+      const __mmask16 after_i = static_cast<__mmask16>(~((2u << i) - 1));
+      const __mmask16 before = _mm512_mask_cmp_ps_mask(after_i, vi, v, _CMP_GE_OQ) |
+                               _mm512_mask_cmp_ps_mask(~after_i, vi, v, _CMP_GT_OQ);
       rank = _mm512_mask_add_epi32(rank, before, rank, one);
     }
     for (int t = 0; t < l; ++t) {

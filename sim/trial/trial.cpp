@@ -53,9 +53,9 @@ Evaluation EvaluateOnTest(const TrialSpec& spec, Model<float>& model, const Data
   RouterHits hits;
   Evaluation on_test;
   if (auto* separate = dynamic_cast<SeparateMoe<float>*>(&model)) {
-    const std::vector<int> routes = separate->Route(test.x, test.size());
-    on_test = Evaluate(model, separate->Gather(test.x, test.size(), routes), test.y);
-    hits = SeparateRouterHits(routes, spec.model.k, spec.model.l, test);
+    const PatchBlocks<float> routed = separate->Prepare(test.x, test.size());
+    on_test = Evaluate(model, routed, test.y);
+    hits = SeparateRouterHits(routed.routes, spec.model.k, spec.model.l, test);
   } else {
     on_test = Evaluate(model, model.Prepare(test.x, test.size()), test.y);
     auto* joint = dynamic_cast<JointMoe<float>*>(&model);

@@ -10,16 +10,26 @@
 
 namespace pmoe {
 
-// What a model reads per sample: `blocks` row blocks of rows_per_sample rows each (d columns).
-// CNN and joint pMoE: one block, all n patches. Separate pMoE: one block per expert holding its
-// l routed patches, gathered once because the routers are frozen.
+// What a model reads per sample: `blocks` row blocks of rows_per_sample patches each, all rows
+// of the data set x (samples*n, d) itself. CNN and joint pMoE: one block, all n patches.
+// Separate pMoE: one block per expert, its l routed patches, the routes computed once because
+// the routers are frozen; nothing is copied.
 template <typename T>
 struct PatchBlocks {
-  std::vector<const T*> blocks;  // row 0 of each block, (samples*rows_per_sample, d) row-major
-  std::vector<RowMat<T>> owned;  // storage of the blocks when the model built them
-  int rows_per_sample = 0;
+  const T* x = nullptr;          // row 0 of the data set, (samples*n, d) row-major
+  int n = 0;                     // patches per sample
+  int blocks = 1;
+  int rows_per_sample = 0;       // rows of each block per sample: n, or l when routed
+  std::vector<int> routes;       // (samples, blocks, rows_per_sample) patch indices; empty: all n
   int samples = 0;
   int d = 0;
+
+  // Row t of block `block` of sample `sample`.
+  const T* Row(size_t sample, int block, int t) const {
+    const int patch =
+        routes.empty() ? t : routes[(sample * blocks + block) * rows_per_sample + t];
+    return x + (sample * n + patch) * d;
+  }
 };
 
 template <typename T>
@@ -49,28 +59,11 @@ class Model {
 template <typename T>
 PatchBlocks<T> AllPatches(const RowMat<T>& x, int samples) {
   PatchBlocks<T> in;
-  in.blocks = {x.data()};
+  in.x = x.data();
   in.samples = samples;
-  in.rows_per_sample = static_cast<int>(x.rows() / samples);
+  in.n = in.rows_per_sample = static_cast<int>(x.rows() / samples);
   in.d = static_cast<int>(x.cols());
   return in;
-}
-
-// Rows of `block` for a batch: a view into the data when the samples are the contiguous range
-// [begin, begin + count) (idx == nullptr), else the rows of samples idx[] gathered into scratch.
-template <typename T>
-Eigen::Map<const RowMat<T>> BatchRows(const PatchBlocks<T>& in, int block, const int* idx,
-                                      int begin, int count, RowMat<T>& scratch) {
-  const int rps = in.rows_per_sample;
-  const size_t sample_values = static_cast<size_t>(rps) * in.d;
-  const T* base = in.blocks[block];
-  if (idx == nullptr)
-    return {base + static_cast<size_t>(begin) * sample_values, count * rps, in.d};
-  if (scratch.rows() != count * rps || scratch.cols() != in.d) scratch.resize(count * rps, in.d);
-  for (int i = 0; i < count; ++i)
-    std::memcpy(scratch.data() + i * sample_values, base + idx[i] * sample_values,
-                sample_values * sizeof(T));
-  return {scratch.data(), count * rps, in.d};
 }
 
 }  // namespace pmoe

@@ -1,5 +1,5 @@
 // Separately trained pMoE (MODEL.md §4-5, Algorithm 1): routers trained first by their linear
-// loss and then frozen, so each expert's l routed patches are gathered once per data set.
+// loss and then frozen, so each expert's l routed patches are found once per data set.
 #pragma once
 
 #include <vector>
@@ -14,10 +14,10 @@ class SeparateMoe : public ExpertsModel<T> {
   // k experts of m/k neurons, routing l of n patches; router kernels (k, d) start at `router`.
   SeparateMoe(int k, int m, int d, int l, Vec<T> output_weights, RowMat<T> router);
 
-  // Each expert's block holds its l routed patches per sample, in routing order.
+  // Each expert's block reads its l routed patches per sample, in routing order.
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
   // The same from routes already computed by Route(x, samples).
-  PatchBlocks<T> Gather(const RowMat<T>& x, int samples, const std::vector<int>& routes) const;
+  PatchBlocks<T> RoutedView(const RowMat<T>& x, int samples, std::vector<int> routes) const;
 
   // J_s(x_i) for every sample i and expert s: (samples, k, l), each by descending routing value.
   std::vector<int> Route(const RowMat<T>& x, int samples) const;

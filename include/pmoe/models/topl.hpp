@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
+#include "pmoe/models/row_kernels.hpp"
 
 namespace pmoe {
 
@@ -74,7 +75,19 @@ template <typename T, typename Kernels>
 std::vector<int> RouteAll(const RowMat<T>& x, int samples, const Kernels& kernels, int l) {
   const int k = static_cast<int>(kernels.rows());
   const int n = static_cast<int>(x.rows() / samples);
-  const RowMat<T> scores = x * kernels.transpose();  // (samples*n, k)
+  RowMat<T> scores(x.rows(), k);  // (samples*n, k)
+  bool done = false;
+  if constexpr (std::is_same_v<T, float>) {
+    if (RowKernelsAvailable() && k <= 48) {  // no packing of x, which is read once
+      std::vector<const float*> rows(x.rows());
+      for (Eigen::Index r = 0; r < x.rows(); ++r) rows[r] = x.row(r).data();
+      const RowMat<float> kernels_t = kernels.transpose();
+      RowsTimesWt(rows.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()),
+                  kernels_t.data(), k, scores.data());
+      done = true;
+    }
+  }
+  if (!done) scores.noalias() = x * kernels.transpose();
   std::vector<int> routes(static_cast<size_t>(samples) * k * l);
   for (int i = 0; i < samples; ++i)
     TopLAllExperts(scores.data() + static_cast<size_t>(i) * n * k, n, k, l,
