@@ -14,6 +14,7 @@
 
 #include "flop_count.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -132,6 +133,16 @@ void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTimi
   std::cout << "\n";
 }
 
+constexpr const char* kUsage =
+    "usage: pmoe-bench [--cells LIST] [--repeats R] [--sweep INI|none] [--json]\n"
+    "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (default: all)\n"
+    "  --repeats R    timed trials per cell after one warm-up; medians are printed (default 3)\n"
+    "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/demo.ini);\n"
+    "                 none skips it\n"
+    "  --json         one JSON object instead of the table\n"
+    "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
+    "../shared/peer/README.md. GFLOP/s count the models' nominal products (README, Speed).\n";
+
 int Main(const std::vector<std::string>& args) {
   std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/demo.ini";
   int repeats = 3;
@@ -141,18 +152,31 @@ int Main(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw ConfigError("command line: " + args[i] + " needs a value");
       return args[++i];
     };
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
     if (args[i] == "--cells") cells_arg = value();
-    else if (args[i] == "--repeats") repeats = std::max(1, std::atoi(value().c_str()));
+    else if (args[i] == "--repeats")
+      repeats = static_cast<int>(ParseIntegerAtLeast("command line", "--repeats", value(), 1));
     else if (args[i] == "--sweep") sweep = value();
     else if (args[i] == "--json") json = true;
     else throw ConfigError("command line: unexpected argument " + args[i] +
-                           " (usage: pmoe-bench [--cells LIST] [--repeats R] [--sweep INI|none] "
-                           "[--json])");
+                           " (see pmoe-bench --help)");
+  }
+  std::vector<BenchCell> chosen;
+  std::stringstream names(cells_arg);
+  for (std::string name; std::getline(names, name, ',');) {
+    const std::vector<BenchCell> all = AllCells();
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [&](const BenchCell& c) { return c.name == name; });
+    if (it == all.end())
+      throw ConfigError("command line: --cells: unknown cell \"" + name +
+                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn)");
+    chosen.push_back(*it);
   }
   std::vector<CellTiming> timings;
-  for (const BenchCell& cell : AllCells())
-    if (("," + cells_arg + ",").find("," + cell.name + ",") != std::string::npos)
-      timings.push_back(TimeCell(cell, repeats));
+  for (const BenchCell& cell : chosen) timings.push_back(TimeCell(cell, repeats));
   std::vector<SweepTiming> sweeps;
   if (sweep != "none")
     for (int threads : {1, 2}) sweeps.push_back(TimeSweep(sweep, threads));
