@@ -9,6 +9,8 @@
 // q = 5 would fill 5 of 16 lanes the other way), and rows read as whole vectors.
 #include "pmoe/models/row_kernels.hpp"
 
+#include <algorithm>
+
 #include "pmoe/core/errors.hpp"
 
 #if defined(__AVX512F__)
@@ -20,6 +22,8 @@ namespace pmoe {
 #if defined(__AVX512F__)
 
 namespace {
+
+constexpr int kMaxWidth = 48;  // neurons per forward pass: three 16-lane vectors
 
 // Where element (k, j) of a weight gradient goes: dw[k * k_stride + j * j_stride].
 struct GradientOut {
@@ -56,7 +60,7 @@ unsigned TailMask(int q) { return (1u << (q % 16)) - 1; }
 
 // RB rows at a time (RB <= 8) against NZ full vectors and the tail.
 template <int NZ, typename Tail, int RB>
-void ForwardBlock(const float* const* rows, int d, const float* wt, int q, unsigned tail_mask,
+void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, unsigned tail_mask,
                   float* z) {
   using TV = typename Tail::V;
   __m512 acc[RB][NZ > 0 ? NZ : 1];
@@ -66,7 +70,7 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int q, unsig
     if constexpr (Tail::kVectors) tacc[i] = Tail::Zero();
   }
   for (int j = 0; j < d; ++j) {
-    const float* wrow = wt + j * q;
+    const float* wrow = wt + j * ld;
     __m512 w[NZ > 0 ? NZ : 1];
     for (int v = 0; v < NZ; ++v) w[v] = _mm512_loadu_ps(wrow + 16 * v);
     TV tw;
@@ -79,24 +83,25 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int q, unsig
     }
   }
   for (int i = 0; i < RB; ++i) {
-    for (int v = 0; v < NZ; ++v) _mm512_storeu_ps(z + i * q + 16 * v, acc[i][v]);
-    if constexpr (Tail::kVectors) Tail::Store(tail_mask, z + i * q + 16 * NZ, tacc[i]);
+    for (int v = 0; v < NZ; ++v) _mm512_storeu_ps(z + i * ld + 16 * v, acc[i][v]);
+    if constexpr (Tail::kVectors) Tail::Store(tail_mask, z + i * ld + 16 * NZ, tacc[i]);
   }
 }
 
 template <int NZ, typename Tail>
-void Forward(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
-  const unsigned tail_mask = TailMask(q);
+void Forward(const float* const* rows, int R, int d, const float* wt, int ld, int width,
+             float* z) {
+  const unsigned tail_mask = TailMask(width);
   int r = 0;
-  for (; r + 8 <= R; r += 8) ForwardBlock<NZ, Tail, 8>(rows + r, d, wt, q, tail_mask, z + r * q);
-  for (; r < R; ++r) ForwardBlock<NZ, Tail, 1>(rows + r, d, wt, q, tail_mask, z + r * q);
+  for (; r + 8 <= R; r += 8) ForwardBlock<NZ, Tail, 8>(rows + r, d, wt, ld, tail_mask, z + r * ld);
+  for (; r < R; ++r) ForwardBlock<NZ, Tail, 1>(rows + r, d, wt, ld, tail_mask, z + r * ld);
 }
 
-// Calls F<NZ, Tail> for q's lane split (q <= 48).
+// Calls F<NZ, Tail> for the lane split of `width` neurons (1 to 48).
 template <template <int, typename> class F, typename... Args>
-void Dispatch(int q, Args... args) {
-  PMOE_CHECK(q >= 1 && q <= 48) << "q = " << q;
-  const int full = q / 16, rest = q % 16;
+void Dispatch(int width, Args... args) {
+  PMOE_CHECK(width >= 1 && width <= kMaxWidth) << "width = " << width;
+  const int full = width / 16, rest = width % 16;
   auto with_full = [&](auto tail) {
     using Tail = decltype(tail);
     switch (full) {
@@ -113,8 +118,10 @@ void Dispatch(int q, Args... args) {
 
 template <int NZ, typename Tail>
 struct ForwardOp {
-  static void Run(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
-    if constexpr (NZ + Tail::kVectors >= 1 && NZ + Tail::kVectors <= 3) Forward<NZ, Tail>(rows, R, d, wt, q, z);
+  static void Run(const float* const* rows, int R, int d, const float* wt, int ld, int width,
+                  float* z) {
+    if constexpr (NZ + Tail::kVectors >= 1 && NZ + Tail::kVectors <= 3)
+      Forward<NZ, Tail>(rows, R, d, wt, ld, width, z);
   }
 };
 // GCC keeps these accumulator arrays in registers only when every loop over them is unrolled
@@ -210,7 +217,11 @@ void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g
 }
 
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
-  Dispatch<ForwardOp>(q, rows, R, d, wt, q, z);
+  // Up to 48 neurons (24 accumulators over 8 rows) per pass over the rows.
+  for (int k0 = 0; k0 < q; k0 += kMaxWidth) {
+    const int width = std::min(kMaxWidth, q - k0);
+    Dispatch<ForwardOp>(width, rows, R, d, wt + k0, q, width, z + k0);
+  }
 }
 
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {

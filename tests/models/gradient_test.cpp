@@ -147,4 +147,17 @@ TEST_CASE("Float and double models agree at the benchmark's shapes", "[gradient]
   }
 }
 
+TEST_CASE("Float and double models agree with more neurons than one kernel pass takes",
+          "[gradient]") {
+  SmallProblem problem(16, 64);
+  ModelSpec cnn = SmallModel("cnn");
+  cnn.m = 100;  // one expert of 100 neurons: passes of 48 + 48 + 4
+  CheckFloatMatchesDouble(problem, cnn, 64);
+  ModelSpec joint = SmallModel("joint");
+  joint.k = 60;  // 60 gating kernels: the scores take two passes
+  joint.m = 60;
+  joint.l = 2;
+  CheckFloatMatchesDouble(problem, joint, 64);
+}
+
 }  // namespace pmoe

@@ -1,5 +1,6 @@
 // The AVX-512 row kernels against plain double-precision products: the forward for every lane
-// split (0-2 full 16-lane vectors with no tail, an 8-lane tail or a masked 16-lane tail), the
+// split (0-2 full 16-lane vectors with no tail, an 8-lane tail or a masked 16-lane tail) and for
+// more neurons than one pass takes (53, 100), the
 // gradient for neuron groups of 1-6 and patch dims with masked tails; odd row counts, the
 // benchmark's patch sizes.
 #include <catch2/catch.hpp>
@@ -17,7 +18,7 @@ TEST_CASE("Row kernels match double-precision products", "[kernels]") {
     return;
   }
   Rng rng(9);
-  for (int q : {1, 5, 8, 9, 16, 20, 24, 31, 32, 36, 40, 44, 48})
+  for (int q : {1, 5, 8, 9, 16, 20, 24, 31, 32, 36, 40, 44, 48, 53, 100})
     for (int d : {3, 17, 64, 100, 784})
       for (int R : {1, 7, 80}) {
         std::vector<float> data(static_cast<size_t>(R + 3) * d), wt(d * q), g(R * q);

@@ -10,7 +10,7 @@ namespace pmoe {
 // Whether the AVX-512 kernels below are compiled in.
 bool RowKernelsAvailable();
 
-// z[r][k] = sum_j rows[r][j] wt[j][k] for r < R, k < q (q <= 48); z is (R, q) row-major,
+// z[r][k] = sum_j rows[r][j] wt[j][k] for r < R, k < q; z is (R, q) row-major,
 // wt is (d, q) row-major.
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z);
 

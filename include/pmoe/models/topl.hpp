@@ -78,7 +78,7 @@ std::vector<int> RouteAll(const RowMat<T>& x, int samples, const Kernels& kernel
   RowMat<T> scores(x.rows(), k);  // (samples*n, k)
   bool done = false;
   if constexpr (std::is_same_v<T, float>) {
-    if (RowKernelsAvailable() && k <= 48) {  // no packing of x, which is read once
+    if (RowKernelsAvailable()) {  // no packing of x, which is read once
       std::vector<const float*> rows(x.rows());
       for (Eigen::Index r = 0; r < x.rows(); ++r) rows[r] = x.row(r).data();
       const RowMat<float> kernels_t = kernels.transpose();
