@@ -124,7 +124,8 @@ struct ForwardOp {
       Forward<NZ, Tail>(rows, R, d, wt, ld, width, z);
   }
 };
-// GCC keeps these accumulator arrays in registers only when every loop over them is unrolled
+
+// Weight gradient. GCC keeps these accumulator arrays in registers only when every loop over them is unrolled
 // before its scalar replacement runs; without the pragmas it stores them on each row.
 template <int QB, int NV>
 void NeuronBlock(const float* const* rows, int R, int j0, __mmask16 last, const float* g, int q,
