@@ -1,7 +1,7 @@
 // pmoe-bench: the speed of the simulator on the benchmark cells of ../shared/peer/README.md
 // (one thread, 50 fixed epochs, no early stop, evaluation on 2000 test samples) and the sweep
 // engine's throughput on 1 and 2 threads. Prints a table, or --json for scripts.
-//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 3] [--sweep sweeps/configs/demo.ini]
+//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 3] [--sweep sweeps/configs/phase_l.ini]
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -137,14 +137,14 @@ constexpr const char* kUsage =
     "usage: pmoe-bench [--cells LIST] [--repeats R] [--sweep INI|none] [--json]\n"
     "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (default: all)\n"
     "  --repeats R    timed trials per cell after one warm-up; medians are printed (default 3)\n"
-    "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/demo.ini);\n"
+    "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/phase_l.ini);\n"
     "                 none skips it\n"
     "  --json         one JSON object instead of the table\n"
     "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
     "../shared/peer/README.md. GFLOP/s count the models' nominal products (README, Speed).\n";
 
 int Main(const std::vector<std::string>& args) {
-  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/demo.ini";
+  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/phase_l.ini";
   int repeats = 3;
   bool json = false;
   for (size_t i = 0; i < args.size(); ++i) {
