@@ -48,6 +48,11 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
   const std::string command = args[0];
   args.erase(args.begin());
+  for (const std::string& arg : args)
+    if (arg == "--help" || arg == "-h") {  // `pmoe-sweep run --help` too
+      std::cout << kUsage;
+      return 0;
+    }
   try {
     if (command == "run") return pmoe::RunRunCommand(args, command_line);
     if (command == "plan") return pmoe::RunPlanCommand(args, command_line);

@@ -30,6 +30,9 @@ TEST_CASE("pmoe-sweep plan lists cells and cost and refuses bad configs", "[cli]
   const auto unknown = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " frobnicate x.ini");
   CHECK(unknown.status == 2);
   CHECK_THAT(unknown.err, Contains("unknown command"));
+  const auto help = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run --help");
+  CHECK(help.status == 0);
+  CHECK_THAT(help.out, Contains("usage: pmoe-sweep"));
 }
 
 }  // namespace pmoe
