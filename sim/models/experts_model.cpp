@@ -16,18 +16,6 @@ ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
 }
 
 template <typename T>
-void ExpertsModel<T>::PointAtRows(const PatchBlocks<T>& in, int s, const int* idx, int begin,
-                                  int count) {
-  const int rps = in.rows_per_sample;
-  std::vector<const T*>& rows = rows_[s];
-  rows.resize(static_cast<size_t>(count) * rps);
-  for (int i = 0; i < count; ++i) {
-    const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
-    for (int t = 0; t < rps; ++t) rows[i * rps + t] = in.Row(sample, s, t);
-  }
-}
-
-template <typename T>
 void ExpertsModel<T>::AccumulateExpert(int s, int count, int rows, T* f) {
   ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
   ExpertOutputs<T>(z_[s], a_.segment(s * per_expert_, per_expert_), relu_, h_[s]);
@@ -39,7 +27,7 @@ template <typename T>
 void ExpertsModel<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) {
   std::fill(f, f + count, T(0));
   for (int s = 0; s < k_; ++s) {
-    PointAtRows(in, s, nullptr, begin, count);
+    in.PointAtBatch(s, nullptr, begin, count, rows_[s]);
     AccumulateExpert(s, count, in.rows_per_sample, f);
   }
 }
@@ -51,7 +39,7 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   const int rows = in.rows_per_sample;
   f_.setZero(count);
   for (int s = 0; s < k_; ++s) {
-    PointAtRows(in, s, idx, 0, count);
+    in.PointAtBatch(s, idx, 0, count, rows_[s]);
     AccumulateExpert(s, count, rows, f_.data());
   }
 

@@ -30,16 +30,6 @@ std::vector<int> JointMoe<T>::Route(const RowMat<T>& x, int samples) const {
 }
 
 template <typename T>
-void JointMoe<T>::PointAtSamples(const PatchBlocks<T>& in, const int* idx, int begin, int count) {
-  const int n = in.rows_per_sample;
-  all_rows_.resize(static_cast<size_t>(count) * n);
-  for (int i = 0; i < count; ++i) {
-    const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
-    for (int j = 0; j < n; ++j) all_rows_[i * n + j] = in.Row(sample, 0, j);
-  }
-}
-
-template <typename T>
 void JointMoe<T>::ForwardRows(int n, int count, T* f) {
   gating_t_ = Gating().transpose();
   ExpertPreactivations<T>(all_rows_, d_, Eigen::Map<const RowMat<T>>(gating_t_.data(), d_, k_),
@@ -73,7 +63,7 @@ void JointMoe<T>::ForwardRows(int n, int count, T* f) {
 
 template <typename T>
 void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) {
-  PointAtSamples(in, nullptr, begin, count);
+  in.PointAtBatch(0, nullptr, begin, count, all_rows_);
   ForwardRows(in.rows_per_sample, count, f);
 }
 
@@ -81,7 +71,7 @@ template <typename T>
 double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
                                     const Vec<T>& y, Vec<T>& grad) {
   f_.resize(count);
-  PointAtSamples(in, idx, 0, count);
+  in.PointAtBatch(0, idx, 0, count, all_rows_);
   ForwardRows(in.rows_per_sample, count, f_.data());
   double loss = 0.0;
   Vec<T>& slope = slope_;  // d(mean loss)/df_i

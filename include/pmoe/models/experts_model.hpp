@@ -26,9 +26,6 @@ class ExpertsModel : public Model<T> {
   Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {  // (d, q)
     return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_};
   }
-  // Points rows_[s] at the batch's rows of block s: samples idx[0..count), or the contiguous
-  // range [begin, begin + count) when idx is null.
-  void PointAtRows(const PatchBlocks<T>& in, int s, const int* idx, int begin, int count);
   // Adds (1/rows) sum over each sample's rows of expert s's h to f; fills z_[s], h_[s].
   void AccumulateExpert(int s, int count, int rows, T* f);
 

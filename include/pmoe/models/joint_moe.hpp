@@ -35,10 +35,8 @@ class JointMoe : public Model<T> {
   Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {  // (d, q)
     return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_};
   }
-  // Points all_rows_ at the n patches of samples idx[0..count), or of [begin, begin + count)
-  // when idx is null: the batch is never copied.
-  void PointAtSamples(const PatchBlocks<T>& in, const int* idx, int begin, int count);
-  // f for the samples all_rows_ points at, keeping routes, gates and activations for backward.
+  // f for the samples all_rows_ points at (all n patches of each), keeping routes, gates and
+  // activations for backward.
   void ForwardRows(int n, int count, T* f);
 
   int k_, m_, d_, l_, per_expert_;

@@ -3,7 +3,6 @@
 // finite-difference tests.
 #pragma once
 
-#include <cstring>
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
@@ -29,6 +28,18 @@ struct PatchBlocks {
     const int patch =
         routes.empty() ? t : routes[(sample * blocks + block) * rows_per_sample + t];
     return x + (sample * n + patch) * d;
+  }
+
+  // rows = block `block`'s rows of samples idx[0..count), or of [begin, begin + count) when
+  // idx is null: the mini-batch as pointers into the data, never copied.
+  void PointAtBatch(int block, const int* idx, int begin, int count,
+                    std::vector<const T*>& rows) const {
+    rows.resize(static_cast<size_t>(count) * rows_per_sample);
+    for (int i = 0; i < count; ++i) {
+      const size_t sample = idx ? idx[i] : static_cast<size_t>(begin + i);
+      for (int t = 0; t < rows_per_sample; ++t)
+        rows[static_cast<size_t>(i) * rows_per_sample + t] = Row(sample, block, t);
+    }
   }
 };
 

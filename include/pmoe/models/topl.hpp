@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
-#include "pmoe/models/row_kernels.hpp"
+#include "pmoe/models/expert_kernels.hpp"
 
 namespace pmoe {
 
@@ -75,19 +75,13 @@ template <typename T, typename Kernels>
 std::vector<int> RouteAll(const RowMat<T>& x, int samples, const Kernels& kernels, int l) {
   const int k = static_cast<int>(kernels.rows());
   const int n = static_cast<int>(x.rows() / samples);
-  RowMat<T> scores(x.rows(), k);  // (samples*n, k)
-  bool done = false;
-  if constexpr (std::is_same_v<T, float>) {
-    if (RowKernelsAvailable()) {  // no packing of x, which is read once
-      std::vector<const float*> rows(x.rows());
-      for (Eigen::Index r = 0; r < x.rows(); ++r) rows[r] = x.row(r).data();
-      const RowMat<float> kernels_t = kernels.transpose();
-      RowsTimesWt(rows.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()),
-                  kernels_t.data(), k, scores.data());
-      done = true;
-    }
-  }
-  if (!done) scores.noalias() = x * kernels.transpose();
+  std::vector<const T*> rows(x.rows());
+  for (Eigen::Index r = 0; r < x.rows(); ++r) rows[r] = x.row(r).data();
+  const RowMat<T> kernels_t = kernels.transpose();  // (d, k), laid out like expert weights
+  RowMat<T> scores, gathered;                        // (samples*n, k); Eigen's copy of x
+  ExpertPreactivations<T>(rows, static_cast<int>(x.cols()),
+                          Eigen::Map<const RowMat<T>>(kernels_t.data(), x.cols(), k), scores,
+                          gathered);
   std::vector<int> routes(static_cast<size_t>(samples) * k * l);
   for (int i = 0; i < samples; ++i)
     TopLAllExperts(scores.data() + static_cast<size_t>(i) * n * k, n, k, l,
