@@ -16,16 +16,10 @@ std::vector<int> SeparateMoe<T>::Route(const RowMat<T>& x, int samples) const {
 
 template <typename T>
 PatchBlocks<T> SeparateMoe<T>::Prepare(const RowMat<T>& x, int samples) const {
-  return RoutedView(x, samples, Route(x, samples));
-}
-
-template <typename T>
-PatchBlocks<T> SeparateMoe<T>::RoutedView(const RowMat<T>& x, int samples,
-                                          std::vector<int> routes) const {
   PatchBlocks<T> in = AllPatches(x, samples);
   in.blocks = this->k_;
   in.rows_per_sample = l_;
-  in.routes = std::move(routes);
+  in.routes = Route(x, samples);
   return in;
 }
 

@@ -14,10 +14,9 @@ class SeparateMoe : public ExpertsModel<T> {
   // k experts of m/k neurons, routing l of n patches; router kernels (k, d) start at `router`.
   SeparateMoe(int k, int m, int d, int l, Vec<T> output_weights, RowMat<T> router);
 
-  // Each expert's block reads its l routed patches per sample, in routing order.
+  // Each expert's block reads its l routed patches per sample, in routing order; the view's
+  // routes are Route(x, samples).
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
-  // The same from routes already computed by Route(x, samples).
-  PatchBlocks<T> RoutedView(const RowMat<T>& x, int samples, std::vector<int> routes) const;
 
   // J_s(x_i) for every sample i and expert s: (samples, k, l), each by descending routing value.
   std::vector<int> Route(const RowMat<T>& x, int samples) const;
