@@ -164,10 +164,10 @@ int Main(const std::vector<std::string>& args) {
     else throw ConfigError("command line: unexpected argument " + args[i] +
                            " (see pmoe-bench --help)");
   }
+  const std::vector<BenchCell> all = AllCells();
   std::vector<BenchCell> chosen;
   std::stringstream names(cells_arg);
   for (std::string name; std::getline(names, name, ',');) {
-    const std::vector<BenchCell> all = AllCells();
     const auto it = std::find_if(all.begin(), all.end(),
                                  [&](const BenchCell& c) { return c.name == name; });
     if (it == all.end())
