@@ -66,8 +66,8 @@ def phase_map(summary, nstar, axis, others, title, path):
         if points:
             ys = [p[axis] for p in points]
             est = [p["N_star"] for p in points]
-            lo = [p["lo"] if p["lo"] is not None else np.nan for p in points]
-            hi = [min(p["hi"], 1e12) if p["hi"] is not None else np.nan for p in points]
+            lo = [_lower_end(p["lo"]) for p in points]
+            hi = [_upper_end(p["hi"]) for p in points]
             ax.fill_betweenx(ys, lo, hi, color="white", alpha=0.25, label="95% bootstrap interval")
             ax.plot(est, ys, "w-o", ms=4, label="N* (success prob. 0.5)")
         if points or beyond or below:
@@ -131,8 +131,8 @@ def nstar_loglog(exponent_tables, axis, title, path, fit_note=""):
         outside = [p for p in pts if p["grid"] != "inside" and _finite(p["N_star"])]
         x = [p[axis] for p in inside]
         y = [p["N_star"] for p in inside]
-        err = [[p["N_star"] - p["lo"] for p in inside],
-               [min(p["hi"], 1e12) - p["N_star"] for p in inside]]
+        err = [[p["N_star"] - _lower_end(p["lo"]) for p in inside],
+               [_upper_end(p["hi"]) - p["N_star"] for p in inside]]
         line = ax.errorbar(x, y, yerr=err, fmt="o", ms=4, capsize=2)
         color = line[0].get_color()
         if outside:
@@ -203,6 +203,16 @@ def _geometric(values):
 
 def _finite(v):
     return v is not None and math.isfinite(v)
+
+
+# pmoe-analyze's JSON writes an infinite interval end as null: an upper end is then open (too few
+# bootstrap replicates crossed 0.5 in the grid) and is drawn to a cap far above any plot.
+def _upper_end(v):
+    return min(v, 1e12) if v is not None else 1e12
+
+
+def _lower_end(v):
+    return v if v is not None else np.nan
 
 
 def _fmt(v):

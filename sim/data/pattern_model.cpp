@@ -87,19 +87,25 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
   int row_of[kMaxPatches];
   PMOE_CHECK(s.n <= kMaxPatches) << "n = " << s.n;
   PlaceSlots(s.n, rng, row_of);
-  // The Gaussian vectors come from a counter-based stream of this key: slot j uses numbers
-  // [j * stride, j * stride + d), so drawing them vectorizes.
+  // The Gaussian vectors come from a counter-based stream of this key: patch position j uses
+  // numbers [j * stride, j * stride + d). With d even the positions' ranges meet, and one call
+  // fills the whole sample (the discriminative patch's normals are then overwritten, unused).
   const uint64_t normals = rng.Next();
   const uint64_t stride = static_cast<uint64_t>(s.d + (s.d & 1));
 
   const Eigen::Index base = static_cast<Eigen::Index>(index) * s.n;
+  float* sample = out.x.row(base).data();
+  if (stride == static_cast<uint64_t>(s.d))
+    FillNormals(normals, 0, s.n * s.d, sample);
+  else
+    for (int j = 0; j < s.n; ++j) FillNormals(normals, j * stride, s.d, sample + j * s.d);
   out.y[index] = positive ? 1.0f : -1.0f;
   out.disc_pos[index] = row_of[0];
   out.x.row(base + row_of[0]) = (positive ? o1_f_ : o2_f_).transpose();
-  // Choices first, then every slot's normals, then the cap transforms: the normals are then
-  // read back after their stores retired, not while they are in flight (store forwarding).
   int set_of[kMaxPatches];
-  double theta_of[kMaxPatches];
+  float turn_of[kMaxPatches];  // theta / (2 pi)
+  float* pattern_of[kMaxPatches];
+  float* scores_of[kMaxPatches];
   for (int slot = 1; slot < s.n; ++slot) {
     if (slot <= confusers) {
       // Toward o1 or o2 with probability 1/2, independently of y: no label information.
@@ -108,15 +114,11 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
     } else {
       set_of[slot] = neutral_[rng.Below(static_cast<uint32_t>(neutral_.size()))];
     }
-    theta_of[slot] = rng.Uniform() * plan_.theta_max;
+    turn_of[slot] = static_cast<float>(rng.Uniform() * plan_.theta_max / (2 * M_PI));
+    pattern_of[slot] = out.x.row(base + row_of[slot]).data();
+    scores_of[slot] = out.pattern_scores.row(base + row_of[slot]).data();
   }
-  for (int slot = 1; slot < s.n; ++slot)
-    FillNormals(normals, slot * stride, s.d, out.x.row(base + row_of[slot]).data());
-  for (int slot = 1; slot < s.n; ++slot) {
-    const Eigen::Index row = base + row_of[slot];
-    DrawFromCap(set_of[slot], theta_of[slot], out.x.row(row).data(),
-                out.pattern_scores.row(row).data());
-  }
+  DrawFromCaps(s.n - 1, set_of + 1, turn_of + 1, pattern_of + 1, scores_of + 1);
   const Eigen::Index disc = base + row_of[0];
   out.pattern_scores(disc, 0) = out.x.row(disc).dot(o1_f_.transpose());
   out.pattern_scores(disc, 1) = out.x.row(disc).dot(o2_f_.transpose());
@@ -136,33 +138,51 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
     }
 }
 
-void PatternModel::DrawFromCap(int set, double theta, float* q, float* scores) const {
+void PatternModel::DrawFromCaps(int count, const int* set, const float* turn, float* const* q,
+                                float* const* scores) const {
   // theta ~ U[0, theta_max] with 2 sin(theta_max / 2) = radius puts q exactly on the cap
   // ||q - c|| <= radius; u is uniform on the unit sphere orthogonal to c (MODEL.md §2): one
-  // Gaussian vector, one projection, one normalization. Plain loops: with reassociation allowed
-  // for this file (CMakeLists.txt) GCC vectorizes their sums, in an order fixed at compile time.
+  // Gaussian vector g, one projection, one normalization. Since |g - <g,c> c|^2 =
+  // |g|^2 - <g,c>^2, one pass gives both sums and a second writes q = cos_t c + scale (g -
+  // <g,c> c) with its scores. Each phase runs over all the sample's patches before the next:
+  // the patches' sums, sines and square roots then overlap instead of waiting on each other.
+  // Plain loops: with reassociation allowed for this file (CMakeLists.txt) GCC vectorizes their
+  // sums, in an order fixed at compile time.
   const int d = plan_.spec.d;
-  const float* c = centers_f_.row(set).data();
+  float along[kMaxPatches], g2[kMaxPatches];
+  for (int i = 0; i < count; ++i) {
+    const float* c = centers_f_.row(set[i]).data();
+    const float* g = q[i];
+    float sum_c = 0, sum_g = 0;
+    for (int j = 0; j < d; ++j) {
+      sum_c += g[j] * c[j];
+      sum_g += g[j] * g[j];
+    }
+    along[i] = sum_c;
+    g2[i] = sum_g;
+  }
+  float scale[kMaxPatches], along_c[kMaxPatches];
+  for (int i = 0; i < count; ++i) {
+    float sin_t, cos_t;  // theta <= theta_max < pi: the float sincos is exact to 3e-7
+    fast_normal_detail::SinCos2Pi(turn[i], &sin_t, &cos_t);
+    const float norm2 = g2[i] - along[i] * along[i];
+    scale[i] = norm2 > 0 ? sin_t / std::sqrt(norm2) : 0.0f;
+    along_c[i] = cos_t - scale[i] * along[i];
+  }
   const float* o1 = o1_f_.data();
   const float* o2 = o2_f_.data();
-  float along = 0;
-  for (int j = 0; j < d; ++j) along += q[j] * c[j];
-  float norm2 = 0;
-  for (int j = 0; j < d; ++j) {
-    q[j] -= along * c[j];
-    norm2 += q[j] * q[j];
+  for (int i = 0; i < count; ++i) {
+    const float* c = centers_f_.row(set[i]).data();
+    float* p = q[i];
+    float s1 = 0, s2 = 0;
+    for (int j = 0; j < d; ++j) {
+      p[j] = along_c[i] * c[j] + scale[i] * p[j];
+      s1 += p[j] * o1[j];
+      s2 += p[j] * o2[j];
+    }
+    scores[i][0] = s1;
+    scores[i][1] = s2;
   }
-  float sin_t, cos_t;  // theta <= theta_max < pi: the float sincos is exact to 3e-7
-  fast_normal_detail::SinCos2Pi(static_cast<float>(theta / (2 * M_PI)), &sin_t, &cos_t);
-  const float scale = norm2 > 0 ? sin_t / std::sqrt(norm2) : 0.0f;
-  float s1 = 0, s2 = 0;
-  for (int j = 0; j < d; ++j) {
-    q[j] = cos_t * c[j] + scale * q[j];
-    s1 += q[j] * o1[j];
-    s2 += q[j] * o2[j];
-  }
-  scores[0] = s1;
-  scores[1] = s2;
 }
 
 }  // namespace pmoe

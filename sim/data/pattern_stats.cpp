@@ -36,21 +36,24 @@ RealizedStats PatternModel::Measure(const Dataset& train, const Dataset& test) c
     const bool recorded = set->pattern_scores.rows() == set->x.rows();
     if (!recorded) computed = set->x * patterns_f_;
     const RowMatf& scores = recorded ? set->pattern_scores : computed;
+    // Selects instead of branches: whether a patch is closer is a coin flip to the predictor.
+    double largest = 0, weakest = INFINITY;
     for (int i = 0; i < set->size(); ++i) {
+      const Eigen::Index first = static_cast<Eigen::Index>(i) * set->n;
       int closer = 0;
       for (int j = 0; j < set->n; ++j) {
         if (j == set->disc_pos[i]) continue;
-        const double s1 = scores(static_cast<Eigen::Index>(i) * set->n + j, 0);
-        const double s2 = scores(static_cast<Eigen::Index>(i) * set->n + j, 1);
-        stats.delta_r = std::max({stats.delta_r, std::abs(s1), std::abs(s2)});
+        const double s1 = scores(first + j, 0), s2 = scores(first + j, 1);
+        largest = std::max(largest, std::max(std::abs(s1), std::abs(s2)));
         const double score = std::abs(s1 - s2);
-        if (score > plan_.dprime) {
-          ++closer;
-          weakest_closer = std::min(weakest_closer, score);
-        }
+        const bool is_closer = score > plan_.dprime;
+        closer += is_closer;
+        weakest = std::min(weakest, is_closer ? score : INFINITY);
       }
       most_closer = std::max(most_closer, closer);
     }
+    stats.delta_r = std::max(stats.delta_r, largest);
+    weakest_closer = std::min(weakest_closer, weakest);
   }
   stats.l_star = 1 + most_closer;
   stats.delta = 1.0 / (1.0 - std::max(stats.delta_d, stats.delta_r));

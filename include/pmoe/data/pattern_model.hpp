@@ -31,10 +31,11 @@ class PatternModel : public DataSource {
  private:
   // Writes sample `index` of `split` into rows [index*n, index*n + n) of out.x.
   void DrawSample(Split split, int index, Dataset& out) const;
-  // q uniform on the cap around center `set` (exact, MODEL.md §2) at angle theta from its
-  // center; q holds d standard normals on entry and the pattern on return; scores gets
-  // <o1, q> and <o2, q>.
-  void DrawFromCap(int set, double theta, float* q, float* scores) const;
+  // For each i < count: q[i] uniform on the cap around center set[i] (exact, MODEL.md §2) at
+  // angle 2 pi turn[i] from its center; q[i] holds d standard normals on entry and the pattern
+  // on return; scores[i] gets <o1, q[i]> and <o2, q[i]>.
+  void DrawFromCaps(int count, const int* set, const float* turn, float* const* q,
+                    float* const* scores) const;
 
   PatternPlan plan_;
   uint64_t data_seed_;
