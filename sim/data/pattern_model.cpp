@@ -89,16 +89,19 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
   PlaceSlots(s.n, rng, row_of);
   // The Gaussian vectors come from a counter-based stream of this key: patch position j uses
   // numbers [j * stride, j * stride + d). With d even the positions' ranges meet, and one call
-  // fills the whole sample (the discriminative patch's normals are then overwritten, unused).
+  // fills all the positions before the discriminative patch, one all those after it.
   const uint64_t normals = rng.Next();
   const uint64_t stride = static_cast<uint64_t>(s.d + (s.d & 1));
-
   const Eigen::Index base = static_cast<Eigen::Index>(index) * s.n;
   float* sample = out.x.row(base).data();
-  if (stride == static_cast<uint64_t>(s.d))
-    FillNormals(normals, 0, s.n * s.d, sample);
-  else
-    for (int j = 0; j < s.n; ++j) FillNormals(normals, j * stride, s.d, sample + j * s.d);
+  auto fill_positions = [&](int begin, int end) {  // [begin, end)
+    if (stride == static_cast<uint64_t>(s.d))
+      FillNormals(normals, begin * stride, (end - begin) * s.d, sample + begin * s.d);
+    else
+      for (int j = begin; j < end; ++j) FillNormals(normals, j * stride, s.d, sample + j * s.d);
+  };
+  fill_positions(0, row_of[0]);
+  fill_positions(row_of[0] + 1, s.n);
   out.y[index] = positive ? 1.0f : -1.0f;
   out.disc_pos[index] = row_of[0];
   out.x.row(base + row_of[0]) = (positive ? o1_f_ : o2_f_).transpose();
