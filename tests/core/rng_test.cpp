@@ -1,8 +1,11 @@
 // The random streams: reproducible, and with the moments their distributions promise.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "pmoe/core/fast_normal.hpp"
 #include "pmoe/core/rng.hpp"
 
 namespace pmoe {
@@ -30,6 +33,38 @@ TEST_CASE("Normal has mean 0 and variance 1 and Below is uniform", "[rng]") {
   int hist[5] = {0};
   for (int i = 0; i < n; ++i) ++hist[rng.Below(5)];
   for (int h : hist) CHECK(h == Approx(n / 5).epsilon(0.02));
+}
+
+
+TEST_CASE("FillNormals: standard normal moments and tails, any slice the same numbers",
+          "[rng]") {
+  const int n = 1 << 20;
+  std::vector<float> z(n);
+  FillNormals(0x1234, 0, n, z.data());
+  double m1 = 0, m2 = 0, m3 = 0, m4 = 0, lag1 = 0;
+  int beyond2 = 0, beyond3 = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = z[i];
+    m1 += x;
+    m2 += x * x;
+    m3 += x * x * x;
+    m4 += x * x * x * x;
+    if (i > 0) lag1 += x * z[i - 1];
+    beyond2 += std::abs(x) > 2;
+    beyond3 += std::abs(x) > 3;
+  }
+  // Margins 4-5 standard errors for 2^20 numbers.
+  CHECK(std::abs(m1 / n) < 0.005);
+  CHECK(m2 / n == Approx(1).margin(0.007));
+  CHECK(std::abs(m3 / n) < 0.02);
+  CHECK(m4 / n == Approx(3).margin(0.04));
+  CHECK(std::abs(lag1 / n) < 0.005);  // neighbours (the two values of a pair) uncorrelated
+  CHECK(beyond2 / double(n) == Approx(0.0455).margin(0.001));
+  CHECK(beyond3 / double(n) == Approx(0.0027).margin(0.00026));
+  // Number i of a stream depends on (key, i) alone, whatever call produced it.
+  std::vector<float> slice(301);
+  FillNormals(0x1234, 1000, 301, slice.data());
+  CHECK(std::equal(slice.begin(), slice.end(), z.begin() + 1000));
 }
 
 }  // namespace pmoe

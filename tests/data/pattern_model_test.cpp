@@ -125,4 +125,57 @@ TEST_CASE("The same seed gives bit-identical data and another seed other data", 
   CHECK(a.x != c.x);
 }
 
+
+TEST_CASE("Cap draws follow MODEL.md: theta uniform, direction uniform orthogonal to the center",
+          "[data]") {
+  const PatternPlan plan = PlanPatternModel(DataSpec{});
+  PatternModel model(plan, 8);
+  const Dataset data = model.Draw(Split::kTrain, 2000);
+  const int d = data.d;
+  // A fixed direction; each draw's u is compared with its part orthogonal to the draw's center.
+  Vecd w = Vecd::LinSpaced(d, 1.0, 2.0);
+  double sum_t = 0, sum_t2 = 0, sum_uw = 0, sum_uw2 = 0, worst_orthogonality = 0;
+  int draws = 0, directions = 0, below_quarter = 0;
+  Vecd coordinate_sq = Vecd::Zero(d), coordinate_expected = Vecd::Zero(d);
+  for (int i = 0; i < data.size(); ++i)
+    for (int j = 0; j < data.n; ++j) {
+      if (j == data.disc_pos[i]) continue;
+      const Vecd q = data.x.row(i * data.n + j).cast<double>();
+      Eigen::Index set;
+      (model.centers().rowwise() - q.transpose()).rowwise().norm().minCoeff(&set);
+      const Vecd c = model.centers().row(set).transpose();
+      const double theta = std::acos(std::min(1.0, q.dot(c)));
+      const double t = theta / plan.theta_max;
+      sum_t += t;
+      sum_t2 += t * t;
+      below_quarter += t < 0.25;
+      ++draws;
+      // u is independent of theta: measured where float storage of q leaves it well defined.
+      if (t < 0.1) continue;
+      const Vecd u = (q - std::cos(theta) * c) / std::sin(theta);
+      const Vecd w_perp = (w - w.dot(c) * c).normalized();
+      sum_uw += u.dot(w_perp);
+      sum_uw2 += u.dot(w_perp) * u.dot(w_perp);
+      // Per coordinate: E[u_k^2] = (1 - c_k^2) / (d - 1).
+      coordinate_sq += u.cwiseAbs2();
+      coordinate_expected += (Vecd::Ones(d) - c.cwiseAbs2()) / (d - 1);
+      worst_orthogonality = std::max(worst_orthogonality, std::abs(u.dot(c)));
+      ++directions;
+    }
+  REQUIRE(draws == 2000 * 15);
+  REQUIRE(directions > 0.85 * draws);
+  // theta / theta_max ~ U[0, 1]: mean 1/2, second moment 1/3, P(< 1/4) = 1/4 (about 6 standard
+  // errors of margin).
+  CHECK(sum_t / draws == Approx(0.5).margin(0.01));
+  CHECK(sum_t2 / draws == Approx(1.0 / 3).margin(0.01));
+  CHECK(below_quarter / double(draws) == Approx(0.25).margin(0.015));
+  // u uniform on the unit sphere of the complement of c: <u, w_perp> has mean 0 and variance
+  // 1 / (d - 1) (standard error of the variance about 1.3e-4 here).
+  CHECK(worst_orthogonality < 1e-3);  // float rounding of q, amplified by 1 / sin(theta)
+  CHECK(std::abs(sum_uw / directions) < 6 * std::sqrt(1.0 / (d - 1) / directions));
+  CHECK(sum_uw2 / directions == Approx(1.0 / (d - 1)).margin(8e-4));
+  // No preferred axis: each coordinate's second moment within 5% (about 6 standard errors).
+  CHECK((coordinate_sq.array() / coordinate_expected.array() - 1).abs().maxCoeff() < 0.05);
+}
+
 }  // namespace pmoe
