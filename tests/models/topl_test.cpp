@@ -40,8 +40,11 @@ namespace pmoe {
 
 TEST_CASE("TopLAllExperts equals TopL expert by expert", "[topl]") {
   Rng rng(5);
-  for (int rep = 0; rep < 300; ++rep) {
-    const int n = 1 + rng.Below(20), k = 1 + rng.Below(12), l = 1 + rng.Below(n);
+  // Every expert count of the vector paths (1-2 one expert at a time, 3-8 and 9-16 in lanes,
+  // more one at a time again), n = 16 (fully unrolled) and any n up to 20 (scalar past 16).
+  for (int rep = 0; rep < 600; ++rep) {
+    const int n = rep % 3 == 0 ? 16 : 1 + rng.Below(20), k = 1 + rep % 20;
+    const int l = 1 + rng.Below(n);
     std::vector<float> scores(n * k);
     for (auto& x : scores) x = static_cast<float>(rng.Below(4));  // many ties
     std::vector<int> all(k * l), one(l);
