@@ -39,21 +39,26 @@ void JointMoe<T>::ForwardRows(int n, int count, T* f) {
   for (int i = 0; i < count; ++i)
     TopLAllExperts(scores_.data() + static_cast<size_t>(i) * n * k_, n, k_, l_,
                    routes_.data() + static_cast<size_t>(i) * k_ * l_);
+  const int routed = count * l_;
+  total_.resize(routed);
   for (int s = 0; s < k_; ++s) {
-    rows_[s].resize(static_cast<size_t>(count) * l_);
-    gate_[s].resize(static_cast<Eigen::Index>(count) * l_);
+    rows_[s].resize(routed);
+    gate_[s].resize(routed);
+    T* gate = gate_[s].data();
     for (int i = 0; i < count; ++i) {
       const T* g = scores_.data() + static_cast<size_t>(i) * n * k_ + s;  // stride k_
       const int* route = routes_.data() + (static_cast<size_t>(i) * k_ + s) * l_;
       // Softmax over the selected values; route[0] holds the largest, so exp() <= 1.
       const T top = g[route[0] * k_];
       T total = 0;
-      for (int t = 0; t < l_; ++t) total += gate_[s][i * l_ + t] = std::exp(g[route[t] * k_] - top);
       for (int t = 0; t < l_; ++t) {
-        gate_[s][i * l_ + t] /= total;
+        total += gate[i * l_ + t] = std::exp(g[route[t] * k_] - top);
         rows_[s][i * l_ + t] = all_rows_[static_cast<size_t>(i) * n + route[t]];
       }
+      for (int t = 0; t < l_; ++t) total_[i * l_ + t] = total;
     }
+    // Apart from the loop above so that the divisions run as vector instructions.
+    for (int r = 0; r < routed; ++r) gate[r] /= total_[r];
     ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
     ExpertOutputs<T>(z_[s], a_.segment(s * per_expert_, per_expert_), relu_, h_[s]);
     for (int i = 0; i < count; ++i)
@@ -84,16 +89,23 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
   Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
   coef_.resize(static_cast<Eigen::Index>(count) * l_);
   gate_coef_.resize(static_cast<Eigen::Index>(count) * l_);
+  const int routed = count * l_;
+  slope_routed_.resize(routed);
+  mean_h_.resize(routed);
+  for (int i = 0; i < count; ++i)
+    for (int t = 0; t < l_; ++t) slope_routed_[i * l_ + t] = slope[i];
   for (int s = 0; s < k_; ++s) {
+    const T* gates = gate_[s].data();
+    const T* h = h_[s].data();
     for (int i = 0; i < count; ++i) {
-      const auto gates = gate_[s].segment(i * l_, l_);
-      const auto h = h_[s].segment(i * l_, l_);
-      const T mean_h = gates.dot(h);
-      // f = (1/l) sum_t G_t h_t, and dG_t/dg_u = G_t (1[t = u] - G_u): df/dg_t = G_t (h_t - mean_h) / l.
-      for (int t = 0; t < l_; ++t) {
-        coef_[i * l_ + t] = slope[i] * gates[t] / T(l_);
-        gate_coef_[i * l_ + t] = slope[i] * gates[t] * (h[t] - mean_h) / T(l_);
-      }
+      const T mean_h = gate_[s].segment(i * l_, l_).dot(h_[s].segment(i * l_, l_));
+      for (int t = 0; t < l_; ++t) mean_h_[i * l_ + t] = mean_h;
+    }
+    // f = (1/l) sum_t G_t h_t, and dG_t/dg_u = G_t (1[t = u] - G_u): df/dg_t = G_t (h_t - mean_h) / l.
+    // Over all routed rows at once, so that the divisions run as vector instructions.
+    for (int r = 0; r < routed; ++r) {
+      coef_[r] = slope_routed_[r] * gates[r] / T(l_);
+      gate_coef_[r] = slope_routed_[r] * gates[r] * (h[r] - mean_h_[r]) / T(l_);
     }
     // One pass over the routed rows: the expert's neurons and, as one more column of g, its
     // gating kernel (the sum over rows of d(loss)/d(g) times the row).

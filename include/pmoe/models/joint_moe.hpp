@@ -51,6 +51,7 @@ class JointMoe : public Model<T> {
   std::vector<Vec<T>> h_, gate_;     // per expert (count*l): expert output, softmax weight G
   RowMat<T> g_, relu_, dw_;
   Vec<T> f_, slope_, coef_, gate_coef_;
+  Vec<T> total_, slope_routed_, mean_h_;  // (count*l) per-sample values repeated per routed row
 };
 
 }  // namespace pmoe
