@@ -240,6 +240,27 @@ void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g) {
   const int cols = q + (extra ? 1 : 0);
+  if (cols <= 16) {  // a row of g fits one vector
+    // Whole-vector stores, each spilling past its row into the next, which the next row's store
+    // then overwrites: masked stores cost several times more on some cores (Zen 4). Only the
+    // rows whose vector would run past the end of g are stored masked.
+    const __mmask16 m = static_cast<__mmask16>((1u << q) - 1);
+    const __m512 av = _mm512_maskz_loadu_ps(m, a);
+    const int unmasked_rows = R - 15 / cols;  // those with r * cols + 16 <= R * cols
+    for (int r = 0; r < R; ++r) {
+      const __mmask16 active = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q),
+                                                       _mm512_setzero_ps(), _CMP_GT_OQ);
+      // Inactive neurons get +0, as from the select c * a[k] or 0.
+      __m512 row = _mm512_maskz_mul_ps(active, _mm512_set1_ps(coef[r]), av);
+      if (extra)
+        row = _mm512_mask_mov_ps(row, static_cast<__mmask16>(1u << q), _mm512_set1_ps(extra[r]));
+      if (r < unmasked_rows)
+        _mm512_storeu_ps(g + r * cols, row);
+      else
+        _mm512_mask_storeu_ps(g + r * cols, static_cast<__mmask16>((1u << cols) - 1), row);
+    }
+    return;
+  }
   for (int r = 0; r < R; ++r) {
     const __m512 c = _mm512_set1_ps(coef[r]);
     for (int k = 0; k < q; k += 16) {

@@ -59,32 +59,37 @@ TEST_CASE("ReLU kernels match their definitions", "[kernels]") {
     return;
   }
   Rng rng(4);
-  for (int q : {1, 5, 16, 20, 40})
-    for (bool with_extra : {false, true}) {
-      const int R = 13, cols = q + with_extra;
-      std::vector<float> z(R * q), a(q), coef(R), extra(R), h(R), g(R * cols);
-      for (auto& v : z) v = static_cast<float>(rng.Normal());
-      for (auto& v : a) v = static_cast<float>(rng.Normal());
-      for (auto& v : coef) v = static_cast<float>(rng.Normal());
-      for (auto& v : extra) v = static_cast<float>(rng.Normal());
-      ReluOutputs(z.data(), R, q, a.data(), h.data());
-      ReluGradient(z.data(), R, q, a.data(), coef.data(), with_extra ? extra.data() : nullptr,
-                   g.data());
-      int wrong = 0;
-      double worst_h = 0;
-      for (int r = 0; r < R; ++r) {
-        double ref = 0;
-        for (int k = 0; k < q; ++k) {
-          ref += double(a[k]) * std::max(z[r * q + k], 0.0f);
-          wrong += g[r * cols + k] != (z[r * q + k] > 0 ? coef[r] * a[k] : 0.0f);
+  // R = 1 and 13 store some rows masked, 40 most of them whole (their vectors spill into the
+  // next row, which must then overwrite the spill): q = 1-15 with the extra column, 1-16 without.
+  for (int q : {1, 5, 15, 16, 20, 40})
+    for (int R : {1, 13, 40})
+      for (bool with_extra : {false, true}) {
+        const int cols = q + with_extra;
+        // g's 16 floats past its end hold a sentinel, which no store may touch.
+        std::vector<float> z(R * q), a(q), coef(R), extra(R), h(R), g(R * cols + 16, 777.0f);
+        for (auto& v : z) v = static_cast<float>(rng.Normal());
+        for (auto& v : a) v = static_cast<float>(rng.Normal());
+        for (auto& v : coef) v = static_cast<float>(rng.Normal());
+        for (auto& v : extra) v = static_cast<float>(rng.Normal());
+        ReluOutputs(z.data(), R, q, a.data(), h.data());
+        ReluGradient(z.data(), R, q, a.data(), coef.data(), with_extra ? extra.data() : nullptr,
+                     g.data());
+        int wrong = 0;
+        double worst_h = 0;
+        for (int r = 0; r < R; ++r) {
+          double ref = 0;
+          for (int k = 0; k < q; ++k) {
+            ref += double(a[k]) * std::max(z[r * q + k], 0.0f);
+            wrong += g[r * cols + k] != (z[r * q + k] > 0 ? coef[r] * a[k] : 0.0f);
+          }
+          if (with_extra) wrong += g[r * cols + q] != extra[r];
+          worst_h = std::max(worst_h, std::abs(ref - h[r]));
         }
-        if (with_extra) wrong += g[r * cols + q] != extra[r];
-        worst_h = std::max(worst_h, std::abs(ref - h[r]));
+        for (int t = 0; t < 16; ++t) wrong += g[R * cols + t] != 777.0f;
+        INFO("q=" << q << " R=" << R << " extra=" << with_extra);
+        CHECK(wrong == 0);
+        CHECK(worst_h < 1e-5);
       }
-      INFO("q=" << q << " extra=" << with_extra);
-      CHECK(wrong == 0);
-      CHECK(worst_h < 1e-5);
-    }
 }
 
 }  // namespace pmoe
