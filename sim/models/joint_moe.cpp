@@ -87,9 +87,9 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
   }
   grad.resize(this->params_.size());
   Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
-  coef_.resize(static_cast<Eigen::Index>(count) * l_);
-  gate_coef_.resize(static_cast<Eigen::Index>(count) * l_);
   const int routed = count * l_;
+  coef_.resize(routed);
+  gate_coef_.resize(routed);
   slope_routed_.resize(routed);
   mean_h_.resize(routed);
   for (int i = 0; i < count; ++i)
