@@ -10,8 +10,11 @@
 #include "pmoe/models/row_kernels.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/models/dot_forward.hpp"
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -218,6 +221,17 @@ void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g
 }
 
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
+  if (DotForwardFaster(q)) {  // few neurons: the weights transposed once, then dot products
+    // 64-byte aligned: the kernel's 32-byte loads of w then never straddle two cache lines.
+    thread_local std::vector<float> w_storage;
+    w_storage.resize(static_cast<size_t>(q) * d + 15);
+    const uintptr_t address = reinterpret_cast<uintptr_t>(w_storage.data());
+    float* w = w_storage.data() + (64 - address % 64) % 64 / sizeof(float);
+    for (int k = 0; k < q; ++k)
+      for (int j = 0; j < d; ++j) w[k * d + j] = wt[j * q + k];
+    RowsTimesW(rows, R, d, w, q, z);
+    return;
+  }
   // Up to 48 neurons (24 accumulators over 8 rows) per pass over the rows.
   for (int k0 = 0; k0 < q; k0 += kMaxWidth) {
     const int width = std::min(kMaxWidth, q - k0);

@@ -1,0 +1,113 @@
+// The forward product for experts of few neurons as dot products along the patch dimension.
+// Broadcasting x[r][j] against a q-wide weight row fills q of a vector's 8 lanes; here every
+// FMA fills all 8 lanes (8 consecutive j of one row and one neuron), and each (row, neuron)
+// accumulator's 8 lanes are summed at the end by a transpose-and-add tree that sums 8
+// accumulators at once. Measured on Zen 4 (d = 64, 120 routed rows, cycles per row and neuron):
+// q = 5 8.7 -> 6.5, q = 2 21.3 -> 9.6, q = 10 6.7 -> 5.6; from q = 12 on, and at q = 7-8, the
+// broadcast kernel is as fast or faster. 256-bit vectors: on Zen 4 a 512-bit shuffle costs two
+// 256-bit ones, and the tree is mostly shuffles.
+#include "pmoe/models/dot_forward.hpp"
+
+#include "pmoe/core/errors.hpp"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace pmoe {
+
+#if defined(__AVX512F__)
+
+namespace {
+
+// Eight accumulators -> one vector of their lane sums, in order. Every accumulator's lanes are
+// added in the same order wherever it sits, so a row's z does not depend on its block.
+inline __m256 SumLanes8(const __m256* a) {
+  __m256 pairs[4], quads[2];
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i)  // per 128-bit half: lanes 0+2 and 1+3 of two accumulators
+    pairs[i] = _mm256_add_ps(_mm256_unpacklo_ps(a[2 * i], a[2 * i + 1]),
+                             _mm256_unpackhi_ps(a[2 * i], a[2 * i + 1]));
+#pragma GCC unroll 2
+  for (int i = 0; i < 2; ++i) {  // per 128-bit half: the sum of its 4 lanes, four accumulators
+    const __m256d lo = _mm256_unpacklo_pd(_mm256_castps_pd(pairs[2 * i]),
+                                          _mm256_castps_pd(pairs[2 * i + 1]));
+    const __m256d hi = _mm256_unpackhi_pd(_mm256_castps_pd(pairs[2 * i]),
+                                          _mm256_castps_pd(pairs[2 * i + 1]));
+    quads[i] = _mm256_add_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi));
+  }
+  return _mm256_add_ps(_mm256_permute2f128_ps(quads[0], quads[1], 0x20),
+                       _mm256_permute2f128_ps(quads[0], quads[1], 0x31));
+}
+
+// RB rows against Q neurons: RB*Q accumulators, stored as RB*Q consecutive z values. The
+// stores are whole vectors: a block's padding lanes spill into the next rows' z, which their
+// block overwrites later; only where a vector would pass z's end (`room` floats) is it masked.
+template <int Q, int RB>
+void DotBlock(const float* const* rows, int d, const float* w, float* z, int room) {
+  constexpr int kAcc = RB * Q, kGroups = (kAcc + 7) / 8;
+  __m256 acc[kGroups * 8];
+#pragma GCC unroll 24
+  for (int i = 0; i < kGroups * 8; ++i) acc[i] = _mm256_setzero_ps();
+  const int full = d & ~7;
+  auto step = [&](int j, __mmask8 m) {
+    __m256 x[RB];
+#pragma GCC unroll 16
+    for (int r = 0; r < RB; ++r) x[r] = _mm256_maskz_loadu_ps(m, rows[r] + j);
+#pragma GCC unroll 16
+    for (int c = 0; c < Q; ++c) {
+      const __m256 wv = _mm256_maskz_loadu_ps(m, w + c * d + j);
+#pragma GCC unroll 16
+      for (int r = 0; r < RB; ++r) acc[r * Q + c] = _mm256_fmadd_ps(x[r], wv, acc[r * Q + c]);
+    }
+  };
+  for (int j = 0; j < full; j += 8) step(j, 0xff);
+  if (full < d) step(full, static_cast<__mmask8>((1u << (d - full)) - 1));
+#pragma GCC unroll 3
+  for (int g = 0; g < kGroups; ++g) {
+    const __m256 sums = SumLanes8(acc + 8 * g);
+    if (room - 8 * g >= 8)
+      _mm256_storeu_ps(z + 8 * g, sums);
+    else
+      _mm256_mask_storeu_ps(z + 8 * g, static_cast<__mmask8>((1u << (room - 8 * g)) - 1), sums);
+  }
+}
+
+template <int Q, int RB>
+void DotForward(const float* const* rows, int R, int d, const float* w, float* z) {
+  int r = 0;
+  for (; r + RB <= R; r += RB) DotBlock<Q, RB>(rows + r, d, w, z + r * Q, (R - r) * Q);
+  for (; r < R; ++r) DotBlock<Q, 1>(rows + r, d, w, z + r * Q, (R - r) * Q);
+}
+
+}  // namespace
+
+bool DotForwardFaster(int q) { return (q >= 1 && q <= 6) || (q >= 9 && q <= 11); }
+
+void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
+  // Rows per block: the fastest measured for each q (RB*Q accumulators, at most 24).
+  switch (q) {
+    case 1: DotForward<1, 8>(rows, R, d, w, z); break;
+    case 2: DotForward<2, 8>(rows, R, d, w, z); break;
+    case 3: DotForward<3, 2>(rows, R, d, w, z); break;
+    case 4: DotForward<4, 4>(rows, R, d, w, z); break;
+    case 5: DotForward<5, 3>(rows, R, d, w, z); break;
+    case 6: DotForward<6, 2>(rows, R, d, w, z); break;
+    case 9: DotForward<9, 2>(rows, R, d, w, z); break;
+    case 10: DotForward<10, 2>(rows, R, d, w, z); break;
+    case 11: DotForward<11, 2>(rows, R, d, w, z); break;
+    default: PMOE_CHECK(false) << "no dot-product forward for q = " << q;
+  }
+}
+
+#else  // no AVX-512: the models use Eigen
+
+bool DotForwardFaster(int) { return false; }
+
+void RowsTimesW(const float* const*, int, int, const float*, int, float*) {
+  PMOE_CHECK(false) << "built without AVX-512";
+}
+
+#endif
+
+}  // namespace pmoe
