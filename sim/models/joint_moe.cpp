@@ -1,6 +1,7 @@
 // Forward and backward of the jointly trained pMoE, gradient through the softmax gates included.
 #include "pmoe/models/joint_moe.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -90,6 +91,12 @@ template <typename T>
 void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) {
   in.PointAtBatch(0, nullptr, begin, count, all_rows_);
   ForwardRows(in.rows_per_sample, count, f);
+  if (keep_routes_) {
+    const size_t per_sample = static_cast<size_t>(k_) * l_;
+    kept_routes_.resize(std::max(kept_routes_.size(), (begin + count) * per_sample));
+    std::copy(routes_.begin(), routes_.begin() + count * per_sample,
+              kept_routes_.begin() + begin * per_sample);
+  }
 }
 
 template <typename T>

@@ -46,8 +46,8 @@ void TrainSeparateRouter(const TrialSpec& spec, const Dataset& train, uint64_t i
   result.router_steps = TrainRouter(train, options, rng, model.router());
 }
 
-// Test accuracy and, for routed models, the router metrics of §6; the separate pMoE's test
-// routes serve both.
+// Test accuracy and, for routed models, the router metrics of §6; the test routes the models
+// compute for the accuracy serve both.
 Evaluation EvaluateOnTest(const TrialSpec& spec, Model<float>& model, const Dataset& test,
                           TrialResult& result) {
   RouterHits hits;
@@ -57,10 +57,12 @@ Evaluation EvaluateOnTest(const TrialSpec& spec, Model<float>& model, const Data
     on_test = Evaluate(model, routed, test.y);
     hits = SeparateRouterHits(routed.routes, spec.model.k, spec.model.l, test);
   } else {
-    on_test = Evaluate(model, model.Prepare(test.x, test.size()), test.y);
     auto* joint = dynamic_cast<JointMoe<float>*>(&model);
+    if (joint != nullptr) joint->KeepRoutes(true);  // the evaluation's routes serve the metrics
+    on_test = Evaluate(model, model.Prepare(test.x, test.size()), test.y);
     if (joint == nullptr) return on_test;
-    hits = JointGatingHits(joint->Route(test.x, test.size()), spec.model.k, spec.model.l, test);
+    hits = JointGatingHits(joint->TakeRoutes(), spec.model.k, spec.model.l, test);
+    joint->KeepRoutes(false);
   }
   result.router_hit = hits.all;
   result.router_hit_pos = hits.pos;

@@ -4,6 +4,11 @@
 
 #include <cmath>
 
+#include "pmoe/core/rng.hpp"
+#include "pmoe/data/data_source.hpp"
+#include "pmoe/models/joint_moe.hpp"
+#include "pmoe/train/sgd_trainer.hpp"
+#include "pmoe/trial/model_factory.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {
@@ -28,6 +33,29 @@ TEST_CASE("Router hit rate is 1/8 1/2 7/8 1 at l = 1..4 on the default data set"
     INFO("l = " << l << ": hit rate " << rate << ", expected " << p << " (sd " << sd << ")");
     CHECK(std::abs(rate - p) <= 4 * sd + 1e-3);
   }
+}
+
+TEST_CASE("Joint pMoE: the routes kept from its evaluation are those Route computes",
+          "[trial][router]") {
+  // The trial takes the joint router's hit rate from the evaluation's forward passes, which
+  // run in chunks: 1100 samples end in a partial chunk.
+  TrialSpec spec;
+  spec.model.kind = "joint";
+  spec.model.k = 4;
+  spec.model.l = 3;
+  const auto source = MakeDataSource(spec.data, 5);
+  Dataset test;
+  source->Draw(Split::kTest, 1100, test);
+  auto model = MakeModel<float>(spec.model, test.d, 6);
+  auto& joint = dynamic_cast<JointMoe<float>&>(*model);
+  Rng rng(7);
+  for (Eigen::Index i = 0; i < joint.gating().size(); ++i)
+    joint.gating().data()[i] = static_cast<float>(rng.Normal());
+  joint.KeepRoutes(true);
+  Evaluate(*model, model->Prepare(test.x, test.size()), test.y);
+  const std::vector<int> kept = joint.TakeRoutes();
+  CHECK(kept.size() == size_t{1100} * 4 * 3);
+  CHECK(kept == joint.Route(test.x, test.size()));
 }
 
 TEST_CASE("Separate pMoE with l = l* and N = 1000 reaches test accuracy >= 0.95",

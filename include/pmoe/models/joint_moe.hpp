@@ -24,6 +24,11 @@ class JointMoe : public Model<T> {
   // J_s(x_i) for every sample and expert: (samples, k, l), by descending routing value.
   std::vector<int> Route(const RowMat<T>& x, int samples) const;
 
+  // While on, Forward keeps the routes it computes, by sample: after forward passes over
+  // samples [0, N), TakeRoutes() returns what Route would for them, without computing it again.
+  void KeepRoutes(bool on) { keep_routes_ = on; kept_routes_.clear(); }
+  std::vector<int> TakeRoutes() { return std::move(kept_routes_); }
+
   Eigen::Map<RowMat<T>> gating() {
     return {this->params_.data() + static_cast<size_t>(m_) * d_, k_, d_};
   }
@@ -52,6 +57,8 @@ class JointMoe : public Model<T> {
   RowMat<T> g_, relu_, dw_;
   Vec<T> f_, slope_, coef_, gate_coef_;
   Vec<T> total_, slope_routed_, mean_h_;  // (count*l) per-sample values repeated per routed row
+  bool keep_routes_ = false;
+  std::vector<int> kept_routes_;  // (samples, k, l) while keep_routes_
 };
 
 }  // namespace pmoe
