@@ -34,7 +34,25 @@ TEST_CASE("Normal has mean 0 and variance 1 and Below is uniform", "[rng]") {
   for (int i = 0; i < n; ++i) ++hist[rng.Below(5)];
   for (int h : hist) CHECK(h == Approx(n / 5).epsilon(0.02));
 }
-
+TEST_CASE("FillNormals' transforms: -2 ln u and sin/cos 2 pi u at float accuracy", "[rng]") {
+  // Every u the generator can produce, (i + 1/2) 2^-24 and i 2^-24: near u = 1 the radius is
+  // tiny, where a log computed as e ln 2 + ln m with m near 2 would cancel to few digits.
+  double worst_log = 0, worst_sincos = 0;
+  for (int i = 0; i < (1 << 24); i += 7) {
+    const float u1 = (static_cast<float>(i) + 0.5f) * (1.0f / 16777216.0f);
+    const double ref = -2.0 * std::log(static_cast<double>(u1));
+    worst_log = std::max(worst_log,
+                         std::abs(fast_normal_detail::MinusTwoLog(u1) - ref) / ref);
+    const float u2 = static_cast<float>(i) * (1.0f / 16777216.0f);
+    float s, c;
+    fast_normal_detail::SinCos2Pi(u2, &s, &c);
+    const double turn = 2 * M_PI * static_cast<double>(u2);
+    worst_sincos = std::max({worst_sincos, std::abs(s - std::sin(turn)),
+                             std::abs(c - std::cos(turn))});
+  }
+  CHECK(worst_log < 3e-7);
+  CHECK(worst_sincos < 2e-7);
+}
 
 TEST_CASE("FillNormals: standard normal moments and tails, any slice the same numbers",
           "[rng]") {
