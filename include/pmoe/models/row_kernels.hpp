@@ -11,7 +11,8 @@ namespace pmoe {
 bool RowKernelsAvailable();
 
 // z[r][k] = sum_j rows[r][j] wt[j][k] for r < R, k < q; z is (R, q) row-major,
-// wt is (d, q) row-major.
+// wt is (d, q) row-major. For the few neuron counts where that is faster (DotForwardFaster),
+// as dot products along j on the weights transposed (dot_forward.hpp).
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z);
 
 // h[r] = sum_k a[k] max(z[r][k], 0) for r < R; z is (R, q) row-major.
