@@ -166,7 +166,7 @@ void PatternModel::DrawFromCaps(int count, const int* set, const float* turn, fl
   }
   float scale[kMaxPatches], along_c[kMaxPatches];
   for (int i = 0; i < count; ++i) {
-    float sin_t, cos_t;  // theta <= theta_max < pi: the float sincos is exact to 3e-7
+    float sin_t, cos_t;  // theta <= theta_max < pi: the float sincos is within 1.2e-7
     fast_normal_detail::SinCos2Pi(turn[i], &sin_t, &cos_t);
     const float norm2 = g2[i] - along[i] * along[i];
     scale[i] = norm2 > 0 ? sin_t / std::sqrt(norm2) : 0.0f;

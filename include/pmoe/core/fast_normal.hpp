@@ -39,7 +39,7 @@ inline float MinusTwoLog(float x) {
 }
 
 // sin and cos of 2 pi u for u in [0, 1): the nearest quarter turn q, then Cephes' sinf and cosf
-// polynomials on the rest, a in [-pi/4, pi/4] (within 1e-7 of the true values).
+// polynomials on the rest, a in [-pi/4, pi/4] (within 1.2e-7 of the true values).
 inline void SinCos2Pi(float u, float* s, float* c) {
   const float quarter = u * 4.0f;
   const float nearest = __builtin_rintf(quarter);
