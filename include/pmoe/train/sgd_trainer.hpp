@@ -35,6 +35,11 @@ struct Evaluation {
 template <typename T>
 Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y);
 
+// Whether any sample of `in` has y f <= 0 (or f not a number): the early stop's question, the
+// same answer as Evaluate(...).errors > 0, but it stops looking at the first error.
+template <typename T>
+bool MisclassifiesAny(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y);
+
 template <typename T>
 SgdOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const Vec<T>& y,
                     const SgdOptions& options, Rng& rng);
