@@ -2,6 +2,8 @@
 #include "pmoe/trial/trial.hpp"
 
 #include <chrono>
+#include <memory>
+#include <string>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
@@ -90,7 +92,8 @@ TrialSeeds DeriveSeeds(uint64_t master_seed, const TrialSpec& spec, int trial) {
   return seeds;
 }
 
-TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed) {
+TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed,
+                     TestSetCache* test_cache) {
   const auto start = Clock::now();
   TrialResult result;
   result.trial = trial;
@@ -107,9 +110,19 @@ TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed) {
   }
   // Each worker thread keeps its last data sets' storage: the next trial of the same cell
   // (adjacent in a sweep's work order) then writes into memory that is already mapped.
-  thread_local Dataset train, test;
+  thread_local Dataset train, own_test;
   source->Draw(Split::kTrain, spec.N, train);
-  source->Draw(Split::kTest, spec.N_test, test);
+  std::shared_ptr<const Dataset> cached_test;
+  std::string data_key;
+  if (test_cache != nullptr) {
+    data_key = CanonicalKey(spec, "data.");
+    cached_test = test_cache->Find(data_key, result.seeds.data, spec.N_test);
+  }
+  if (cached_test == nullptr) {
+    source->Draw(Split::kTest, spec.N_test, own_test);
+    if (test_cache != nullptr) test_cache->Offer(data_key, result.seeds.data, own_test);
+  }
+  const Dataset& test = cached_test != nullptr ? *cached_test : own_test;
   result.realized = source->Measure(train, test);
   result.data_ms = MillisecondsSince(start);
 

@@ -102,4 +102,9 @@ double EstimateTrialBytes(const TrialSpec& spec) {
   return 4.0 * (values + routed);
 }
 
+double EstimateTestSetBytes(const TrialSpec& spec) {
+  const double d = spec.data.model == "image" ? 784 : spec.data.d;
+  return 4.0 * spec.N_test * (spec.data.n * (d + 2) + 2);
+}
+
 }  // namespace pmoe

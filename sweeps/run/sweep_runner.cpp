@@ -168,6 +168,7 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       << " already done, " << todo.size() << " to run -> " << setup.out_path << "\n";
 
   const ResultMeta meta = MetaFor(setup, options.command_line);
+  TestSetCache test_cache(options.test_cache_bytes);
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex mutex;
@@ -182,7 +183,7 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
         for (size_t i; !stop && (i = next++) < todo.size();) {
           const Cell& cell = setup.cells[todo[i].cell];
-          TrialRow row{cell.id, RunTrial(cell.spec, todo[i].trial, setup.config.seed)};
+          TrialRow row{cell.id, RunTrial(cell.spec, todo[i].trial, setup.config.seed, &test_cache)};
           std::lock_guard<std::mutex> lock(mutex);
           pending.push_back(std::move(row));
           ready.notify_one();
@@ -230,6 +231,9 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
   if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
   report.store_seconds = store_seconds;
+  report.test_sets_kept = test_cache.sets();
+  report.test_set_reuses = test_cache.hits();
+  report.test_cache_bytes = test_cache.bytes();
   return report;
 }
 

@@ -9,9 +9,11 @@
 #include <thread>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
+#include <map>
 #include <set>
 
 namespace pmoe {
@@ -53,12 +55,18 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   for (const WorkItem& item : setup.work) skipped += held.count({cells[item.cell].id, item.trial});
   std::vector<std::pair<double, const Cell*>> by_cost;
   double total_seconds = 0, peak_bytes = 0;
+  // Cells with the same data parameters and N_test share their trials' test sets.
+  std::map<std::pair<std::string, int>, double> test_sets;
   for (const Cell& c : cells) {
     const double s = EstimateTrialSeconds(c.spec);
     by_cost.push_back({s, &c});
     total_seconds += s * config.trials;
     peak_bytes = std::max(peak_bytes, EstimateTrialBytes(c.spec));
+    test_sets[{CanonicalKey(c.spec, "data."), c.spec.N_test}] = EstimateTestSetBytes(c.spec);
   }
+  double test_set_bytes = 0;
+  for (const auto& entry : test_sets) test_set_bytes += entry.second * config.trials;
+  const size_t distinct_test_sets = test_sets.size() * config.trials;
   std::stable_sort(by_cost.begin(), by_cost.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -71,6 +79,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     w.Field("seed", static_cast<unsigned long long>(config.seed)).Field("cells", cells.size());
     w.Field("trials_per_cell", config.trials).Field("trials", trials);
     w.Field("estimated_core_seconds", total_seconds).Field("peak_trial_bytes", peak_bytes);
+    w.Field("test_sets", distinct_test_sets).Field("test_set_bytes", test_set_bytes);
     w.Field("output", setup.out_path).Field("shard", shard.Text());
     w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
     w.Key("cell_list").BeginArray();
@@ -91,9 +100,14 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
       << " trials\n";
   char line[256];
   std::snprintf(line, sizeof line,
-                "  estimated cost: %s of one core, ~%s on %u cores; peak memory per trial %.1f "
-                "MB\n", Duration(total_seconds).c_str(),
+                "  estimated cost, every trial at its epoch cap (early stops make it less): %s "
+                "of one core, ~%s on %u cores; peak memory per trial %.1f MB\n", Duration(total_seconds).c_str(),
                 Duration(total_seconds / cores).c_str(), cores, peak_bytes / 1e6);
+  out << line;
+  std::snprintf(line, sizeof line,
+                "  %zu distinct test sets among %ld trials, %.0f MB in all: a run keeps them up "
+                "to --test-cache-mb (default 1000)\n", distinct_test_sets, trials,
+                test_set_bytes / 1e6);
   out << line;
   out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ", " +
          std::to_string(setup.work.size()) + " trials)" : "") << ": " << skipped

@@ -12,9 +12,12 @@ namespace {
 constexpr const char* kUsage =
     "usage: pmoe-sweep COMMAND ...\n"
     "  run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force] [--checkpoint-seconds S]\n"
+    "      [--test-cache-mb M]\n"
     "         run a sweep, or resume it: trials already in F (default results/NAME.h5) are\n"
     "         skipped. --shard I/K runs the I-th of K cost-balanced parts (default from\n"
-    "         SLURM_ARRAY_TASK_ID/_COUNT/_MIN when set) into results/NAME.shard-I-of-K.h5\n"
+    "         SLURM_ARRAY_TASK_ID/_COUNT/_MIN when set) into results/NAME.shard-I-of-K.h5.\n"
+    "         Trials with the same data parameters and trial index share their test set:\n"
+    "         up to M megabytes of them are kept (default 1000; 0: draw each anew)\n"
     "  plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json]\n"
     "         the cells, trials, estimated cost and memory, and what a run would skip\n"
     "  merge OUT.h5 SHARD.h5...\n"

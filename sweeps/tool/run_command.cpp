@@ -1,5 +1,5 @@
 // `pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force]
-// [--checkpoint-seconds S]`: runs or resumes a sweep. Ctrl-C (or SIGTERM) stops taking new
+// [--checkpoint-seconds S] [--test-cache-mb M]`: runs or resumes a sweep. Ctrl-C (or SIGTERM) stops taking new
 // trials, saves what finished and exits 130; a second Ctrl-C kills at once (nothing finished is
 // lost: the journal has it).
 #include <unistd.h>
@@ -31,6 +31,14 @@ double ParsePositive(const std::string& key, const std::string& text) {
   return v;
 }
 
+double ParseNonNegative(const std::string& key, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v >= 0) || v > 1e9)
+    throw ConfigError("command line", key, "a number of megabytes, 0 or more", text);
+  return v;
+}
+
 }  // namespace
 
 int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line) {
@@ -46,9 +54,11 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
     else if (a == "--shard") shard = ParseShard(value());
     else if (a == "--force") options.force = true;
     else if (a == "--checkpoint-seconds") options.checkpoint_seconds = ParsePositive(a, value());
+    else if (a == "--test-cache-mb")
+      options.test_cache_bytes = static_cast<size_t>(ParseNonNegative(a, value()) * 1e6);
     else if (config.empty() && a.rfind("--", 0) != 0) config = a;
     else UnexpectedArgument(a, "pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] "
-                               "[--force] [--checkpoint-seconds S]");
+                               "[--force] [--checkpoint-seconds S] [--test-cache-mb M]");
   }
   if (config.empty()) throw ConfigError("command line: run needs a CONFIG.ini (pmoe-sweep --help)");
   const SweepSetup setup = PrepareSweep(config, out, shard);  // validates before any file is touched
@@ -66,6 +76,11 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                 report.wall_seconds > 0 ? report.ran / report.wall_seconds : 0.0,
                 report.store_seconds);
   std::cout << line;
+  if (report.test_set_reuses > 0 || report.test_sets_kept > 0) {
+    std::snprintf(line, sizeof line, "  test sets: %zu kept (%.0f MB), reused by %zu trials\n",
+                  report.test_sets_kept, report.test_cache_bytes / 1e6, report.test_set_reuses);
+    std::cout << line;
+  }
   return report.interrupted ? 130 : 0;
 }
 

@@ -31,10 +31,17 @@ TEST_CASE("A sweep on 1 thread and on 2 threads writes identical trials", "[swee
   const std::string config = test::WriteQuickSweep(dir, "threads", 3);
   const auto one = RunCommand(SweepCommand("run " + config + " --threads 1 --out " + dir + "/1.h5"));
   const auto two = RunCommand(SweepCommand("run " + config + " --threads 2 --out " + dir + "/2.h5"));
-  INFO(one.err << two.err);
+  // Without the test-set cache every trial draws its own test set: the same bits.
+  const auto uncached = RunCommand(SweepCommand("run " + config + " --test-cache-mb 0 --out " +
+                                                dir + "/uncached.h5"));
+  INFO(one.err << two.err << uncached.err);
   REQUIRE(one.status == 0);
   REQUIRE(two.status == 0);
+  REQUIRE(uncached.status == 0);
+  CHECK_THAT(one.out, Contains("reused by"));
+  CHECK_THAT(uncached.out, !Contains("reused by"));
   CHECK(CompareResults(dir + "/1.h5", dir + "/2.h5").empty());
+  CHECK(CompareResults(dir + "/1.h5", dir + "/uncached.h5").empty());
   CHECK(ReadResultFile(dir + "/1.h5").rows.size() == 36);
   CHECK_FALSE(std::filesystem::exists(dir + "/1.h5.journal"));  // removed once complete
 }
@@ -191,6 +198,9 @@ TEST_CASE("Config errors exit 2 and leave no file behind", "[sweep][errors]") {
   const auto shard = RunCommand("cd " + dir + " && " + SweepCommand("run ok.ini --shard 4/3"));
   CHECK(shard.status == 2);
   CHECK_THAT(shard.err, Contains("--shard"));
+  const auto cache = RunCommand("cd " + dir + " && " + SweepCommand("run ok.ini --test-cache-mb -1"));
+  CHECK(cache.status == 2);
+  CHECK_THAT(cache.err, Contains("--test-cache-mb"));
   CHECK_FALSE(std::filesystem::exists(dir + "/results"));
 }
 

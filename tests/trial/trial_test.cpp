@@ -63,6 +63,38 @@ TEST_CASE("The data seed depends on neither N nor the model but the init seed de
   CHECK(DeriveSeeds(1, base, 8).data != s.data);
 }
 
+TEST_CASE("Trials sharing a data seed share one cached test set and give the same results",
+          "[trial][cache]") {
+  const TrialSpec small = SmallSpec("separate");
+  TrialSpec larger = small;  // another N and l: the same data seed, so the same test set
+  larger.N = 300;
+  larger.model.l = 3;
+  TrialSpec other_data = small;
+  other_data.data.delta_r = 0.55;
+  TestSetCache cache(size_t{1} << 30);
+  const TrialResult first = RunTrial(small, 3, 42, &cache);
+  CHECK(cache.sets() == 1);
+  CHECK(cache.hits() == 0);
+  const TrialResult second = RunTrial(larger, 3, 42, &cache);
+  CHECK(cache.hits() == 1);
+  const TrialResult third = RunTrial(other_data, 3, 42, &cache);
+  CHECK(cache.hits() == 1);  // other data parameters: its own set
+  CHECK(cache.sets() == 2);
+  const TrialResult next_trial = RunTrial(small, 4, 42, &cache);
+  CHECK(cache.hits() == 1);  // another trial index: its own set
+  CHECK(cache.sets() == 3);
+  RequireSameOutcome(next_trial, RunTrial(small, 4, 42));
+  RequireSameOutcome(first, RunTrial(small, 3, 42));
+  RequireSameOutcome(second, RunTrial(larger, 3, 42));
+  RequireSameOutcome(third, RunTrial(other_data, 3, 42));
+  REQUIRE(second.realized.l_star == RunTrial(larger, 3, 42).realized.l_star);
+
+  TestSetCache tiny(1000);  // no room for a set: each trial draws its own
+  RequireSameOutcome(RunTrial(larger, 3, 42, &tiny), second);
+  CHECK(tiny.sets() == 0);
+  CHECK(tiny.bytes() == 0);
+}
+
 TEST_CASE("A diverging trial becomes status diverged and never crashes", "[trial]") {
   TrialSpec spec = SmallSpec("cnn");
   // Weights near float's limit: <w, x> overflows to inf on the first step, and inf - inf in

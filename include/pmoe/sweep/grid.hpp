@@ -29,4 +29,7 @@ double EstimateTrialSeconds(const TrialSpec& spec);
 // Peak bytes one trial holds (data sets and model inputs).
 double EstimateTrialBytes(const TrialSpec& spec);
 
+// Bytes of one test set (patches and their pattern scores), as the run's test-set cache keeps it.
+double EstimateTestSetBytes(const TrialSpec& spec);
+
 }  // namespace pmoe

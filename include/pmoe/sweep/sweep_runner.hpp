@@ -45,6 +45,8 @@ struct RunOptions {
   bool terminal = false;             // progress style
   bool progress = true;              // print progress on stderr at all
   std::function<bool()> interrupted = [] { return false; };  // Ctrl-C: stop taking new work
+  // Test sets kept for the trials that share them (test_set_cache.hpp); 0 turns it off.
+  size_t test_cache_bytes = size_t{1} << 30;
 };
 
 struct RunReport {
@@ -54,6 +56,8 @@ struct RunReport {
   bool interrupted = false;
   double wall_seconds = 0;   // the whole run
   double store_seconds = 0;  // journal appends and HDF5 rebuilds, on the writer thread
+  size_t test_sets_kept = 0, test_set_reuses = 0;  // the test-set cache's work
+  size_t test_cache_bytes = 0;
 };
 
 RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log);

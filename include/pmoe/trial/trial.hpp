@@ -8,6 +8,7 @@
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/dataset.hpp"
+#include "pmoe/trial/test_set_cache.hpp"
 
 namespace pmoe {
 
@@ -48,6 +49,9 @@ struct TrialResult {
   double data_ms = 0, train_ms = 0, eval_ms = 0, wall_ms = 0;
 };
 
-TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed);
+// With a cache, the test set comes from it when it holds the trial's, and is offered to it when
+// drawn: the same bits either way.
+TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed,
+                     TestSetCache* test_cache = nullptr);
 
 }  // namespace pmoe

@@ -1,0 +1,48 @@
+// Test sets shared between the trials of a sweep. A trial's test set depends on its data seed
+// alone (master seed, data parameters, trial index: not N, not the model), so the cells of a
+// sweep over N or model parameters draw the same few test sets again and again: phase_l.ini
+// has 20 distinct ones among 1600 trials. The cache keeps them, up to a memory budget. Once
+// full it keeps what it has rather than evicting: a sweep visits its data seeds in cycles, and
+// evicting the oldest would evict each set just before its next use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "pmoe/data/dataset.hpp"
+
+namespace pmoe {
+
+class TestSetCache {
+ public:
+  explicit TestSetCache(size_t budget_bytes) : budget_bytes_(budget_bytes) {}
+
+  // The set kept under (data parameters' canonical key, data seed, sample count), or null.
+  std::shared_ptr<const Dataset> Find(const std::string& data_key, uint64_t data_seed,
+                                      int count);
+
+  // Keeps a copy of `set` under that key if the budget has room for it.
+  void Offer(const std::string& data_key, uint64_t data_seed, const Dataset& set);
+
+  size_t hits() const;
+  size_t bytes() const;
+  size_t sets() const;
+
+ private:
+  using Key = std::tuple<std::string, uint64_t, int>;
+  const size_t budget_bytes_;
+  mutable std::mutex mutex_;
+  std::map<Key, std::shared_ptr<const Dataset>> sets_;
+  size_t bytes_ = 0;
+  size_t hits_ = 0;
+};
+
+// What a data set occupies in memory.
+size_t DatasetBytes(const Dataset& set);
+
+}  // namespace pmoe
