@@ -1,5 +1,7 @@
 #include "pmoe/trial/test_set_cache.hpp"
 
+#include <algorithm>
+
 namespace pmoe {
 
 size_t DatasetBytes(const Dataset& set) {
@@ -8,25 +10,49 @@ size_t DatasetBytes(const Dataset& set) {
          sizeof(int) * set.disc_pos.size();
 }
 
+void TestSetCache::ExpectUses(const std::string& data_key, uint64_t data_seed, int count,
+                              int uses) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uses_left_[{data_key, data_seed, count}] += uses;
+}
+
 std::shared_ptr<const Dataset> TestSetCache::Find(const std::string& data_key,
                                                   uint64_t data_seed, int count) {
+  const Key key{data_key, data_seed, count};
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = sets_.find({data_key, data_seed, count});
+  const auto left = uses_left_.find(key);
+  const bool last_use = left != uses_left_.end() && --left->second <= 0;
+  const auto it = sets_.find(key);
   if (it == sets_.end()) return nullptr;
   ++hits_;
-  return it->second;
+  std::shared_ptr<const Dataset> set = it->second;
+  if (last_use) {  // the caller's pointer keeps it alive until its trial ends
+    bytes_ -= DatasetBytes(*set);
+    sets_.erase(it);
+  }
+  return set;
+}
+
+bool TestSetCache::Wanted(const Key& key, size_t size) const {
+  const auto left = uses_left_.find(key);
+  if (left != uses_left_.end() && left->second <= 0) return false;  // nobody will ask again
+  return bytes_ + size <= budget_bytes_ && !sets_.count(key);
 }
 
 void TestSetCache::Offer(const std::string& data_key, uint64_t data_seed, const Dataset& set) {
   const size_t size = DatasetBytes(set);
+  const Key key{data_key, data_seed, set.size()};
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (bytes_ + size > budget_bytes_ || sets_.count({data_key, data_seed, set.size()})) return;
+    if (!Wanted(key, size)) return;
   }
   auto copy = std::make_shared<const Dataset>(set);  // outside the lock: megabytes
   std::lock_guard<std::mutex> lock(mutex_);
-  if (bytes_ + size > budget_bytes_) return;  // another thread filled it meanwhile
-  if (sets_.emplace(Key{data_key, data_seed, set.size()}, std::move(copy)).second) bytes_ += size;
+  if (!Wanted(key, size)) return;  // other threads changed things meanwhile
+  sets_.emplace(key, std::move(copy));
+  bytes_ += size;
+  peak_bytes_ = std::max(peak_bytes_, bytes_);
+  ++kept_;
 }
 
 size_t TestSetCache::hits() const {
@@ -39,9 +65,14 @@ size_t TestSetCache::bytes() const {
   return bytes_;
 }
 
-size_t TestSetCache::sets() const {
+size_t TestSetCache::peak_bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return sets_.size();
+  return peak_bytes_;
+}
+
+size_t TestSetCache::kept() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return kept_;
 }
 
 }  // namespace pmoe

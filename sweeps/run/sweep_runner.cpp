@@ -16,8 +16,11 @@
 
 #include "progress.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/core/version.hpp"
 #include "pmoe/sweep/journal.hpp"
+#include "pmoe/trial/test_set_cache.hpp"
+#include "pmoe/trial/trial.hpp"
 
 namespace pmoe {
 namespace {
@@ -169,6 +172,11 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
 
   const ResultMeta meta = MetaFor(setup, options.command_line);
   TestSetCache test_cache(options.test_cache_bytes);
+  for (const WorkItem& item : todo) {
+    const TrialSpec& spec = setup.cells[item.cell].spec;
+    test_cache.ExpectUses(CanonicalKey(spec, "data."),
+                          DeriveSeeds(setup.config.seed, spec, item.trial).data, spec.N_test, 1);
+  }
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex mutex;
@@ -231,9 +239,9 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
   if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
   report.store_seconds = store_seconds;
-  report.test_sets_kept = test_cache.sets();
+  report.test_sets_kept = test_cache.kept();
   report.test_set_reuses = test_cache.hits();
-  report.test_cache_bytes = test_cache.bytes();
+  report.test_cache_peak_bytes = test_cache.peak_bytes();
   return report;
 }
 

@@ -77,8 +77,10 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                 report.store_seconds);
   std::cout << line;
   if (report.test_set_reuses > 0 || report.test_sets_kept > 0) {
-    std::snprintf(line, sizeof line, "  test sets: %zu kept (%.0f MB), reused by %zu trials\n",
-                  report.test_sets_kept, report.test_cache_bytes / 1e6, report.test_set_reuses);
+    std::snprintf(line, sizeof line,
+                  "  test sets: %zu kept (at most %.0f MB at once), reused by %zu trials\n",
+                  report.test_sets_kept, report.test_cache_peak_bytes / 1e6,
+                  report.test_set_reuses);
     std::cout << line;
   }
   return report.interrupted ? 130 : 0;

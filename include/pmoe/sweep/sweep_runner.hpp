@@ -57,7 +57,7 @@ struct RunReport {
   double wall_seconds = 0;   // the whole run
   double store_seconds = 0;  // journal appends and HDF5 rebuilds, on the writer thread
   size_t test_sets_kept = 0, test_set_reuses = 0;  // the test-set cache's work
-  size_t test_cache_bytes = 0;
+  size_t test_cache_peak_bytes = 0;
 };
 
 RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log);
