@@ -7,10 +7,19 @@
 namespace pmoe {
 namespace {
 
+// A column with its name, type and description, its accessors still empty.
+Column Named(std::string name, ColumnType type, std::string description) {
+  Column c;
+  c.name = std::move(name);
+  c.type = type;
+  c.description = std::move(description);
+  return c;
+}
+
 // Builders for the table rows: an accessor lambda `field(row) -> T&` per column.
 template <typename F>
 Column IntColumn(std::string name, ColumnType type, std::string description, F field) {
-  Column c{std::move(name), type, std::move(description)};
+  Column c = Named(std::move(name), type, std::move(description));
   c.get_int = [field](const TrialRow& r) {
     return static_cast<int64_t>(field(const_cast<TrialRow&>(r)));
   };
@@ -23,7 +32,7 @@ Column IntColumn(std::string name, ColumnType type, std::string description, F f
 
 template <typename F>
 Column DoubleColumn(std::string name, std::string description, F field, bool timing = false) {
-  Column c{std::move(name), ColumnType::kF64, std::move(description)};
+  Column c = Named(std::move(name), ColumnType::kF64, std::move(description));
   c.get_double = [field](const TrialRow& r) { return field(const_cast<TrialRow&>(r)); };
   c.set_double = [field](TrialRow& r, double v) { field(r) = v; };
   c.timing = timing;
@@ -74,7 +83,7 @@ std::vector<Column> BuildColumns() {
       DoubleColumn("eval_ms", "evaluation wall time", PMOE_ROW(result.eval_ms), true),
       DoubleColumn("wall_ms", "trial wall time", PMOE_ROW(result.wall_ms), true),
   };
-  Column message{"message", ColumnType::kString, "why the status is not ok"};
+  Column message = Named("message", ColumnType::kString, "why the status is not ok");
   message.get_text = [](const TrialRow& r) { return r.result.message; };
   message.set_text = [](TrialRow& r, const std::string& v) { r.result.message = v; };
   columns.push_back(message);

@@ -46,7 +46,7 @@ struct RunOptions {
   bool progress = true;              // print progress on stderr at all
   std::function<bool()> interrupted = [] { return false; };  // Ctrl-C: stop taking new work
   // Test sets kept for the trials that share them (test_set_cache.hpp); 0 turns it off.
-  size_t test_cache_bytes = size_t{1} << 30;
+  size_t test_cache_bytes = 1000 * 1000 * 1000;  // --test-cache-mb 1000
 };
 
 struct RunReport {

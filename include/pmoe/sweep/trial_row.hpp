@@ -22,7 +22,7 @@ enum class ColumnType { kU64, kI64, kI32, kU8, kF64, kString };
 // One stored field. Numbers travel as int64 or double; strings as text.
 struct Column {
   std::string name;
-  ColumnType type;
+  ColumnType type = ColumnType::kF64;
   std::string description;  // stored as the dataset's "description" attribute
   std::function<int64_t(const TrialRow&)> get_int;        // integer types (u64 as bits)
   std::function<double(const TrialRow&)> get_double;      // kF64
