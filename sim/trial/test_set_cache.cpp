@@ -1,3 +1,4 @@
+// The test-set cache: two maps under one mutex; the megabyte copies are made outside it.
 #include "pmoe/trial/test_set_cache.hpp"
 
 #include <algorithm>
@@ -24,10 +25,10 @@ std::shared_ptr<const Dataset> TestSetCache::Find(const std::string& data_key,
   const bool last_use = left != uses_left_.end() && --left->second <= 0;
   const auto it = sets_.find(key);
   if (it == sets_.end()) return nullptr;
-  ++hits_;
+  ++counts_.hits;
   std::shared_ptr<const Dataset> set = it->second;
   if (last_use) {  // the caller's pointer keeps it alive until its trial ends
-    bytes_ -= DatasetBytes(*set);
+    counts_.bytes -= DatasetBytes(*set);
     sets_.erase(it);
   }
   return set;
@@ -36,7 +37,7 @@ std::shared_ptr<const Dataset> TestSetCache::Find(const std::string& data_key,
 bool TestSetCache::Wanted(const Key& key, size_t size) const {
   const auto left = uses_left_.find(key);
   if (left != uses_left_.end() && left->second <= 0) return false;  // nobody will ask again
-  return bytes_ + size <= budget_bytes_ && !sets_.count(key);
+  return counts_.bytes + size <= budget_bytes_ && !sets_.count(key);
 }
 
 void TestSetCache::Offer(const std::string& data_key, uint64_t data_seed, const Dataset& set) {
@@ -50,29 +51,14 @@ void TestSetCache::Offer(const std::string& data_key, uint64_t data_seed, const 
   std::lock_guard<std::mutex> lock(mutex_);
   if (!Wanted(key, size)) return;  // other threads changed things meanwhile
   sets_.emplace(key, std::move(copy));
-  bytes_ += size;
-  peak_bytes_ = std::max(peak_bytes_, bytes_);
-  ++kept_;
+  counts_.bytes += size;
+  counts_.peak_bytes = std::max(counts_.peak_bytes, counts_.bytes);
+  ++counts_.kept;
 }
 
-size_t TestSetCache::hits() const {
+TestSetCache::Counts TestSetCache::counts() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return hits_;
-}
-
-size_t TestSetCache::bytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return bytes_;
-}
-
-size_t TestSetCache::peak_bytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return peak_bytes_;
-}
-
-size_t TestSetCache::kept() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return kept_;
+  return counts_;
 }
 
 }  // namespace pmoe

@@ -172,10 +172,13 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
 
   const ResultMeta meta = MetaFor(setup, options.command_line);
   TestSetCache test_cache(options.test_cache_bytes);
+  std::vector<std::string> data_keys(setup.cells.size());
   for (const WorkItem& item : todo) {
     const TrialSpec& spec = setup.cells[item.cell].spec;
-    test_cache.ExpectUses(CanonicalKey(spec, "data."),
-                          DeriveSeeds(setup.config.seed, spec, item.trial).data, spec.N_test, 1);
+    std::string& key = data_keys[item.cell];
+    if (key.empty()) key = CanonicalKey(spec, "data.");
+    test_cache.ExpectUses(key, DeriveSeeds(setup.config.seed, spec, item.trial).data,
+                          spec.N_test, 1);
   }
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
@@ -239,9 +242,10 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
   if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
   report.store_seconds = store_seconds;
-  report.test_sets_kept = test_cache.kept();
-  report.test_set_reuses = test_cache.hits();
-  report.test_cache_peak_bytes = test_cache.peak_bytes();
+  const TestSetCache::Counts cached = test_cache.counts();
+  report.test_sets_kept = cached.kept;
+  report.test_set_reuses = cached.hits;
+  report.test_cache_peak_bytes = cached.peak_bytes;
   return report;
 }
 

@@ -73,16 +73,16 @@ TEST_CASE("Trials sharing a data seed share one cached test set and give the sam
   other_data.data.delta_r = 0.55;
   TestSetCache cache(size_t{1} << 30);
   const TrialResult first = RunTrial(small, 3, 42, &cache);
-  CHECK(cache.kept() == 1);
-  CHECK(cache.hits() == 0);
+  CHECK(cache.counts().kept == 1);
+  CHECK(cache.counts().hits == 0);
   const TrialResult second = RunTrial(larger, 3, 42, &cache);
-  CHECK(cache.hits() == 1);
+  CHECK(cache.counts().hits == 1);
   const TrialResult third = RunTrial(other_data, 3, 42, &cache);
-  CHECK(cache.hits() == 1);  // other data parameters: its own set
-  CHECK(cache.kept() == 2);
+  CHECK(cache.counts().hits == 1);  // other data parameters: its own set
+  CHECK(cache.counts().kept == 2);
   const TrialResult next_trial = RunTrial(small, 4, 42, &cache);
-  CHECK(cache.hits() == 1);  // another trial index: its own set
-  CHECK(cache.kept() == 3);
+  CHECK(cache.counts().hits == 1);  // another trial index: its own set
+  CHECK(cache.counts().kept == 3);
   RequireSameOutcome(next_trial, RunTrial(small, 4, 42));
   RequireSameOutcome(first, RunTrial(small, 3, 42));
   RequireSameOutcome(second, RunTrial(larger, 3, 42));
@@ -91,8 +91,8 @@ TEST_CASE("Trials sharing a data seed share one cached test set and give the sam
 
   TestSetCache tiny(1000);  // no room for a set: each trial draws its own
   RequireSameOutcome(RunTrial(larger, 3, 42, &tiny), second);
-  CHECK(tiny.kept() == 0);
-  CHECK(tiny.bytes() == 0);
+  CHECK(tiny.counts().kept == 0);
+  CHECK(tiny.counts().bytes == 0);
 }
 
 TEST_CASE("A diverging trial becomes status diverged and never crashes", "[trial]") {

@@ -35,10 +35,13 @@ class TestSetCache {
   // Keeps a copy of `set` under that key if the budget has room for it.
   void Offer(const std::string& data_key, uint64_t data_seed, const Dataset& set);
 
-  size_t hits() const;        // Find calls that found their set
-  size_t kept() const;        // sets kept so far, dropped ones included
-  size_t bytes() const;       // what the sets kept now occupy
-  size_t peak_bytes() const;  // the most they occupied at once
+  struct Counts {
+    size_t hits = 0;        // Find calls that found their set
+    size_t kept = 0;        // sets kept so far, dropped ones included
+    size_t bytes = 0;       // what the sets kept now occupy
+    size_t peak_bytes = 0;  // the most they occupied at once
+  };
+  Counts counts() const;
 
  private:
   using Key = std::tuple<std::string, uint64_t, int>;
@@ -48,8 +51,7 @@ class TestSetCache {
   mutable std::mutex mutex_;
   std::map<Key, std::shared_ptr<const Dataset>> sets_;
   std::map<Key, int> uses_left_;  // announced uses not yet asked for
-  size_t bytes_ = 0, peak_bytes_ = 0;
-  size_t hits_ = 0, kept_ = 0;
+  Counts counts_;
 };
 
 // What a data set occupies in memory.
