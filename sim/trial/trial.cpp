@@ -16,6 +16,7 @@
 #include "pmoe/train/sgd_trainer.hpp"
 #include "pmoe/trial/model_factory.hpp"
 #include "pmoe/trial/router_metrics.hpp"
+#include "pmoe/trial/test_set_cache.hpp"
 
 namespace pmoe {
 namespace {

@@ -194,7 +194,8 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
         for (size_t i; !stop && (i = next++) < todo.size();) {
           const Cell& cell = setup.cells[todo[i].cell];
-          TrialRow row{cell.id, RunTrial(cell.spec, todo[i].trial, setup.config.seed, &test_cache)};
+          TrialRow row{cell.id,
+                       RunTrial(cell.spec, todo[i].trial, setup.config.seed, &test_cache)};
           std::lock_guard<std::mutex> lock(mutex);
           pending.push_back(std::move(row));
           ready.notify_one();

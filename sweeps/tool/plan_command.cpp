@@ -101,7 +101,8 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   char line[256];
   std::snprintf(line, sizeof line,
                 "  estimated cost, every trial at its epoch cap (early stops make it less): %s "
-                "of one core, ~%s on %u cores; peak memory per trial %.1f MB\n", Duration(total_seconds).c_str(),
+                "of one core, ~%s on %u cores; peak memory per trial %.1f MB\n",
+                Duration(total_seconds).c_str(),
                 Duration(total_seconds / cores).c_str(), cores, peak_bytes / 1e6);
   out << line;
   std::snprintf(line, sizeof line,

@@ -1,9 +1,10 @@
 // `pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force]
-// [--checkpoint-seconds S] [--test-cache-mb M]`: runs or resumes a sweep. Ctrl-C (or SIGTERM) stops taking new
-// trials, saves what finished and exits 130; a second Ctrl-C kills at once (nothing finished is
-// lost: the journal has it).
+// [--checkpoint-seconds S] [--test-cache-mb M]`: runs or resumes a sweep. Ctrl-C (or SIGTERM)
+// stops taking new trials, saves what finished and exits 130; a second Ctrl-C kills at once
+// (nothing finished is lost: the journal has it).
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -23,20 +24,20 @@ void OnSignal(int signal) {
   std::signal(signal, SIG_DFL);  // the second one acts at once
 }
 
-double ParsePositive(const std::string& key, const std::string& text) {
+// The number in `text` for option `key`, within [least, most] (least itself excluded unless
+// least_allowed); otherwise a ConfigError that says what was expected.
+double ParseNumber(const std::string& key, const std::string& text, double least,
+                   bool least_allowed, double most, const char* expected) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v > 0))
-    throw ConfigError("command line", key, "a positive number", text);
+  const bool above = least_allowed ? v >= least : v > least;
+  if (text.empty() || *end != '\0' || !above || !(v <= most))
+    throw ConfigError("command line", key, expected, text);
   return v;
 }
 
-double ParseNonNegative(const std::string& key, const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v >= 0) || v > 1e9)
-    throw ConfigError("command line", key, "a number of megabytes, 0 or more", text);
-  return v;
+double ParsePositive(const std::string& key, const std::string& text) {
+  return ParseNumber(key, text, 0, false, INFINITY, "a positive number");
 }
 
 }  // namespace
@@ -55,7 +56,8 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
     else if (a == "--force") options.force = true;
     else if (a == "--checkpoint-seconds") options.checkpoint_seconds = ParsePositive(a, value());
     else if (a == "--test-cache-mb")
-      options.test_cache_bytes = static_cast<size_t>(ParseNonNegative(a, value()) * 1e6);
+      options.test_cache_bytes = static_cast<size_t>(
+          ParseNumber(a, value(), 0, true, 1e9, "a number of megabytes, 0 or more") * 1e6);
     else if (config.empty() && a.rfind("--", 0) != 0) config = a;
     else UnexpectedArgument(a, "pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] "
                                "[--force] [--checkpoint-seconds S] [--test-cache-mb M]");

@@ -198,7 +198,8 @@ TEST_CASE("Config errors exit 2 and leave no file behind", "[sweep][errors]") {
   const auto shard = RunCommand("cd " + dir + " && " + SweepCommand("run ok.ini --shard 4/3"));
   CHECK(shard.status == 2);
   CHECK_THAT(shard.err, Contains("--shard"));
-  const auto cache = RunCommand("cd " + dir + " && " + SweepCommand("run ok.ini --test-cache-mb -1"));
+  const auto cache =
+      RunCommand("cd " + dir + " && " + SweepCommand("run ok.ini --test-cache-mb -1"));
   CHECK(cache.status == 2);
   CHECK_THAT(cache.err, Contains("--test-cache-mb"));
   CHECK_FALSE(std::filesystem::exists(dir + "/results"));

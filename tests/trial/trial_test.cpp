@@ -2,6 +2,7 @@
 // inside a trial becomes its status.
 #include <catch2/catch.hpp>
 
+#include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {

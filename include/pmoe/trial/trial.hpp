@@ -8,9 +8,10 @@
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/dataset.hpp"
-#include "pmoe/trial/test_set_cache.hpp"
 
 namespace pmoe {
+
+class TestSetCache;  // test_set_cache.hpp
 
 enum class TrialStatus { kOk = 0, kDiverged = 1, kInfeasible = 2 };
 const char* StatusName(TrialStatus status);
