@@ -10,6 +10,12 @@ namespace pmoe {
 // The value after option args[*i], advancing *i; throws ConfigError when it is missing.
 const std::string& OptionValue(const std::vector<std::string>& args, size_t* i);
 
+// The number in `text` for option `key`, within [least, most] (least itself excluded unless
+// least_allowed); otherwise a ConfigError that says what was expected.
+double ParseNumber(const std::string& key, const std::string& text, double least,
+                   bool least_allowed, double most, const char* expected);
+double ParsePositive(const std::string& key, const std::string& text);
+
 // Throws ConfigError for an argument a command does not take, with its usage line.
 [[noreturn]] void UnexpectedArgument(const std::string& argument, const std::string& usage);
 

@@ -3,18 +3,19 @@
 #include "commands.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <iostream>
+#include <cmath>
 #include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/grid.hpp"
+#include "pmoe/sweep/pilot.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
-#include <map>
-#include <set>
 
 namespace pmoe {
 namespace {
@@ -34,13 +35,24 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   std::string path, output;
   ShardSpec shard;
   bool json = false, all = false;
-  const std::string usage = "pmoe-sweep plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json]";
+  size_t pilot = 0;
+  int threads = 0;
+  const std::string usage = "pmoe-sweep plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json] "
+                            "[--pilot T] [--threads N]";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--json") json = true;
     else if (a == "--all") all = true;
     else if (a == "--out") output = OptionValue(args, &i);
     else if (a == "--shard") shard = ParseShard(OptionValue(args, &i));
+    else if (a == "--pilot") {
+      const char* expected = "a whole number of trials, 1 or more";
+      const std::string& text = OptionValue(args, &i);
+      const double value = ParseNumber(a, text, 1, true, 1e6, expected);
+      if (value != std::floor(value)) throw ConfigError("command line", a, expected, text);
+      pilot = static_cast<size_t>(value);
+    }
+    else if (a == "--threads") threads = static_cast<int>(ParsePositive(a, OptionValue(args, &i)));
     else if (path.empty() && a.rfind("--", 0) != 0) path = a;
     else UnexpectedArgument(a, usage);
   }
@@ -51,8 +63,14 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   // What a run would skip: the trials of this shard that the file or journal already hold.
   std::set<std::pair<uint64_t, int>> held;
   for (const TrialRow& r : HeldRows(setup)) held.insert({r.cell_id, r.result.trial});
-  size_t skipped = 0;
-  for (const WorkItem& item : setup.work) skipped += held.count({cells[item.cell].id, item.trial});
+  std::vector<WorkItem> to_run;
+  double to_run_seconds = 0;  // by the static model
+  for (const WorkItem& item : setup.work)
+    if (!held.count({cells[item.cell].id, item.trial})) {
+      to_run.push_back(item);
+      to_run_seconds += item.cost;
+    }
+  const size_t skipped = setup.work.size() - to_run.size();
   std::vector<std::pair<double, const Cell*>> by_cost;
   double total_seconds = 0, peak_bytes = 0;
   // Cells with the same data parameters and N_test share their trials' test sets.
@@ -69,9 +87,14 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   const size_t distinct_test_sets = test_sets.size() * config.trials;
   std::stable_sort(by_cost.begin(), by_cost.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = threads > 0 ? static_cast<unsigned>(threads)
+                                     : std::max(1u, std::thread::hardware_concurrency());
   const long trials = static_cast<long>(cells.size()) * config.trials;
   (void)command_line;
+  // Checked after everything above, so that a bad config is refused before any trial runs.
+  const bool piloted = pilot > 0 && !to_run.empty();
+  const PilotEstimate estimate = piloted ? RunPilot(setup, to_run, pilot, threads)
+                                         : PilotEstimate{};
 
   if (json) {
     JsonWriter w(out);
@@ -82,6 +105,14 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     w.Field("test_sets", distinct_test_sets).Field("test_set_bytes", test_set_bytes);
     w.Field("output", setup.out_path).Field("shard", shard.Text());
     w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
+    if (piloted) {
+      w.Key("pilot").BeginObject().Field("trials", estimate.trials)
+          .Field("measured_seconds", estimate.measured_seconds)
+          .Field("modeled_seconds", estimate.modeled_seconds).Field("ratio", estimate.ratio)
+          .Field("ratio_error", estimate.ratio_error)
+          .Field("to_run_core_seconds", to_run_seconds * estimate.ratio)
+          .Field("wall_seconds", estimate.wall_seconds).EndObject();
+    }
     w.Key("cell_list").BeginArray();
     for (const auto& [s, c] : by_cost)
       w.BeginObject().Field("cell_id", static_cast<unsigned long long>(c->id))
@@ -100,8 +131,8 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
       << " trials\n";
   char line[256];
   std::snprintf(line, sizeof line,
-                "  estimated cost, every trial at its epoch cap (early stops make it less): %s "
-                "of one core, ~%s on %u cores; peak memory per trial %.1f MB\n",
+                "  static estimate (fixed rates; early-stopping trials at a third of their epoch "
+                "cap): %s of one core, ~%s on %u cores; peak memory per trial %.1f MB\n",
                 Duration(total_seconds).c_str(),
                 Duration(total_seconds / cores).c_str(), cores, peak_bytes / 1e6);
   out << line;
@@ -112,7 +143,22 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   out << line;
   out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ", " +
          std::to_string(setup.work.size()) + " trials)" : "") << ": " << skipped
-      << " trials already done would be skipped, " << setup.work.size() - skipped << " to run\n";
+      << " trials already done would be skipped, " << to_run.size() << " to run\n";
+  if (piloted) {
+    const double seconds = to_run_seconds * estimate.ratio;
+    const double spread = 2 * estimate.ratio_error / estimate.ratio;
+    std::snprintf(line, sizeof line,
+                  "  pilot: %zu of them run in %.1f s, %.3g times what the static model said for "
+                  "them%s: the %zu to run would take ~%s of one core, ~%s on %u cores\n",
+                  estimate.trials, estimate.wall_seconds, estimate.ratio,
+                  std::isfinite(spread) ? (" (±" + std::to_string(std::lround(100 * spread)) +
+                                           " %, two standard errors)").c_str() : "",
+                  to_run.size(), Duration(seconds).c_str(), Duration(seconds / cores).c_str(),
+                  cores);
+    out << line;
+  } else if (pilot > 0) {
+    out << "  pilot: nothing left to run\n";
+  }
   out << "  cells, most costly first (estimated seconds per trial):\n";
   const size_t shown = all ? by_cost.size() : std::min<size_t>(by_cost.size(), 20);
   for (size_t i = 0; i < shown; ++i) {

@@ -1,5 +1,7 @@
 // pmoe-sweep: runs grids of cells into crash-safe HDF5 result files.
 // Exit status: 0 done, 2 bad command, config, file or infeasible cell, 130 interrupted.
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,8 +20,10 @@ constexpr const char* kUsage =
     "         SLURM_ARRAY_TASK_ID/_COUNT/_MIN when set) into results/NAME.shard-I-of-K.h5.\n"
     "         Trials with the same data parameters and trial index share their test set:\n"
     "         up to M megabytes of them are kept (default 1000; 0: draw each anew)\n"
-    "  plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json]\n"
-    "         the cells, trials, estimated cost and memory, and what a run would skip\n"
+    "  plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json] [--pilot T] [--threads N]\n"
+    "         the cells, trials, estimated cost and memory, and what a run would skip;\n"
+    "         --pilot T runs T of the trials still to run (on N cores; nothing is written)\n"
+    "         and scales the estimate by what they took\n"
     "  merge OUT.h5 SHARD.h5...\n"
     "         one file from the shards of one sweep, identical to a single-machine run's\n"
     "  status FILE.h5\n"
@@ -32,6 +36,20 @@ namespace pmoe {
 const std::string& OptionValue(const std::vector<std::string>& args, size_t* i) {
   if (*i + 1 >= args.size()) throw ConfigError("command line: " + args[*i] + " needs a value");
   return args[++*i];
+}
+
+double ParseNumber(const std::string& key, const std::string& text, double least,
+                   bool least_allowed, double most, const char* expected) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const bool above = least_allowed ? v >= least : v > least;
+  if (text.empty() || *end != '\0' || !above || !(v <= most))
+    throw ConfigError("command line", key, expected, text);
+  return v;
+}
+
+double ParsePositive(const std::string& key, const std::string& text) {
+  return ParseNumber(key, text, 0, false, INFINITY, "a positive number");
 }
 
 void UnexpectedArgument(const std::string& argument, const std::string& usage) {

@@ -4,10 +4,8 @@
 // (nothing finished is lost: the journal has it).
 #include <unistd.h>
 
-#include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
@@ -22,22 +20,6 @@ volatile std::sig_atomic_t g_interrupted = 0;
 void OnSignal(int signal) {
   g_interrupted = 1;
   std::signal(signal, SIG_DFL);  // the second one acts at once
-}
-
-// The number in `text` for option `key`, within [least, most] (least itself excluded unless
-// least_allowed); otherwise a ConfigError that says what was expected.
-double ParseNumber(const std::string& key, const std::string& text, double least,
-                   bool least_allowed, double most, const char* expected) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  const bool above = least_allowed ? v >= least : v > least;
-  if (text.empty() || *end != '\0' || !above || !(v <= most))
-    throw ConfigError("command line", key, expected, text);
-  return v;
-}
-
-double ParsePositive(const std::string& key, const std::string& text) {
-  return ParseNumber(key, text, 0, false, INFINITY, "a positive number");
 }
 
 }  // namespace
