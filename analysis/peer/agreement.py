@@ -69,22 +69,25 @@ def peer_trial(model, l, k, n_train, trial, seed):
 
 
 def mean_se(values):
+    """Mean and standard error of the defined values; None where there are too few."""
     values = [v for v in values if v is not None and not math.isnan(v)]
     if not values:
-        return None, None, 0
+        return None, None
     m = sum(values) / len(values)
     if len(values) < 2:
-        return m, None, len(values)
+        return m, None
     var = sum((v - m) ** 2 for v in values) / (len(values) - 1)
-    return m, math.sqrt(var / len(values)), len(values)
+    return m, math.sqrt(var / len(values))
 
 
 def z_means(a, b):
-    (ma, sa, _), (mb, sb, _) = mean_se(a), mean_se(b)
-    if ma is None or mb is None or sa is None or sb is None:
+    (ma, sa), (mb, sb) = mean_se(a), mean_se(b)
+    if None in (ma, mb, sa, sb):
         return None
     spread = math.sqrt(sa * sa + sb * sb)
-    return 0.0 if spread == 0 and ma == mb else (ma - mb) / spread if spread else math.inf
+    if spread > 0:
+        return (ma - mb) / spread
+    return 0.0 if ma == mb else math.copysign(math.inf, ma - mb)  # both constant
 
 
 def z_rates(a, b):
@@ -137,7 +140,7 @@ def main():
         for s in STATS:
             va, vb = [t[s] for t in a], [t[s] for t in b]
             z = z_rates(va, vb) if s == "success" else z_means(va, vb)
-            ma, mb = mean_se(va)[0], mean_se(vb)[0]
+            (ma, _), (mb, _) = mean_se(va), mean_se(vb)
             if ma is None or mb is None:
                 row += "%24s" % "-"
                 continue
