@@ -19,7 +19,38 @@ std::vector<T> Column(const H5File& file, const std::string& name) {
   return file.ReadColumn<T>(name);
 }
 
+// The (name, type) pairs of the file's trial_columns attribute ("name:type,..."), in order.
+std::vector<std::pair<std::string, std::string>> ColumnNames(const H5File& file) {
+  std::vector<std::pair<std::string, std::string>> names;
+  const std::string text = file.StringAttribute("/", "trial_columns").value_or("");
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const size_t colon = std::min(item.rfind(':'), item.size());
+    names.emplace_back(item.substr(0, colon), colon < item.size() ? item.substr(colon + 1) : "");
+    start = end + 1;
+  }
+  return names;
+}
+
+// A declared metric's values as doubles (HDF5 converts integers); an integer column's -1 is
+// a trial that did not record it, as NaN is for a float column.
+std::vector<double> MetricValues(const H5File& file, const std::string& path, bool integer) {
+  std::vector<double> values = file.ReadColumn<double>(path);
+  if (integer)
+    for (double& v : values)
+      if (v == -1) v = NAN;
+  return values;
+}
+
 }  // namespace
+
+int Results::MetricIndex(const std::string& name) const {
+  for (size_t i = 0; i < metrics.size(); ++i)
+    if (metrics[i].name == name) return static_cast<int>(i);
+  return -1;
+}
 
 double CellRecord::Number(const std::string& name) const {
   const auto it = params.find(name);
@@ -81,13 +112,31 @@ Results LoadResults(const std::vector<std::string>& paths) {
     const auto success = Column<uint8_t>(file, "/trials/success");
     const auto test_acc = Column<double>(file, "/trials/test_acc");
     const auto train_acc = Column<double>(file, "/trials/train_acc");
-    const auto hit = Column<double>(file, "/trials/router_hit");
-    const auto hit_pos = Column<double>(file, "/trials/router_hit_pos");
-    const auto hit_neg = Column<double>(file, "/trials/router_hit_neg");
     const auto epochs = Column<int32_t>(file, "/trials/epochs");
-    for (const auto* column_size : {&trial, &epochs})
-      if (column_size->size() != cell.size())
-        throw SchemaError(path + ": /trials columns differ in length");
+    const auto steps = Column<int64_t>(file, "/trials/steps");
+    const auto zero_error = Column<uint8_t>(file, "/trials/zero_train_error");
+    const auto stop = Column<uint8_t>(file, "/trials/stop_reason");
+    // The families' declared metrics, by name; a file may lack some another file has.
+    std::vector<std::pair<int, std::vector<double>>> metric_values;
+    for (const auto& [name, type] : ColumnNames(file)) {
+      if (file.IntAttribute("/trials/" + name, "metric").value_or(0) == 0) continue;
+      int index = results.MetricIndex(name);
+      if (index < 0) {
+        index = static_cast<int>(results.metrics.size());
+        results.metrics.push_back(
+            {name, file.StringAttribute("/trials/" + name, "description").value_or(""),
+             file.IntAttribute("/trials/" + name, "rate").value_or(0) != 0});
+      }
+      metric_values.emplace_back(index, MetricValues(file, "/trials/" + name, type != "f64"));
+    }
+    auto same_length = [&](size_t size) {
+      if (size != cell.size()) throw SchemaError(path + ": /trials columns differ in length");
+    };
+    for (size_t size : {trial.size(), status.size(), success.size(), test_acc.size(),
+                        train_acc.size(), epochs.size(), steps.size(), zero_error.size(),
+                        stop.size()})
+      same_length(size);
+    for (const auto& [index, values] : metric_values) same_length(values.size());
     for (size_t r = 0; r < cell.size(); ++r) {
       const auto it = cell_index.find(cell[r]);
       if (it == cell_index.end())
@@ -100,12 +149,24 @@ Results LoadResults(const std::vector<std::string>& paths) {
       t.success = success.at(r) != 0;
       t.test_acc = test_acc.at(r);
       t.train_acc = train_acc.at(r);
-      t.router_hit = hit.at(r);
-      t.router_hit_pos = hit_pos.at(r);
-      t.router_hit_neg = hit_neg.at(r);
       t.epochs = epochs[r];
+      t.steps = steps[r];
+      t.zero_train_error = zero_error[r] != 0;
+      t.stop_reason = stop[r];
+      t.metrics.assign(results.metrics.size(), NAN);
+      for (const auto& [index, values] : metric_values) t.metrics[index] = values[r];
       results.trials.push_back(t);
     }
+  }
+  // Records of an earlier file hold fewer metrics when a later one declared more; and the router
+  // metrics have fields of their own.
+  const int hit = results.MetricIndex("router_hit"), pos = results.MetricIndex("router_hit_pos"),
+            neg = results.MetricIndex("router_hit_neg");
+  for (TrialRecord& t : results.trials) {
+    t.metrics.resize(results.metrics.size(), NAN);
+    if (hit >= 0) t.router_hit = t.metrics[hit];
+    if (pos >= 0) t.router_hit_pos = t.metrics[pos];
+    if (neg >= 0) t.router_hit_neg = t.metrics[neg];
   }
   return results;
 }
@@ -113,6 +174,7 @@ Results LoadResults(const std::vector<std::string>& paths) {
 Results KeepAxisRange(const Results& results, const std::string& axis, double lo, double hi) {
   Results kept;
   kept.files = results.files;
+  kept.metrics = results.metrics;
   std::vector<long> new_index(results.cells.size(), -1);
   for (size_t c = 0; c < results.cells.size(); ++c) {
     const double v = results.cells[c].Number(axis);

@@ -83,10 +83,16 @@ void Summary(const Results& results, const Arguments& a) {
   std::vector<std::string> swept = results.SweptParameters();
   std::vector<std::string> columns = swept;
   if (swept.empty()) columns.push_back("cell");
-  for (const char* c : {"trials", "ok", "diverged", "infeasible", "successes", "success_rate",
-                        "success_lo", "success_hi", "test_acc", "test_acc_sd", "router_hit",
-                        "router_hit_sd", "router_hit_pos", "router_hit_neg", "epochs"})
+  for (const char* c : {"trials", "ok", "diverged", "infeasible", "error", "successes",
+                        "success_rate", "success_lo", "success_hi", "test_acc", "test_acc_sd",
+                        "converged"})
     columns.push_back(c);
+  // Every metric the files' families declared (a rate with its sd), then epochs.
+  for (const MetricColumnInfo& m : results.metrics) {
+    columns.push_back(m.name);
+    if (m.rate) columns.push_back(m.name + "_sd");
+  }
+  columns.push_back("epochs");
   Table table(columns);
   const auto summaries = SummarizeCells(results);
   for (size_t c = 0; c < results.cells.size(); ++c) {
@@ -98,17 +104,18 @@ void Summary(const Results& results, const Arguments& a) {
                                   : TableValue::Number(v, 6));
     }
     if (swept.empty()) row.push_back(TableValue::Text(results.cells[c].label));
-    for (int v : {s.trials, s.ok, s.diverged, s.infeasible, s.successes})
+    for (int v : {s.trials, s.ok, s.diverged, s.infeasible, s.error, s.successes})
       row.push_back(TableValue::Number(v));
     row.push_back(TableValue::Number(s.trials ? double(s.successes) / s.trials : NAN, 3));
     row.push_back(TableValue::Number(s.success_interval.lo, 3));
     row.push_back(TableValue::Number(s.success_interval.hi, 3));
-    for (const Moments& m : {s.test_acc, s.router_hit}) {
-      row.push_back(TableValue::Number(m.mean, 4));
-      row.push_back(TableValue::Number(m.sd, 2));
+    row.push_back(TableValue::Number(s.test_acc.mean, 4));
+    row.push_back(TableValue::Number(s.test_acc.sd, 2));
+    row.push_back(TableValue::Number(s.ok ? double(s.converged) / s.ok : NAN, 3));
+    for (size_t m = 0; m < results.metrics.size(); ++m) {
+      row.push_back(TableValue::Number(s.metrics[m].mean, 4));
+      if (results.metrics[m].rate) row.push_back(TableValue::Number(s.metrics[m].sd, 2));
     }
-    row.push_back(TableValue::Number(s.router_hit_pos.mean, 4));
-    row.push_back(TableValue::Number(s.router_hit_neg.mean, 4));
     row.push_back(TableValue::Number(s.epochs.mean, 4));
     table.Add(row);
   }

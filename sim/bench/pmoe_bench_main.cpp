@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "flop_count.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -72,7 +72,10 @@ CellTiming TimeCell(const BenchCell& cell, int repeats) {
     acc.push_back(result.test_acc);
   }
   CellTiming t{cell.name, Median(trial), Median(data), Median(train), Median(eval)};
-  t.gflop = NominalFlops(cell.spec, cell.spec.model.epochs).total() / 1e9;
+  // Nominal FLOPs as the model family counts them (family.hpp), at the cell's fixed epochs.
+  const DataShape shape = DataFamilyOf(cell.spec).Shape(cell.spec);
+  t.gflop = ModelFamilyOf(cell.spec).NominalFlops(cell.spec, shape, cell.spec.model.epochs)
+                .total() / 1e9;
   t.gflops = t.gflop / t.trial_s;
   t.test_acc = Median(acc);
   return t;

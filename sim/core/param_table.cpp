@@ -1,4 +1,5 @@
-// The parameter table: one line per parameter, its default coming from spec.hpp's initializers.
+// The parameter table: one line per parameter, its default coming from spec.hpp's initializers
+// (built-in rows) or from the family that declares it (its own rows).
 #include "pmoe/core/param_table.hpp"
 
 #include <algorithm>
@@ -9,24 +10,26 @@
 #include <limits>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/family/family.hpp"
 
 namespace pmoe {
 namespace {
 
-int ParseInt(const std::string& text, bool* ok) {
+bool ParseLongLong(const std::string& text, long long* v) {
   errno = 0;
   char* end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  *ok = !text.empty() && *end == '\0' && errno == 0 && v >= std::numeric_limits<int>::min() &&
-        v <= std::numeric_limits<int>::max();
-  return static_cast<int>(v);
+  *v = std::strtoll(text.c_str(), &end, 10);
+  return !text.empty() && *end == '\0' && errno == 0;
 }
 
-double ParseDouble(const std::string& text, bool* ok) {
+// Finite, and not so small that it underflowed to a subnormal or zero from non-zero digits.
+double ParseDouble(const std::string& text, bool* ok, bool* underflow) {
   errno = 0;
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
-  *ok = !text.empty() && *end == '\0' && errno == 0 && std::isfinite(v);
+  *ok = !text.empty() && *end == '\0' && std::isfinite(v);
+  *underflow = *ok && errno == ERANGE;
+  *ok = *ok && errno == 0;
   return v;
 }
 
@@ -44,95 +47,160 @@ std::string JoinChoices(const std::vector<std::string>& choices) {
   return out;
 }
 
+std::string IntegerRange(long long min, long long max) {
+  return "an integer in " + std::to_string(min) + ".." + std::to_string(max);
+}
+
+// Parses text as a value of kind `type` (range and choices checked) into canonical text.
+std::string ParseValue(const ParamInfo& info, const std::string& text) {
+  switch (info.type) {
+    case ParamType::kInt: {
+      long long v = 0;
+      if (!ParseLongLong(text, &v) || v < info.min || v > info.max)
+        throw ConfigError("", info.name, IntegerRange(info.min, info.max), text);
+      return std::to_string(v);
+    }
+    case ParamType::kDouble: {
+      bool ok = true, underflow = false;
+      const double v = ParseDouble(text, &ok, &underflow);
+      if (underflow)
+        throw ConfigError("", info.name, "0 or a number of magnitude at least 2.2e-308 (this "
+                          "one underflows double precision)", text);
+      if (!ok) throw ConfigError("", info.name, "a finite number", text);
+      return FormatDouble(v);
+    }
+    case ParamType::kBool: {
+      bool ok = true;
+      const bool v = ParseBool(text, &ok);
+      if (!ok) throw ConfigError("", info.name, "true or false", text);
+      return v ? "true" : "false";
+    }
+    case ParamType::kChoice: {
+      for (const auto& c : info.choices)
+        if (c == text) return text;
+      throw ConfigError("", info.name, "one of " + JoinChoices(info.choices), text);
+    }
+    case ParamType::kString:
+      if (text.find('\0') != std::string::npos || text.find(';') != std::string::npos ||
+          text.find('\n') != std::string::npos)
+        throw ConfigError("", info.name, "text without NUL, ';' or line breaks", text);
+      return text;
+  }
+  return text;
+}
+
 // One table row from an accessor `field(spec) -> T&`; the value type picks parser and printer.
 template <typename Field>
 ParamInfo Row(std::string name, std::string help, Field field,
-              std::vector<std::string> choices = {}) {
+              std::vector<std::string> choices = {}, long long min = 0, long long max = 0) {
   using T = std::remove_reference_t<decltype(field(std::declval<TrialSpec&>()))>;
   ParamInfo info;
-  info.name = name;
+  info.name = std::move(name);
   info.help = std::move(help);
-  info.choices = choices;
+  info.choices = std::move(choices);
+  info.min = min;
+  info.max = max;
+  if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) {
+    info.type = ParamType::kInt;
+    PMOE_CHECK(min <= max && min >= std::numeric_limits<T>::min() &&
+               max <= std::numeric_limits<T>::max()) << info.name;
+  } else if constexpr (std::is_same_v<T, double>) {
+    info.type = ParamType::kDouble;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    info.type = ParamType::kBool;
+  } else {
+    info.type = info.choices.empty() ? ParamType::kString : ParamType::kChoice;
+  }
   info.get = [field](const TrialSpec& spec) {
     const T& v = field(const_cast<TrialSpec&>(spec));
-    if constexpr (std::is_same_v<T, int>) return std::to_string(v);
+    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) return std::to_string(v);
     else if constexpr (std::is_same_v<T, double>) return FormatDouble(v);
     else if constexpr (std::is_same_v<T, bool>) return std::string(v ? "true" : "false");
     else return v;
   };
-  if constexpr (std::is_same_v<T, int>) info.type = ParamType::kInt;
-  else if constexpr (std::is_same_v<T, double>) info.type = ParamType::kDouble;
-  else if constexpr (std::is_same_v<T, bool>) info.type = ParamType::kBool;
-  else info.type = choices.empty() ? ParamType::kString : ParamType::kChoice;
-  info.assign = [field, name, choices](TrialSpec& spec, const std::string& text) {
-    bool ok = true;
-    if constexpr (std::is_same_v<T, int>) {
-      field(spec) = ParseInt(text, &ok);
-      if (!ok) throw ConfigError("", name, "an integer", text);
-    } else if constexpr (std::is_same_v<T, double>) {
-      field(spec) = ParseDouble(text, &ok);
-      if (!ok) throw ConfigError("", name, "a finite number", text);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      field(spec) = ParseBool(text, &ok);
-      if (!ok) throw ConfigError("", name, "true or false", text);
-    } else {
-      bool known = choices.empty();
-      for (const auto& c : choices) known = known || c == text;
-      if (!known) throw ConfigError("", name, "one of " + JoinChoices(choices), text);
-      field(spec) = text;
-    }
+  const ParamInfo copy = info;  // the parser needs the row's type, range and choices
+  info.assign = [field, copy](TrialSpec& spec, const std::string& text) {
+    const std::string canonical = ParseValue(copy, text);
+    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
+      field(spec) = static_cast<T>(std::stoll(canonical));
+    else if constexpr (std::is_same_v<T, double>) field(spec) = std::strtod(canonical.c_str(), nullptr);
+    else if constexpr (std::is_same_v<T, bool>) field(spec) = canonical == "true";
+    else field(spec) = canonical;
   };
   return info;
 }
 
-// The row for the given data models only.
-ParamInfo Only(std::vector<std::string> data_models, ParamInfo info) {
-  info.data_models = std::move(data_models);
+// A family's own parameter, kept as canonical text in TrialSpec::extra.
+ParamInfo Extra(ParamInfo info, std::string fallback) {
+  const std::string name = info.name;
+  info.get = [name, fallback](const TrialSpec& spec) {
+    const auto it = spec.extra.find(name);
+    return it == spec.extra.end() ? fallback : it->second;
+  };
+  const ParamInfo copy = info;
+  info.assign = [copy](TrialSpec& spec, const std::string& text) {
+    spec.extra[copy.name] = ParseValue(copy, text);
+  };
+  return info;
+}
+
+ParamInfo Core(ParamInfo info) {
+  info.core = true;
   return info;
 }
 
 #define PMOE_FIELD(path) [](TrialSpec& s) -> auto& { return s.path; }
 
-std::vector<ParamInfo> BuildTable() {
+constexpr long long kMaxSamples = 100000000;  // 1e8: the memory check refuses far less anyway
+constexpr long long kMaxCount = 1000000000;
+
+template <typename Family>
+std::vector<std::string> FamilyNames(const std::vector<const Family*>& families) {
+  std::vector<std::string> names;
+  for (const Family* f : families) names.push_back(f->name());
+  return names;
+}
+
+// The rows the built-in families share, stored in DataSpec and ModelSpec; which family reads
+// which is each family's reads().
+std::vector<ParamInfo> SharedRows() {
   return {
-      Row("N", "training samples", PMOE_FIELD(N)),
-      Row("N_test", "test samples", PMOE_FIELD(N_test)),
-      Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
-          PMOE_FIELD(success)),
-      Row("data.model", "data model: pattern (A, MODEL.md §2) or image (B, §3)",
-          PMOE_FIELD(data.model), {"pattern", "image"}),
-      Row("data.n", "patches per sample", PMOE_FIELD(data.n)),
-      Only({"pattern"}, Row("data.d", "patch dimension", PMOE_FIELD(data.d))),
-      Only({"pattern"}, Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d))),
-      Only({"pattern"}, Row("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
-          PMOE_FIELD(data.delta_r))),
-      Only({"pattern"}, Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p))),
-      Only({"pattern"}, Row("data.p_confuser", "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
-          PMOE_FIELD(data.p_confuser))),
-      Only({"pattern"}, Row("data.l_star", "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
-          PMOE_FIELD(data.l_star))),
-      Only({"pattern"}, Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius))),
-      Only({"pattern"}, Row("data.confuser_strength", "confuser centers' place in their feasible interval, (0, 1]",
-          PMOE_FIELD(data.confuser_strength))),
-      Only({"pattern"}, Row("data.confusers", "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
-          PMOE_FIELD(data.confusers), {"fixed", "uniform"})),
-      Only({"pattern"}, Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
-          PMOE_FIELD(data.noise))),
-      Only({"image"}, Row("data.idx_dir", "directory of MNIST-format IDX files (train-*, t10k-*)",
-                          PMOE_FIELD(data.idx_dir))),
-      Only({"image"}, Row("data.class_pos", "image class playing o1 (label of y = +1)",
-                          PMOE_FIELD(data.class_pos))),
-      Only({"image"}, Row("data.class_neg", "image class playing o2 (label of y = -1)",
-                          PMOE_FIELD(data.class_neg))),
-      Only({"image"}, Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 "
-                          "(empty: every other class)", PMOE_FIELD(data.irrelevant))),
-      Row("model.kind", "model", PMOE_FIELD(model.kind), {"separate", "joint", "cnn"}),
-      Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l)),
-      Row("model.k", "experts (separate training: 2)", PMOE_FIELD(model.k)),
-      Row("model.m", "hidden neurons in total, m/k per expert", PMOE_FIELD(model.m)),
+      Row("data.labels", "labels: iid (fair, independent) or balanced (sample i gets class i mod c)",
+          PMOE_FIELD(data.labels), {"iid", "balanced"}),
+      Row("data.n", "patches per sample", PMOE_FIELD(data.n), {}, 1, 1024),
+      Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000),
+      Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d)),
+      Row("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
+          PMOE_FIELD(data.delta_r)),
+      Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p), {}, 1, 1000000),
+      Row("data.p_confuser", "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
+          PMOE_FIELD(data.p_confuser), {}, -1, 1000000),
+      Row("data.l_star", "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
+          PMOE_FIELD(data.l_star), {}, 1, 1024),
+      Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius)),
+      Row("data.confuser_strength", "confuser centers' place in their feasible interval, (0, 1]",
+          PMOE_FIELD(data.confuser_strength)),
+      Row("data.confusers", "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
+          PMOE_FIELD(data.confusers), {"fixed", "uniform"}),
+      Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
+          PMOE_FIELD(data.noise)),
+      Row("data.idx_dir", "directory of MNIST-format IDX files (train-*, t10k-*)",
+          PMOE_FIELD(data.idx_dir)),
+      Row("data.class_pos", "image class playing o1 (label 0, y = +1)", PMOE_FIELD(data.class_pos),
+          {}, 0, 255),
+      Row("data.class_neg", "image class playing o2 (label 1, y = -1)", PMOE_FIELD(data.class_neg),
+          {}, 0, 255),
+      Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 (empty: every other class)",
+          PMOE_FIELD(data.irrelevant)),
+      Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l), {}, 1, 1024),
+      Row("model.k", "experts (separate training: 2)", PMOE_FIELD(model.k), {}, 1, 4096),
+      Row("model.m", "hidden neurons in total, m/k per expert", PMOE_FIELD(model.m), {}, 1,
+          kMaxCount),
       Row("model.lr", "SGD step size", PMOE_FIELD(model.lr)),
-      Row("model.batch", "SGD mini-batch size", PMOE_FIELD(model.batch)),
-      Row("model.epochs", "maximum training epochs", PMOE_FIELD(model.epochs)),
+      Row("model.batch", "SGD mini-batch size", PMOE_FIELD(model.batch), {}, 1, kMaxSamples),
+      Row("model.epochs", "epoch cap (0: none)", PMOE_FIELD(model.epochs), {}, 0, kMaxCount),
+      Row("model.max_steps", "SGD step cap (0: none)", PMOE_FIELD(model.max_steps), {}, 0,
+          1000000000000000LL),
       Row("model.early_stop", "stop at zero training error at the end of an epoch",
           PMOE_FIELD(model.early_stop)),
       Row("model.sigma_w", "hidden weight init std", PMOE_FIELD(model.sigma_w)),
@@ -141,11 +209,56 @@ std::vector<ParamInfo> BuildTable() {
       Row("model.output_init", "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
           PMOE_FIELD(model.output_init), {"gaussian", "sign"}),
       Row("model.router_N", "separate pMoE: router trained on the first router_N samples (0: N)",
-          PMOE_FIELD(model.router_N)),
+          PMOE_FIELD(model.router_N), {}, 0, kMaxSamples),
       Row("model.router_lr", "separate pMoE router step size", PMOE_FIELD(model.router_lr)),
-      Row("model.router_batch", "separate pMoE router batch size", PMOE_FIELD(model.router_batch)),
-      Row("model.router_epochs", "separate pMoE router epochs", PMOE_FIELD(model.router_epochs)),
+      Row("model.router_batch", "separate pMoE router batch size", PMOE_FIELD(model.router_batch),
+          {}, 1, kMaxSamples),
+      Row("model.router_epochs", "separate pMoE router epochs", PMOE_FIELD(model.router_epochs),
+          {}, 0, kMaxCount),
   };
+}
+
+// Adds `family` to the readers of each row it reads, and its own rows.
+template <typename Family>
+void AddFamily(const Family& family, std::vector<ParamInfo>& rows) {
+  for (ParamInfo own : family.params()) {
+    PMOE_CHECK(std::none_of(rows.begin(), rows.end(),
+                            [&](const ParamInfo& r) { return r.name == own.name; }))
+        << family.name() << " declares " << own.name << ", which another family declared";
+    own.readers = {family.name()};
+    rows.push_back(std::move(own));
+  }
+  for (const std::string& name : family.reads()) {
+    auto it = std::find_if(rows.begin(), rows.end(),
+                           [&](const ParamInfo& r) { return r.name == name; });
+    PMOE_CHECK(it != rows.end()) << family.name() << " reads an undeclared parameter " << name;
+    if (std::find(it->readers.begin(), it->readers.end(), family.name()) == it->readers.end())
+      it->readers.push_back(family.name());
+  }
+}
+
+std::vector<ParamInfo> BuildTable() {
+  std::vector<ParamInfo> rows = {
+      Core(Row("N", "training samples", PMOE_FIELD(N), {}, 1, kMaxSamples)),
+      Core(Row("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)),
+      Core(Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
+               PMOE_FIELD(success))),
+      Core(Row("data.model", "data family", PMOE_FIELD(data.model),
+               FamilyNames(DataFamilies()))),
+      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind),
+               FamilyNames(ModelFamilies()))),
+  };
+  std::vector<ParamInfo> shared = SharedRows();
+  rows.insert(rows.end(), shared.begin(), shared.end());
+  for (const DataFamily* f : DataFamilies()) AddFamily(*f, rows);
+  for (const ModelFamily* f : ModelFamilies()) AddFamily(*f, rows);
+  // Display order: core, then [data], then [model]; a stable sort keeps each part's order.
+  auto part = [](const ParamInfo& p) {
+    return p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2;
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const ParamInfo& a, const ParamInfo& b) { return part(a) < part(b); });
+  return rows;
 }
 
 #undef PMOE_FIELD
@@ -182,15 +295,18 @@ std::string GetParam(const TrialSpec& spec, const std::string& name) {
   return info->get(spec);
 }
 
-bool ParamInfo::AppliesTo(const TrialSpec& spec) const {
-  return data_models.empty() ||
-         std::find(data_models.begin(), data_models.end(), spec.data.model) != data_models.end();
+bool ParamInfo::ReadBy(const TrialSpec& spec) const {
+  if (core) return true;
+  const std::string& family = name.rfind("data.", 0) == 0 ? spec.data.model : spec.model.kind;
+  return std::find(readers.begin(), readers.end(), family) != readers.end();
 }
+
+std::string ParamInfo::Default() const { return get(TrialSpec{}); }
 
 std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix) {
   std::string key;
   for (const auto& p : ParamTable()) {
-    if (p.name.compare(0, prefix.size(), prefix) != 0 || !p.AppliesTo(spec)) continue;
+    if (p.name.compare(0, prefix.size(), prefix) != 0 || !p.ReadBy(spec)) continue;
     key += p.name + "=" + p.get(spec) + ";";
   }
   return key;
@@ -208,12 +324,59 @@ std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::st
   return pairs;
 }
 
+ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,
+                   const std::string& help) {
+  ParamInfo info;
+  info.name = name;
+  info.type = ParamType::kInt;
+  info.help = help;
+  info.min = min;
+  info.max = max;
+  return Extra(info, std::to_string(fallback));
+}
+
+ParamInfo ExtraDouble(const std::string& name, double fallback, const std::string& help) {
+  ParamInfo info;
+  info.name = name;
+  info.type = ParamType::kDouble;
+  info.help = help;
+  return Extra(info, FormatDouble(fallback));
+}
+
+ParamInfo ExtraChoice(const std::string& name, const std::vector<std::string>& choices,
+                      const std::string& help) {
+  ParamInfo info;
+  info.name = name;
+  info.type = ParamType::kChoice;
+  info.help = help;
+  info.choices = choices;
+  return Extra(info, choices.at(0));
+}
+
+std::string ExtraText(const TrialSpec& spec, const std::string& name) {
+  return GetParam(spec, name);
+}
+
+long long ExtraIntValue(const TrialSpec& spec, const std::string& name) {
+  return std::stoll(GetParam(spec, name));
+}
+
+double ExtraDoubleValue(const TrialSpec& spec, const std::string& name) {
+  return std::strtod(GetParam(spec, name).c_str(), nullptr);
+}
+
+long long ParseIntegerInRange(const std::string& where, const std::string& key,
+                              const std::string& text, long long min, long long max) {
+  long long v = 0;
+  if (!ParseLongLong(text, &v) || v < min || v > max)
+    throw ConfigError(where, key, IntegerRange(min, max), text);
+  return v;
+}
+
 long long ParseIntegerAtLeast(const std::string& where, const std::string& key,
                               const std::string& text, long long min) {
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || v < min)
+  long long v = 0;
+  if (!ParseLongLong(text, &v) || v < min)
     throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
   return v;
 }

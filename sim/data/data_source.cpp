@@ -1,20 +1,25 @@
-// Builds the data model a DataSpec names.
+// The realized statistics of MODEL.md §2 as metrics (data models A and B record the same).
 #include "pmoe/data/data_source.hpp"
-
-#include "pmoe/core/errors.hpp"
-#include "pmoe/data/image_dataset.hpp"
-#include "pmoe/data/image_model.hpp"
-#include "pmoe/data/pattern_model.hpp"
-#include "pmoe/data/pattern_plan.hpp"
 
 namespace pmoe {
 
-std::unique_ptr<DataSource> MakeDataSource(const DataSpec& spec, uint64_t data_seed) {
-  if (spec.model == "pattern")
-    return std::make_unique<PatternModel>(PlanPatternModel(spec), data_seed);
-  if (spec.model == "image")  // the files are read once per process (SharedImageDataset)
-    return std::make_unique<ImageModel>(spec, SharedImageDataset(spec.idx_dir), data_seed);
-  throw ConfigError("", "data.model", "pattern or image", spec.model);
+std::vector<MetricInfo> RealizedStatsMetrics() {
+  using T = ColumnType;
+  return {
+      {"realized_delta_d", T::kF64, "realized <o1, o2>"},
+      {"realized_delta_r", T::kF64, "realized max |<o_a, q>| over irrelevant patches"},
+      {"realized_l_star", T::kI32, "1 + most delta'-closer patches in a sample"},
+      {"realized_delta", T::kF64, "1 / (1 - max(delta_d, delta_r))"},
+      {"confusers_outrank", T::kU8, "every delta'-closer patch outranks o1/o2"},
+  };
+}
+
+void RecordRealizedStats(const RealizedStats& stats, Metrics& metrics) {
+  metrics.Set("realized_delta_d", stats.delta_d);
+  metrics.Set("realized_delta_r", stats.delta_r);
+  metrics.Set("realized_l_star", stats.l_star);
+  metrics.Set("realized_delta", stats.delta);
+  metrics.Set("confusers_outrank", stats.confusers_outrank);
 }
 
 }  // namespace pmoe

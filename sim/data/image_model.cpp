@@ -100,14 +100,16 @@ void ImageModel::Draw(Split split, int count, Dataset& out) const {
   out.n = n;
   out.d = d;
   out.x.resize(static_cast<Eigen::Index>(count) * n, d);
-  out.y.resize(count);
+  out.classes = 2;
+  out.label.resize(count);
   out.disc_pos.resize(count);
   int row_of[kMaxPatches];
   for (int i = 0; i < count; ++i) {
     Rng rng = SampleStream(seed_, split, i);
-    const bool positive = rng.Coin();
+    const bool coin = rng.Coin();  // drawn with balanced labels too: the rest is drawn as usual
+    const bool positive = spec_.labels == "balanced" ? i % 2 == 0 : coin;
     PlaceSlots(n, rng, row_of);
-    out.y[i] = positive ? 1.0f : -1.0f;
+    out.label[i] = positive ? 0 : 1;
     out.disc_pos[i] = row_of[0];
     for (int slot = 0; slot < n; ++slot) {
       const int label = slot == 0 ? (positive ? plan_.class_pos : plan_.class_neg)

@@ -70,7 +70,8 @@ void PatternModel::Draw(Split split, int count, Dataset& out) const {
   out.n = s.n;
   out.d = s.d;
   out.x.resize(static_cast<Eigen::Index>(count) * s.n, s.d);
-  out.y.resize(count);
+  out.classes = 2;
+  out.label.resize(count);
   out.disc_pos.resize(count);
   out.pattern_scores.resize(out.x.rows(), 2);
   for (int i = 0; i < count; ++i) DrawSample(split, i, out);
@@ -79,7 +80,9 @@ void PatternModel::Draw(Split split, int count, Dataset& out) const {
 void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
   const DataSpec& s = plan_.spec;
   Rng rng = SampleStream(data_seed_, split, index);
-  const bool positive = rng.Coin();
+  // The coin is drawn with balanced labels too, so that everything else is drawn as with iid.
+  const bool coin = rng.Coin();
+  const bool positive = s.labels == "balanced" ? index % 2 == 0 : coin;
   const int confusers = s.confusers == "uniform" ? static_cast<int>(rng.Below(plan_.K + 1))
                                                  : plan_.K;
   // Slot 0 is the discriminative patch, slots 1..confusers the confusers, the rest neutral;
@@ -102,7 +105,7 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
   };
   fill_positions(0, row_of[0]);
   fill_positions(row_of[0] + 1, s.n);
-  out.y[index] = positive ? 1.0f : -1.0f;
+  out.label[index] = positive ? 0 : 1;
   out.disc_pos[index] = row_of[0];
   out.x.row(base + row_of[0]) = (positive ? o1_f_ : o2_f_).transpose();
   int set_of[kMaxPatches];

@@ -13,7 +13,7 @@ double RealizedDeltaD(const Dataset& a, const Dataset& b, const Vecd& o1, const 
   for (const Dataset* set : {&a, &b}) {
     for (int i = 0; i < set->size(); ++i) {
       const auto patch = set->x.row(static_cast<Eigen::Index>(i) * set->n + set->disc_pos[i]);
-      (set->y[i] > 0 ? sum_pos : sum_neg) += patch.cast<double>().transpose();
+      (set->label[i] == 0 ? sum_pos : sum_neg) += patch.cast<double>().transpose();
     }
   }
   if (sum_pos.isZero() || sum_neg.isZero())  // a class is missing: the patterns themselves

@@ -3,7 +3,6 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/expert_kernels.hpp"
-#include "pmoe/models/logistic.hpp"
 
 namespace pmoe {
 
@@ -34,7 +33,7 @@ void ExpertsModel<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T*
 
 template <typename T>
 double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
-                                        const Vec<T>& y, Vec<T>& grad) {
+                                        const int* labels, Vec<T>& grad) {
   PMOE_CHECK(idx != nullptr) << "training batches are index lists";
   const int rows = in.rows_per_sample;
   f_.setZero(count);
@@ -47,10 +46,10 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   double loss = 0.0;
   coef_.resize(static_cast<Eigen::Index>(count) * rows);
   for (int i = 0; i < count; ++i) {
-    const double yi = y[idx[i]];
-    loss += LogisticLoss(yi, f_[i]);
+    double slope = 0;
+    loss += this->loss_->ValueAndSlope(&f_[i], labels[idx[i]], &slope);
     coef_.segment(i * rows, rows).setConstant(
-        static_cast<T>(LogisticLossSlope(yi, f_[i]) / (static_cast<double>(count) * rows)));
+        static_cast<T>(slope / (static_cast<double>(count) * rows)));
   }
   grad.resize(this->params_.size());
   for (int s = 0; s < k_; ++s) {

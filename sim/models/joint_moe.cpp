@@ -9,7 +9,6 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/fast_exp.hpp"
 #include "pmoe/models/expert_kernels.hpp"
-#include "pmoe/models/logistic.hpp"
 #include "pmoe/models/topl.hpp"
 
 namespace pmoe {
@@ -101,7 +100,7 @@ void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) 
 
 template <typename T>
 double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
-                                    const Vec<T>& y, Vec<T>& grad) {
+                                    const int* labels, Vec<T>& grad) {
   f_.resize(count);
   in.PointAtBatch(0, idx, 0, count, all_rows_);
   ForwardRows(in.rows_per_sample, count, f_.data());
@@ -109,8 +108,9 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
   Vec<T>& slope = slope_;  // d(mean loss)/df_i
   slope.resize(count);
   for (int i = 0; i < count; ++i) {
-    loss += LogisticLoss(y[idx[i]], f_[i]);
-    slope[i] = static_cast<T>(LogisticLossSlope(y[idx[i]], f_[i]) / count);
+    double dloss_df = 0;
+    loss += this->loss_->ValueAndSlope(&f_[i], labels[idx[i]], &dloss_df);
+    slope[i] = static_cast<T>(dloss_df / count);
   }
   grad.resize(this->params_.size());
   Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);

@@ -4,6 +4,7 @@
 #include "sim_options.hpp"
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -11,7 +12,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/validate.hpp"
-#include "pmoe/data/data_source.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/io/ini_file.hpp"
 
 namespace po = boost::program_options;
@@ -53,26 +54,50 @@ po::options_description ParameterOptions() {
   po::options_description params("Parameters (MODEL.md; [data] and [model] in config files)");
   const TrialSpec defaults;
   for (const ParamInfo& p : ParamTable()) {
-    std::string help = p.help + " (default: " + p.get(defaults) + ")";
+    std::string readers;
+    for (const auto& r : p.readers) readers += (readers.empty() ? "" : ", ") + r;
+    std::string help = p.help + " (default: " + p.get(defaults) +
+                       (p.core ? "" : "; read by " + (readers.empty() ? "none" : readers)) + ")";
     params.add_options()(p.name.c_str(), po::value<std::string>(), help.c_str());
   }
   return params;
 }
 
-// Applies one key = value to the options; `where` is the file or "command line".
+// Applies one key = value to the options; `where` is the file or "command line". Parameters
+// set are noted in `set` with where, to check that the chosen families read them.
 void Apply(SimOptions& out, const std::string& key, const std::string& value,
-           const std::string& where) {
+           const std::string& where, std::map<std::string, std::string>& set) {
   auto alias = ShortNames().find(key);
   const std::string name = alias != ShortNames().end() ? alias->second : key;
-  auto integer = [&](long long min) { return ParseIntegerAtLeast(where, name, value, min); };
-  if (name == "trials") out.trials = static_cast<int>(integer(1));
-  else if (name == "seed") out.seed = static_cast<uint64_t>(integer(0));
-  else if (name == "threads") out.threads = static_cast<int>(integer(0));
+  auto integer = [&](long long min, long long max) {
+    return ParseIntegerInRange(where, name, value, min, max);
+  };
+  if (name == "trials") out.trials = static_cast<int>(integer(1, 10000000));
+  else if (name == "seed") out.seed = static_cast<uint64_t>(integer(0, INT64_MAX));
+  else if (name == "threads") out.threads = static_cast<int>(integer(0, 4096));
   else if (name == "name") return;
-  else SetParam(out.spec, name, value, where);
+  else {
+    SetParam(out.spec, name, value, where);
+    set[name] = where;
+  }
 }
 
-void ReadConfig(const std::string& path, SimOptions& out) {
+// A parameter the cell's families do not read would change nothing: refused by name.
+void CheckRead(const TrialSpec& spec, const std::map<std::string, std::string>& set) {
+  for (const auto& [name, where] : set) {
+    const ParamInfo* p = FindParam(name);
+    if (p->ReadBy(spec)) continue;
+    std::string readers;
+    for (const auto& r : p->readers) readers += (readers.empty() ? "" : ", ") + r;
+    const bool data = name.rfind("data.", 0) == 0;
+    throw ConfigError(where + ": " + name + " is not read by " +
+                      (data ? "data model " + spec.data.model : "model " + spec.model.kind) +
+                      " (it is read by " + (readers.empty() ? "no family" : readers) +
+                      "): remove it, or choose a family that reads it");
+  }
+}
+
+void ReadConfig(const std::string& path, SimOptions& out, std::map<std::string, std::string>& set) {
   const IniFile ini = ReadIniFile(path);
   bool has_grid = false;
   for (const IniEntry& entry : ini.entries) {
@@ -86,7 +111,7 @@ void ReadConfig(const std::string& path, SimOptions& out) {
       throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected a [data] or "
                         "[model] parameter of pmoe-sim --help, N, seed, trials or a [grid] "
                         "section)");
-    Apply(out, entry.key, entry.value, path);
+    Apply(out, entry.key, entry.value, path, set);
   }
   if (has_grid)
     std::cerr << "pmoe-sim: " << path << ": [grid] ignored (pmoe-sim runs one cell; "
@@ -114,22 +139,24 @@ std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
 
   SimOptions out;
   std::string where = "command line";
+  std::map<std::string, std::string> set;
   if (cli.count("config")) {
     where = cli["config"].as<std::string>();
-    ReadConfig(where, out);
+    ReadConfig(where, out, set);
   }
   for (const auto& [name, target] : ShortNames())
     if (cli.count(name) && cli.count(target))
       throw ConfigError("command line: --" + name + " and --" + target + " set the same parameter");
   for (const auto& [key, value] : cli) {
     if (key == "config" || key == "help" || key == "json" || key == "no-early-stop") continue;
-    Apply(out, key, value.as<std::string>(), "command line");
+    Apply(out, key, value.as<std::string>(), "command line", set);
   }
   out.json = cli.count("json") > 0;
   if (cli.count("no-early-stop")) out.spec.model.early_stop = false;
 
+  CheckRead(out.spec, set);
   ValidateSpec(out.spec, where);
-  MakeDataSource(out.spec.data, /*data_seed=*/0);  // throws InfeasibleError, naming the inequality
+  DataFamilyOf(out.spec).Make(out.spec, /*data_seed=*/0);  // InfeasibleError names the inequality
   return out;
 }
 

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/core/version.hpp"
 #include "pmoe/io/json_writer.hpp"
 
@@ -45,7 +47,7 @@ std::string Format(const MeanSd& m, const char* fmt) {
 }
 
 struct Counts {
-  int ok = 0, diverged = 0, infeasible = 0, success = 0;
+  int ok = 0, diverged = 0, infeasible = 0, error = 0, success = 0, converged = 0;
 };
 
 Counts Count(const std::vector<TrialResult>& results) {
@@ -54,19 +56,21 @@ Counts Count(const std::vector<TrialResult>& results) {
     c.ok += r.status == TrialStatus::kOk;
     c.diverged += r.status == TrialStatus::kDiverged;
     c.infeasible += r.status == TrialStatus::kInfeasible;
+    c.error += r.status == TrialStatus::kError;
     c.success += r.success;
+    c.converged += r.status == TrialStatus::kOk && r.zero_train_error;
   }
   return c;
 }
 
 using Field = std::function<double(const TrialResult&)>;
-const std::vector<std::pair<std::string, Field>>& SummaryFields() {
+const std::vector<std::pair<std::string, Field>>& CoreFields() {
   static const std::vector<std::pair<std::string, Field>> fields = {
       {"test_acc", [](const TrialResult& r) { return r.test_acc; }},
       {"train_acc", [](const TrialResult& r) { return r.train_acc; }},
       {"train_loss", [](const TrialResult& r) { return r.train_loss; }},
-      {"router_hit", [](const TrialResult& r) { return r.router_hit; }},
       {"epochs", [](const TrialResult& r) { return static_cast<double>(r.epochs); }},
+      {"steps", [](const TrialResult& r) { return static_cast<double>(r.steps); }},
       {"wall_ms", [](const TrialResult& r) { return r.wall_ms; }},
       {"data_ms", [](const TrialResult& r) { return r.data_ms; }},
       {"train_ms", [](const TrialResult& r) { return r.train_ms; }},
@@ -75,7 +79,24 @@ const std::vector<std::pair<std::string, Field>>& SummaryFields() {
   return fields;
 }
 
-void WriteTrial(JsonWriter& json, const TrialResult& r) {
+Field MetricField(const std::string& name) {
+  return [name](const TrialResult& r) { return r.metrics.Get(name); };
+}
+
+// The metrics the cell's families declare (family.hpp), in declaration order.
+std::vector<MetricInfo> CellMetrics(const TrialSpec& spec) { return MetricsOf({&spec}); }
+
+// "zero_train_error 18, epoch_cap 2" over the trials that trained.
+std::string StopReasons(const std::vector<TrialResult>& results) {
+  std::map<std::string, int> counts;
+  for (const auto& r : results)
+    if (r.stop != StopReason::kNone) ++counts[StopReasonName(r.stop)];
+  std::string out;
+  for (const auto& [name, n] : counts) out += (out.empty() ? "" : ", ") + name + " " + std::to_string(n);
+  return out.empty() ? "-" : out;
+}
+
+void WriteTrial(JsonWriter& json, const TrialSpec& spec, const TrialResult& r) {
   json.BeginObject()
       .Field("trial", r.trial)
       .Field("data_seed", static_cast<unsigned long long>(r.seeds.data))
@@ -88,17 +109,13 @@ void WriteTrial(JsonWriter& json, const TrialResult& r) {
       .Field("train_loss", r.train_loss)
       .Field("epochs", r.epochs)
       .Field("steps", r.steps)
-      .Field("router_steps", r.router_steps)
-      .Field("zero_train_error", r.zero_train_error)
-      .Field("router_hit", r.router_hit)
-      .Field("router_hit_pos", r.router_hit_pos)
-      .Field("router_hit_neg", r.router_hit_neg)
-      .Field("realized_delta_d", r.realized.delta_d)
-      .Field("realized_delta_r", r.realized.delta_r)
-      .Field("realized_l_star", r.realized.l_star)
-      .Field("realized_delta", r.realized.delta)
-      .Field("confusers_outrank", r.realized.confusers_outrank)
-      .Field("data_ms", r.data_ms)
+      .Field("stop_reason", StopReasonName(r.stop))
+      .Field("zero_train_error", r.zero_train_error);
+  json.Key("train_class_counts").BeginArray();
+  for (int count : r.class_counts) json.Value(count);
+  json.EndArray();
+  for (const MetricInfo& m : CellMetrics(spec)) json.Field(m.name, r.metrics.Get(m.name));
+  json.Field("data_ms", r.data_ms)
       .Field("train_ms", r.train_ms)
       .Field("eval_ms", r.eval_ms)
       .Field("wall_ms", r.wall_ms)
@@ -112,39 +129,43 @@ void PrintSummary(std::ostream& out, const SimOptions& o, const std::vector<Tria
   const TrialSpec& s = o.spec;
   const Counts c = Count(results);
   char line[512];
-  const std::string data =
-      s.data.model == "image" ? "image n=" + std::to_string(s.data.n) + " from " + s.data.idx_dir
-                              : "pattern n=" + std::to_string(s.data.n) +
-                                    " d=" + std::to_string(s.data.d);
-  std::snprintf(line, sizeof line,
-                "pmoe-sim %s: %s, data %s, l=%d k=%d m=%d, N=%d N_test=%d; "
-                "%d trials, seed %llu\n",
-                kToolVersion, s.model.kind.c_str(), data.c_str(), s.model.l, s.model.k, s.model.m,
-                s.N, s.N_test, o.trials, static_cast<unsigned long long>(o.seed));
+  // The cell as its families read it: every parameter they read but the defaults' noise.
+  std::string read;
+  for (const ParamInfo& p : ParamTable())
+    if (!p.core && p.ReadBy(s) && p.get(s) != p.Default())
+      read += (read.empty() ? "" : " ") + p.name + "=" + p.get(s);
+  std::snprintf(line, sizeof line, "pmoe-sim %s: data %s, model %s, N=%d N_test=%d; %d trials, "
+                "seed %llu\n", kToolVersion, s.data.model.c_str(), s.model.kind.c_str(), s.N,
+                s.N_test, o.trials, static_cast<unsigned long long>(o.seed));
   out << line;
-  if (!results.empty() && results[0].status != TrialStatus::kInfeasible) {
-    const RealizedStats& r = results[0].realized;
-    std::snprintf(line, sizeof line,
-                  "  realized data (trial 0): delta_d %.6f, delta_r %.6f, l* %d, delta %.4f, "
-                  "confusers outrank: %s\n",
-                  r.delta_d, r.delta_r, r.l_star, r.delta, r.confusers_outrank ? "yes" : "no");
-    out << line;
-  }
-  std::snprintf(line, sizeof line, "  status: %d ok, %d diverged, %d infeasible\n", c.ok,
-                c.diverged, c.infeasible);
-  out << line;
-  auto row = [&](const char* label, const std::string& value) {
-    std::snprintf(line, sizeof line, "  %-18s %s\n", label, value.c_str());
+  if (!read.empty()) out << "  set: " << read << "\n";
+  const std::vector<MetricInfo> metrics = CellMetrics(s);
+  auto row = [&](const std::string& label, const std::string& value) {
+    std::snprintf(line, sizeof line, "  %-18s %s\n", label.c_str(), value.c_str());
     out << line;
   };
-  const auto& f = SummaryFields();
+  std::snprintf(line, sizeof line, "%d ok, %d diverged, %d infeasible, %d error", c.ok,
+                c.diverged, c.infeasible, c.error);
+  row("status", line);
+  for (const auto& r : results)
+    if (r.status == TrialStatus::kInfeasible || r.status == TrialStatus::kError) {
+      row("  first failure", r.message);
+      break;
+    }
+  const auto& f = CoreFields();
   row("test accuracy", Format(Moments(results, f[0].second), "%.4f"));
   row("train accuracy", Format(Moments(results, f[1].second), "%.4f"));
   std::snprintf(line, sizeof line, "%.3f (%d/%zu, %s)", static_cast<double>(c.success) /
                 results.size(), c.success, results.size(), s.success.c_str());
   row("success rate", line);
-  row("router hit rate", Format(Moments(results, f[3].second), "%.4f"));
-  row("epochs", Format(Moments(results, f[4].second), "%.1f"));
+  std::snprintf(line, sizeof line, "%d/%zu reached zero training error; stopped by: %s",
+                c.converged, results.size(), StopReasons(results).c_str());
+  row("training", line);
+  for (const MetricInfo& m : metrics)
+    row(m.name, Format(Moments(results, MetricField(m.name)), m.type == ColumnType::kF64
+                                                                  ? "%.4f" : "%.1f"));
+  row("epochs", Format(Moments(results, f[3].second), "%.1f"));
+  row("steps", Format(Moments(results, f[4].second), "%.0f"));
   row("ms per trial", Format(Moments(results, f[5].second), "%.1f"));
   std::snprintf(line, sizeof line, "data %.1f, train %.1f, eval %.1f (means)",
                 Moments(results, f[6].second).mean, Moments(results, f[7].second).mean,
@@ -161,18 +182,24 @@ void PrintJson(std::ostream& out, const SimOptions& o, const std::vector<TrialRe
   json.BeginObject().Field("tool", "pmoe-sim").Field("tool_version", kToolVersion);
   json.Field("seed", static_cast<unsigned long long>(o.seed)).Field("trials", o.trials);
   json.Key("parameters").BeginObject();
-  for (const ParamInfo& p : ParamTable()) json.Field(p.name, p.get(o.spec));
+  for (const ParamInfo& p : ParamTable())
+    if (p.ReadBy(o.spec)) json.Field(p.name, p.get(o.spec));
   json.EndObject();
   json.Key("summary").BeginObject();
   json.Field("ok", c.ok).Field("diverged", c.diverged).Field("infeasible", c.infeasible);
+  json.Field("error", c.error).Field("converged", c.converged);
   json.Field("success_rate", static_cast<double>(c.success) / results.size());
-  for (const auto& [name, field] : SummaryFields()) {
+  for (const auto& [name, field] : CoreFields()) {
     const MeanSd m = Moments(results, field);
     json.Field(name + "_mean", m.mean).Field(name + "_sd", m.sd);
   }
+  for (const MetricInfo& metric : CellMetrics(o.spec)) {
+    const MeanSd m = Moments(results, MetricField(metric.name));
+    json.Field(metric.name + "_mean", m.mean).Field(metric.name + "_sd", m.sd);
+  }
   json.Field("elapsed_s", elapsed_s).EndObject();
   json.Key("trials").BeginArray();
-  for (const auto& r : results) WriteTrial(json, r);
+  for (const auto& r : results) WriteTrial(json, o.spec, r);
   json.EndArray().EndObject();
   out << "\n";
 }

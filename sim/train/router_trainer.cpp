@@ -1,5 +1,5 @@
 // Router phase of Algorithm 1. The loss is linear in the routers, so each step only adds
-// lr * mean_batch(y sum_j x^(j)) to w_1 and subtracts it from w_2.
+// lr * mean_batch(y sum_j x^(j)) to w_1 and subtracts it from w_2 (y = +1 for class 0, -1 for 1).
 #include "pmoe/train/router_trainer.hpp"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ long TrainRouter(const Dataset& train, const RouterOptions& options, Rng& rng,
   RowMat<double> signed_sums = RowMat<double>::Zero(samples, train.d);
   for (int i = 0; i < samples; ++i)
     for (int j = 0; j < n; ++j)
-      signed_sums.row(i) += train.y[i] * train.x.row(static_cast<Eigen::Index>(i) * n + j)
+      signed_sums.row(i) += (train.label[i] == 0 ? 1.0 : -1.0) * train.x.row(static_cast<Eigen::Index>(i) * n + j)
                                              .cast<double>();
   std::vector<int> order(samples);
   std::iota(order.begin(), order.end(), 0);

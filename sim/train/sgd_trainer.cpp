@@ -1,12 +1,11 @@
-// The training loop of MODEL.md §5, readable top to bottom: epochs of shuffled mini-batches.
+// The training loop of MODEL.md §5, readable top to bottom: epochs of shuffled mini-batches
+// until the budget says stop.
 #include "pmoe/train/sgd_trainer.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <vector>
-
-#include "pmoe/models/logistic.hpp"
 
 namespace pmoe {
 namespace {
@@ -22,18 +21,21 @@ void Shuffle(std::vector<int>& order, Rng& rng) {
 }  // namespace
 
 template <typename T>
-Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y) {
+Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels) {
   Evaluation ev;
-  std::vector<T> f(kEvalChunk);
+  const Loss<T>& loss_fn = model.loss();
+  const int outputs = loss_fn.outputs();
+  std::vector<T> f(static_cast<size_t>(kEvalChunk) * outputs);
   double loss = 0.0;
   for (int begin = 0; begin < in.samples; begin += kEvalChunk) {
     const int count = std::min(kEvalChunk, in.samples - begin);
     model.Forward(in, begin, count, f.data());
     for (int i = 0; i < count; ++i) {
-      const double yi = y[begin + i];
-      ev.finite = ev.finite && std::isfinite(static_cast<double>(f[i]));
-      ev.errors += !(yi * f[i] > 0);
-      loss += LogisticLoss(yi, f[i]);
+      const T* fi = f.data() + static_cast<size_t>(i) * outputs;
+      for (int o = 0; o < outputs; ++o)
+        ev.finite = ev.finite && std::isfinite(static_cast<double>(fi[o]));
+      ev.errors += !loss_fn.Correct(fi, labels[begin + i]);
+      loss += loss_fn.Value(fi, labels[begin + i]);
     }
   }
   ev.accuracy = 1.0 - static_cast<double>(ev.errors) / in.samples;
@@ -46,14 +48,17 @@ Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y) 
 // Evaluate would run the whole set and its losses. Chunks do not change any f: each sample's
 // forward pass is its own.
 template <typename T>
-bool MisclassifiesAny(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y) {
-  std::vector<T> f(kEvalChunk);
+bool MisclassifiesAny(Model<T>& model, const PatchBlocks<T>& in, const int* labels) {
+  const Loss<T>& loss_fn = model.loss();
+  const int outputs = loss_fn.outputs();
+  std::vector<T> f(static_cast<size_t>(kEvalChunk) * outputs);
   int begin = 0, chunk = kFirstCheckChunk;
   while (begin < in.samples) {
     const int count = std::min(chunk, in.samples - begin);
     model.Forward(in, begin, count, f.data());
     for (int i = 0; i < count; ++i)
-      if (!(y[begin + i] * f[i] > 0)) return true;
+      if (!loss_fn.Correct(f.data() + static_cast<size_t>(i) * outputs, labels[begin + i]))
+        return true;
     begin += count;
     chunk = std::min(2 * chunk, kEvalChunk);
   }
@@ -61,44 +66,55 @@ bool MisclassifiesAny(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y
 }
 
 template <typename T>
-SgdOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const Vec<T>& y,
-                    const SgdOptions& options, Rng& rng) {
-  SgdOutcome out;
+TrainOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const int* labels,
+                      const SgdOptions& options, Optimizer<T>& optimizer, Rng& rng) {
+  TrainOutcome out;
+  const TrainBudget& budget = options.budget;
   std::vector<int> order(train.samples);
   std::iota(order.begin(), order.end(), 0);
   Vec<T> grad(model.params().size());
-  const T lr = static_cast<T>(options.lr);
-  while (out.epochs < options.epochs && !out.zero_train_error) {
+  while (out.stop == StopReason::kNone) {
+    if (budget.epochs > 0 && out.epochs >= budget.epochs) {
+      out.stop = StopReason::kEpochCap;
+      break;
+    }
     Shuffle(order, rng);
     for (int begin = 0; begin < train.samples; begin += options.batch) {
+      if (budget.max_steps > 0 && out.steps >= budget.max_steps) {
+        out.stop = StopReason::kStepCap;  // mid-epoch: the epoch is not counted
+        return out;
+      }
       const int count = std::min(options.batch, train.samples - begin);
-      const double loss = model.LossAndGradient(train, order.data() + begin, count, y, grad);
+      const double loss = model.LossAndGradient(train, order.data() + begin, count, labels, grad);
       ++out.steps;
       if (!std::isfinite(loss)) {
         out.diverged = true;
+        out.stop = StopReason::kDiverged;
         out.message = "loss not finite at step " + std::to_string(out.steps);
         return out;
       }
-      model.params() -= lr * grad;
+      optimizer.Step(model.params(), grad);
     }
     ++out.epochs;
     if (!model.params().allFinite()) {
       out.diverged = true;
+      out.stop = StopReason::kDiverged;
       out.message = "weights not finite after epoch " + std::to_string(out.epochs);
       return out;
     }
-    if (options.early_stop) out.zero_train_error = !MisclassifiesAny(model, train, y);
+    if (budget.early_stop && !MisclassifiesAny(model, train, labels))
+      out.stop = StopReason::kZeroTrainError;
   }
   return out;
 }
 
-template Evaluation Evaluate(Model<float>&, const PatchBlocks<float>&, const Vec<float>&);
-template Evaluation Evaluate(Model<double>&, const PatchBlocks<double>&, const Vec<double>&);
-template bool MisclassifiesAny(Model<float>&, const PatchBlocks<float>&, const Vec<float>&);
-template bool MisclassifiesAny(Model<double>&, const PatchBlocks<double>&, const Vec<double>&);
-template SgdOutcome TrainSgd(Model<float>&, const PatchBlocks<float>&, const Vec<float>&,
-                             const SgdOptions&, Rng&);
-template SgdOutcome TrainSgd(Model<double>&, const PatchBlocks<double>&, const Vec<double>&,
-                            const SgdOptions&, Rng&);
+template Evaluation Evaluate(Model<float>&, const PatchBlocks<float>&, const int*);
+template Evaluation Evaluate(Model<double>&, const PatchBlocks<double>&, const int*);
+template bool MisclassifiesAny(Model<float>&, const PatchBlocks<float>&, const int*);
+template bool MisclassifiesAny(Model<double>&, const PatchBlocks<double>&, const int*);
+template TrainOutcome TrainSgd(Model<float>&, const PatchBlocks<float>&, const int*,
+                               const SgdOptions&, Optimizer<float>&, Rng&);
+template TrainOutcome TrainSgd(Model<double>&, const PatchBlocks<double>&, const int*,
+                               const SgdOptions&, Optimizer<double>&, Rng&);
 
 }  // namespace pmoe

@@ -11,7 +11,7 @@ RouterHits CountHits(const Dataset& data, const std::function<bool(int)>& hit) {
   int pos = 0, neg = 0, pos_hits = 0, neg_hits = 0;
   for (int i = 0; i < data.size(); ++i) {
     const bool h = hit(i);
-    if (data.y[i] > 0) {
+    if (data.label[i] == 0) {
       ++pos;
       pos_hits += h;
     } else {
@@ -30,7 +30,7 @@ RouterHits CountHits(const Dataset& data, const std::function<bool(int)>& hit) {
 
 RouterHits SeparateRouterHits(const std::vector<int>& routes, int k, int l, const Dataset& data) {
   return CountHits(data, [&](int i) {
-    const int expert = data.y[i] > 0 ? 0 : 1;
+    const int expert = data.label[i];
     const int* route = routes.data() + (static_cast<size_t>(i) * k + expert) * l;
     for (int t = 0; t < l; ++t)
       if (route[t] == data.disc_pos[i]) return true;

@@ -6,9 +6,9 @@
 namespace pmoe {
 
 size_t DatasetBytes(const Dataset& set) {
-  return sizeof(float) * (static_cast<size_t>(set.x.size()) + set.y.size() +
+  return sizeof(float) * (static_cast<size_t>(set.x.size()) +
                           static_cast<size_t>(set.pattern_scores.size())) +
-         sizeof(int) * set.disc_pos.size();
+         sizeof(int) * (set.disc_pos.size() + set.label.size());
 }
 
 void TestSetCache::ExpectUses(const std::string& data_key, uint64_t data_seed, int count,

@@ -8,31 +8,70 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
-#include "pmoe/core/validate.hpp"
-#include "pmoe/data/data_source.hpp"
+#include "pmoe/family/family.hpp"
 
 namespace pmoe {
 namespace {
 
-// Measured on the development machine (README): ~30 GFLOP/s in the training loops, ~25 ns per
-// generated coordinate of data. Good enough to order work and to say minutes or hours.
+// Nominal FLOP rate of the training loops on one core (README "Speed": 50-95 GFLOP/s measured;
+// early-stopping checks and small shapes run slower). Good enough to order work and to say
+// minutes or hours; `plan --pilot` measures.
 constexpr double kFlopsPerSecond = 30e9;
-constexpr double kSecondsPerDataValue = 25e-9;
 
 void CheckCell(const SweepConfig& config, const Cell& cell,
                std::set<std::string>& feasible_data) {
   const std::string where = config.path + " (cell " + cell.label + ")";
-  ValidateSpec(cell.spec, where);
-  const std::string data_key = CanonicalKey(cell.spec, "data.");
-  if (feasible_data.count(data_key)) return;
   try {
-    MakeDataSource(cell.spec.data, /*data_seed=*/0);
-  } catch (const InfeasibleError& e) {
-    throw ConfigError(where + ": " + e.what());
+    ValidateSpec(cell.spec, where);
   } catch (const SchemaError& e) {  // unreadable image files
     throw ConfigError(where + ": " + e.what());
   }
+  const std::string data_key = CanonicalKey(cell.spec, "data.");
+  if (feasible_data.count(data_key)) return;
+  try {
+    DataFamilyOf(cell.spec).Make(cell.spec, /*data_seed=*/0);
+  } catch (const InfeasibleError& e) {
+    throw ConfigError(where + ": " + e.what());
+  } catch (const SchemaError& e) {
+    throw ConfigError(where + ": " + e.what());
+  }
   feasible_data.insert(data_key);
+}
+
+// What the cell's families read of the parameter `name` ("N" and the like: always).
+bool Reads(const TrialSpec& spec, const std::string& name) {
+  const ParamInfo* p = FindParam(name);
+  return p != nullptr && p->ReadBy(spec);
+}
+
+// Every parameter the file sets, and every axis, must be read by some cell: a key no family of
+// the sweep reads would change nothing, which is never what its author meant.
+void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells) {
+  auto read_by_some = [&](const std::string& name) {
+    return std::any_of(cells.begin(), cells.end(),
+                       [&](const Cell& c) { return Reads(c.spec, name); });
+  };
+  auto families = [&] {
+    std::set<std::string> names;
+    for (const Cell& c : cells) names.insert(c.spec.data.model + "/" + c.spec.model.kind);
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  std::vector<std::string> keys = config.base_keys;
+  for (const Axis& axis : config.axes) keys.push_back(axis.name);
+  for (const std::string& key : keys)
+    if (!read_by_some(key))
+      throw ConfigError(config.path + ": " + key + " is read by none of this sweep's families (" +
+                        families() + ", as data.model/model.kind): remove it, or choose a family "
+                        "that reads it (pmoe-sim --help says which read what)");
+  for (const auto& [kind, setting] : config.overrides) {
+    TrialSpec probe = config.base;
+    probe.model.kind = kind;
+    if (!Reads(probe, setting.first))
+      throw ConfigError(config.path + ": [model." + kind + "] " + setting.first +
+                        " is not read by model " + kind);
+  }
 }
 
 }  // namespace
@@ -41,7 +80,6 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
   size_t total = 1;
   for (const Axis& axis : config.axes) total *= axis.values.size();
   std::vector<Cell> cells;
-  cells.reserve(total);
   std::set<std::string> feasible_data;
   std::map<uint64_t, std::string> labels_by_id;
   for (size_t index = 0; index < total; ++index) {
@@ -54,57 +92,50 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
       digit[a] = rest % config.axes[a].values.size();
       rest /= config.axes[a].values.size();
     }
-    for (size_t a = 0; a < config.axes.size(); ++a) {
-      const Axis& axis = config.axes[a];
-      SetParam(cell.spec, axis.name, axis.values[digit[a]], config.path);
-      cell.label += (a ? ", " : "") + axis.name + "=" + GetParam(cell.spec, axis.name);
-    }
+    for (size_t a = 0; a < config.axes.size(); ++a)
+      SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
     for (const auto& [kind, setting] : config.overrides)
-      if (cell.spec.model.kind == kind) SetParam(cell.spec, setting.first, setting.second, config.path);
+      if (cell.spec.model.kind == kind)
+        SetParam(cell.spec, setting.first, setting.second, config.path);
+    // The label names the axes the cell reads; an axis it does not read repeats the same cell,
+    // which is kept once (the first time), under the values of the axes it reads.
+    bool ignores_an_axis = false;
+    for (const Axis& axis : config.axes) {
+      if (!Reads(cell.spec, axis.name)) {
+        ignores_an_axis = true;
+        continue;
+      }
+      cell.label += (cell.label.empty() ? "" : ", ") + axis.name + "=" +
+                    GetParam(cell.spec, axis.name);
+    }
     if (cell.label.empty()) cell.label = "the only cell";
     cell.key = CanonicalKey(cell.spec, "");
     cell.id = HashString(cell.key);
-    CheckCell(config, cell, feasible_data);
     auto [it, fresh] = labels_by_id.emplace(cell.id, cell.label);
-    if (!fresh)
+    if (!fresh) {
+      if (ignores_an_axis) continue;
       throw ConfigError(config.path + ": cells \"" + it->second + "\" and \"" + cell.label +
                         "\" are the same cell (a value repeated on an axis?)");
+    }
+    CheckCell(config, cell, feasible_data);
     cells.push_back(std::move(cell));
   }
+  CheckEveryKeyRead(config, cells);
   return cells;
 }
 
 double EstimateTrialSeconds(const TrialSpec& spec) {
-  const DataSpec& data = spec.data;
-  const ModelSpec& model = spec.model;
-  // Image data takes d from its files; MNIST-format images are 28 x 28.
-  const double d = data.model == "image" ? 784 : data.d;
-  const double n = data.n, m = model.m, k = model.k, l = model.l;
-  double forward = 2 * n * m * d;                                   // CNN: every patch
-  if (model.kind == "separate") forward = 2 * l * m * d;
-  if (model.kind == "joint") forward = 2 * (n * k * d + l * m * d);
-  // Early stopping typically ends well before the cap; a third of it is a fair middle.
-  const double epochs = model.early_stop ? std::max(1.0, model.epochs / 3.0) : model.epochs;
-  const double train = 3 * forward * spec.N * epochs * (model.early_stop ? 4.0 / 3 : 1.0);
-  const double router = model.kind == "separate" ? 2 * n * d * spec.N * 2 : 0.0;
-  const double eval = forward * (spec.N + spec.N_test);
-  const double generate = (spec.N + spec.N_test) * n * d * kSecondsPerDataValue;
-  return (train + router + eval) / kFlopsPerSecond + generate;
-}
-
-double EstimateTrialBytes(const TrialSpec& spec) {
-  const double d = spec.data.model == "image" ? 784 : spec.data.d;
-  const double values = static_cast<double>(spec.N + spec.N_test) * spec.data.n * d;
-  const double routed = spec.model.kind == "separate"
-                            ? static_cast<double>(spec.N + spec.N_test) * spec.model.k *
-                                  spec.model.l * d
-                            : 0.0;
-  return 4.0 * (values + routed);
+  const DataFamily& data = DataFamilyOf(spec);
+  const ModelFamily& model = ModelFamilyOf(spec);
+  const DataShape shape = data.Shape(spec);
+  const FlopCount flops = model.NominalFlops(spec, shape, model.ExpectedEpochs(spec));
+  const double samples = static_cast<double>(spec.N) + spec.N_test;
+  return flops.total() / kFlopsPerSecond + samples * data.SecondsPerSample(spec, shape);
 }
 
 double EstimateTestSetBytes(const TrialSpec& spec) {
-  const double d = spec.data.model == "image" ? 784 : spec.data.d;
-  return 4.0 * spec.N_test * (spec.data.n * (d + 2) + 2);
+  const DataShape shape = DataFamilyOf(spec).Shape(spec);
+  return 4.0 * spec.N_test * (shape.n * (static_cast<double>(shape.d) + 2) + 2);
 }
 
 }  // namespace pmoe

@@ -1,6 +1,7 @@
 // Reading a sweep config: every key must be known, every value parses, every axis is well formed.
 #include "pmoe/sweep/sweep_config.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 
@@ -13,7 +14,7 @@ namespace {
 
 // "model.joint.k" -> "joint" when joint is a model kind; "" otherwise.
 std::string OverrideKind(const std::string& key) {
-  for (const std::string& kind : FindParam("model.kind")->choices) {
+  for (const std::string& kind : FindParam("model.kind")->choices) {  // the model families
     const std::string prefix = "model." + kind + ".";
     if (key.rfind(prefix, 0) == 0) return kind;
   }
@@ -40,11 +41,14 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
-      config.seed = static_cast<uint64_t>(ParseIntegerAtLeast(path, "seed", entry.value, 0));
+      config.seed =
+          static_cast<uint64_t>(ParseIntegerInRange(path, "seed", entry.value, 0, INT64_MAX));
     } else if (entry.key == "trials") {
-      config.trials = static_cast<int>(ParseIntegerAtLeast(path, "trials", entry.value, 1));
+      config.trials =
+          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, 10000000));
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
+      config.base_keys.push_back(entry.key);
     } else {
       throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "

@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -18,6 +19,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/version.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -72,6 +74,14 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   s.config = LoadSweepConfig(config_path);
   s.cells = ExpandGrid(s.config);
   s.shard = shard;
+  std::vector<const TrialSpec*> specs;
+  int classes = 0;
+  for (const Cell& c : s.cells) {
+    specs.push_back(&c.spec);
+    classes = std::max(classes, DataFamilyOf(c.spec).Shape(c.spec).classes);
+  }
+  s.schema = RowSchema(MetricsOf(specs), classes);
+  s.identity.columns = s.schema.Text();
   s.identity.numerics = kNumericsVersion;
   s.identity.seed = s.config.seed;
   s.identity.trials = s.config.trials;
@@ -92,6 +102,7 @@ SweepIdentity IdentityOf(const ResultContents& contents) {
   id.seed = contents.meta.master_seed;
   id.trials = contents.meta.trials_per_cell;
   id.shard = contents.meta.shard;
+  if (contents.schema) id.columns = contents.schema->Text();
   for (const StoredCell& c : contents.cells) {
     id.cells.push_back(c.key);
     id.labels.push_back(c.label);
@@ -102,7 +113,8 @@ SweepIdentity IdentityOf(const ResultContents& contents) {
 std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
   std::map<RowKey, TrialRow> rows;
   Insert(rows, FileRows(setup, /*force=*/false));
-  const JournalContents journal = PeekJournal(setup.journal_path, setup.identity.Text());
+  const JournalContents journal =
+      PeekJournal(setup.journal_path, setup.identity.Text(), setup.schema);
   if (journal.has_identity && journal.identity != setup.identity.Text())
     throw ConfigError(setup.journal_path + " belongs to another sweep: " +
                       DescribeDifference(SweepIdentity::FromText(journal.identity),
@@ -142,7 +154,7 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
   std::map<RowKey, TrialRow> rows;
   Insert(rows, FileRows(setup, options.force));
 
-  Journal journal(setup.journal_path, setup.identity.Text());
+  Journal journal(setup.journal_path, setup.identity.Text(), setup.schema);
   if (!journal.matches()) {
     if (!options.force)
       throw ConfigError(setup.journal_path + " belongs to another sweep: " +
@@ -212,34 +224,52 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
                     report.held);
   auto last_checkpoint = Clock::now();
   std::vector<TrialRow> batch;
-  for (bool finished = false; !finished;) {
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      ready.wait_for(lock, std::chrono::milliseconds(250),
-                     [&] { return !pending.empty() || workers_done; });
-      batch.swap(pending);
-      finished = workers_done && pending.empty();
+  try {
+    for (bool finished = false; !finished;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        ready.wait_for(lock, std::chrono::milliseconds(250),
+                       [&] { return !pending.empty() || workers_done; });
+        batch.swap(pending);
+        finished = workers_done && pending.empty();
+      }
+      timed([&] { journal.Append(batch); });  // durable before it counts
+      Insert(rows, batch);
+      report.ran += batch.size();
+      batch.clear();
+      progress.Update(report.ran);
+      if (options.interrupted() && !stop) {
+        stop = true;
+        report.interrupted = true;
+        log << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";
+      }
+      const auto now = Clock::now();
+      if (std::chrono::duration<double>(now - last_checkpoint).count() >=
+          options.checkpoint_seconds) {
+        timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, setup.schema,
+                                    Values(rows)); });
+        last_checkpoint = now;
+      }
     }
-    timed([&] { journal.Append(batch); });  // durable before it counts
-    Insert(rows, batch);
-    report.ran += batch.size();
-    batch.clear();
-    progress.Update(report.ran);
-    if (options.interrupted() && !stop) {
-      stop = true;
-      report.interrupted = true;
-      log << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";
-    }
-    const auto now = Clock::now();
-    if (std::chrono::duration<double>(now - last_checkpoint).count() >=
-        options.checkpoint_seconds) {
-      timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, Values(rows)); });
-      last_checkpoint = now;
-    }
+  } catch (const std::exception& e) {
+    // The store failed: stop the workers (the trials in flight are lost, nothing acknowledged
+    // is), join them, and say what failed. The journal holds every row appended before.
+    stop = true;
+    workers.join();
+    progress.Finish(report.ran);
+    throw IoError(std::string(e.what()) + "; stopped after " + std::to_string(report.ran) +
+                  " new trials, " + std::to_string(report.held + report.ran) + " of " +
+                  std::to_string(report.shard_trials) + " held in " + setup.journal_path +
+                  " (run again once the cause is fixed: it resumes from there)");
   }
   workers.join();
   progress.Finish(report.ran);
-  timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, Values(rows)); });
+  try {
+    timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, setup.schema, Values(rows)); });
+  } catch (const std::exception& e) {
+    throw IoError(std::string(e.what()) + "; every trial is held in " + setup.journal_path +
+                  " (run again once the cause is fixed: it rebuilds the file from there)");
+  }
   if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
   report.store_seconds = store_seconds;

@@ -56,8 +56,8 @@ uint32_t Crc32(const char* data, size_t size) {
   return crc ^ 0xffffffffu;
 }
 
-Journal::Journal(const std::string& path, const std::string& identity)
-    : path_(path), identity_(identity) {
+Journal::Journal(const std::string& path, const std::string& identity, const RowSchema& schema)
+    : path_(path), identity_(identity), schema_(schema) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) Fail(path, "cannot open the journal");
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -72,7 +72,8 @@ Journal::~Journal() {
   if (fd_ >= 0) ::close(fd_);  // also releases the lock
 }
 
-JournalContents ParseJournal(const std::string& data, const std::string& identity) {
+JournalContents ParseJournal(const std::string& data, const std::string& identity,
+                             const RowSchema& schema) {
   JournalContents out;
   size_t offset = 0;
   while (data.size() - offset >= kHeaderBytes) {
@@ -96,7 +97,7 @@ JournalContents ParseJournal(const std::string& data, const std::string& identit
       bool intact = true;
       while (at < length && intact) {
         TrialRow row;
-        intact = DecodeRow(payload, length, &at, row);
+        intact = schema.Decode(payload, length, &at, row);
         if (intact) batch.push_back(std::move(row));
       }
       if (!intact) break;  // passed its CRC but does not decode: another version wrote it
@@ -107,7 +108,8 @@ JournalContents ParseJournal(const std::string& data, const std::string& identit
   return out;
 }
 
-JournalContents PeekJournal(const std::string& path, const std::string& identity) {
+JournalContents PeekJournal(const std::string& path, const std::string& identity,
+                            const RowSchema& schema) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};
   std::string data;
@@ -118,12 +120,12 @@ JournalContents PeekJournal(const std::string& path, const std::string& identity
     throw;
   }
   ::close(fd);
-  return ParseJournal(data, identity);
+  return ParseJournal(data, identity, schema);
 }
 
 void Journal::Recover() {
   const std::string data = ReadAll(fd_, path_);
-  JournalContents contents = ParseJournal(data, identity_);
+  JournalContents contents = ParseJournal(data, identity_, schema_);
   dropped_bytes_ = data.size() - contents.intact_bytes;
   if (!contents.has_identity) {  // empty or unreadable from the start: begin a fresh journal
     Reset();
@@ -160,7 +162,7 @@ void Journal::Append(const std::vector<TrialRow>& rows) {
   if (rows.empty()) return;
   PMOE_CHECK(matches_) << "appending to a journal of another sweep";
   std::string payload;
-  for (const TrialRow& r : rows) EncodeRow(r, payload);
+  for (const TrialRow& r : rows) schema_.Encode(r, payload);
   WriteRecord(kRows, payload);
 }
 

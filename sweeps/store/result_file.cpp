@@ -1,11 +1,12 @@
 // Writing and reading the HDF5 result file. Columns come from two tables: the parameter table
-// for /cells and TrialColumns() for /trials, so neither list is repeated here.
+// for /cells and the sweep's RowSchema for /trials, so neither list is repeated here.
 #include "pmoe/sweep/result_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -55,29 +56,41 @@ void WriteCells(H5File& file, const std::vector<Cell>& cells) {
   file.WriteColumn("/cells/cell_id", ids);
   file.WriteStrings("/cells/key", keys);
   file.WriteStrings("/cells/label", labels);
+  // One column per parameter some cell reads; a cell that does not read it has NaN (numbers)
+  // or "" (text) there. Integers are int64 when every cell reads them.
   for (const ParamInfo& p : ParamTable()) {
+    size_t readers = 0;
+    for (const Cell& c : cells) readers += p.ReadBy(c.spec);
+    if (readers == 0) continue;
     // "success" would collide with /trials/success when the two tables are joined.
     const std::string name = "/cells/" + (p.name == "success" ? "success_criterion" : p.name);
-    if (p.type == ParamType::kInt || p.type == ParamType::kBool) {
+    auto number = [&](const Cell& c) -> double {
+      const std::string v = p.get(c.spec);
+      return p.type == ParamType::kBool ? (v == "true" ? 1.0 : 0.0) : std::stod(v);
+    };
+    const bool integer = p.type == ParamType::kInt || p.type == ParamType::kBool;
+    if (integer && readers == cells.size()) {
       std::vector<int64_t> values;
-      for (const Cell& c : cells) values.push_back(std::stoll(p.type == ParamType::kBool
-          ? std::string(p.get(c.spec) == "true" ? "1" : "0") : p.get(c.spec)));
+      for (const Cell& c : cells)
+        values.push_back(p.type == ParamType::kBool ? static_cast<int64_t>(number(c))
+                                                    : std::stoll(p.get(c.spec)));
       file.WriteColumn(name, values);
-    } else if (p.type == ParamType::kDouble) {
+    } else if (integer || p.type == ParamType::kDouble) {
       std::vector<double> values;
-      for (const Cell& c : cells) values.push_back(std::stod(p.get(c.spec)));
+      for (const Cell& c : cells) values.push_back(p.ReadBy(c.spec) ? number(c) : NAN);
       file.WriteColumn(name, values);
     } else {
       std::vector<std::string> values;
-      for (const Cell& c : cells) values.push_back(p.get(c.spec));
+      for (const Cell& c : cells) values.push_back(p.ReadBy(c.spec) ? p.get(c.spec) : "");
       file.WriteStrings(name, values);
     }
   }
 }
 
-void WriteTrials(H5File& file, const std::vector<TrialRow>& rows) {
+void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialRow>& rows) {
   file.CreateGroup("/trials");
-  for (const Column& col : TrialColumns()) {
+  file.SetAttribute("/", "trial_columns", schema.Text());
+  for (const Column& col : schema.columns()) {
     const std::string name = "/trials/" + col.name;
     auto ints = [&](auto zero) {
       std::vector<decltype(zero)> values;
@@ -103,13 +116,62 @@ void WriteTrials(H5File& file, const std::vector<TrialRow>& rows) {
       }
     }
     file.SetAttribute(name, "description", col.description);
+    if (col.metric) {  // declared by a family: analysis summarizes it, and plots it when a rate
+      file.SetAttribute(name, "metric", int64_t{1});
+      file.SetAttribute(name, "rate", int64_t{col.rate});
+    }
   }
 }
 
-std::vector<TrialRow> ReadTrials(const H5File& file) {
+std::optional<ColumnType> TypeNamed(const std::string& name) {
+  for (ColumnType t : {ColumnType::kU64, ColumnType::kI64, ColumnType::kI32, ColumnType::kU8,
+                       ColumnType::kF64, ColumnType::kString})
+    if (name == ColumnTypeName(t)) return t;
+  return std::nullopt;
+}
+
+// The schema a file's trial_columns attribute lists: the class counts and metrics between the
+// core columns and the tail, each metric's meaning and rate flag from its column's attributes.
+RowSchema SchemaOf(const H5File& file) {
+  const auto text = file.StringAttribute("/", "trial_columns");
+  if (!text) throw SchemaError(file.path() + ": no trial_columns attribute (written by an older "
+                               "pmoe-sweep: rerun the sweep with this one)");
+  const RowSchema core({}, 0);
+  int classes = 0;
+  std::vector<MetricInfo> metrics;
+  size_t start = 0;
+  while (start < text->size()) {
+    const size_t end = std::min(text->find(',', start), text->size());
+    const std::string item = text->substr(start, end - start);
+    start = end + 1;
+    const size_t colon = item.rfind(':');
+    const auto type = colon == std::string::npos ? std::nullopt : TypeNamed(item.substr(colon + 1));
+    if (!type) throw SchemaError(file.path() + ": trial_columns: bad entry \"" + item + "\"");
+    const std::string name = item.substr(0, colon);
+    bool is_core = false;
+    for (const Column& c : core.columns()) is_core = is_core || c.name == name;
+    if (is_core) continue;
+    if (name == "train_count_" + std::to_string(classes)) {
+      ++classes;
+      continue;
+    }
+    MetricInfo m;
+    m.name = name;
+    m.type = *type;
+    m.help = file.StringAttribute("/trials/" + name, "description").value_or("");
+    m.rate = file.IntAttribute("/trials/" + name, "rate").value_or(0) != 0;
+    metrics.push_back(m);
+  }
+  RowSchema schema(metrics, classes);
+  if (schema.Text() != *text)
+    throw SchemaError(file.path() + ": trial_columns lists columns this tool cannot read: " + *text);
+  return schema;
+}
+
+std::vector<TrialRow> ReadTrials(const H5File& file, const RowSchema& schema) {
   std::vector<TrialRow> rows;
   bool first = true;
-  for (const Column& col : TrialColumns()) {
+  for (const Column& col : schema.columns()) {
     const std::string name = "/trials/" + col.name;
     if (!file.Exists(name))
       throw SchemaError(file.path() + ": no column " + name + " (expected by schema version " +
@@ -153,7 +215,8 @@ std::string UtcNow() {
 }
 
 void WriteResultFile(const std::string& path, const ResultMeta& meta,
-                     const std::vector<Cell>& cells, std::vector<TrialRow> rows) {
+                     const std::vector<Cell>& cells, const RowSchema& schema,
+                     std::vector<TrialRow> rows) {
   std::map<uint64_t, size_t> position;
   for (size_t i = 0; i < cells.size(); ++i) position[cells[i].id] = i;
   for (const TrialRow& r : rows)
@@ -167,7 +230,7 @@ void WriteResultFile(const std::string& path, const ResultMeta& meta,
     H5File file = H5File::Create(temp);
     WriteMeta(file, meta);
     WriteCells(file, cells);
-    WriteTrials(file, rows);
+    WriteTrials(file, schema, rows);
     file.Close();  // closed, not only flushed, before the fsync and rename
   }
   SyncPath(temp);
@@ -204,7 +267,8 @@ ResultContents ReadResultFile(const std::string& path) {
   if (keys.size() != ids.size() || labels.size() != ids.size())
     throw SchemaError(path + ": /cells columns differ in length");
   for (size_t i = 0; i < ids.size(); ++i) contents.cells.push_back({ids[i], keys[i], labels[i]});
-  contents.rows = ReadTrials(file);
+  contents.schema = SchemaOf(file);
+  contents.rows = ReadTrials(file, *contents.schema);
   return contents;
 }
 

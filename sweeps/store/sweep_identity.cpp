@@ -2,6 +2,7 @@
 // and a readable account of how two identities differ.
 #include "pmoe/sweep/sweep_identity.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -26,6 +27,27 @@ std::map<std::string, std::set<std::string>> ValuesByParameter(const std::vector
   return values;
 }
 
+// "name:type" items of a, b not in the other, named: what a reader would decode wrongly.
+std::string ColumnDifference(const std::string& a, const std::string& b, const std::string& a_name,
+                             const std::string& b_name) {
+  auto items = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+    return out;
+  };
+  const auto in_a = items(a), in_b = items(b);
+  std::string only_a, only_b;
+  for (const auto& x : in_a)
+    if (std::find(in_b.begin(), in_b.end(), x) == in_b.end()) only_a += (only_a.empty() ? "" : ", ") + x;
+  for (const auto& x : in_b)
+    if (std::find(in_a.begin(), in_a.end(), x) == in_a.end()) only_b += (only_b.empty() ? "" : ", ") + x;
+  std::string out;
+  if (!only_a.empty()) out += "only in " + a_name + ": " + only_a;
+  if (!only_b.empty()) out += (out.empty() ? "" : "; ") + std::string("only in ") + b_name + ": " + only_b;
+  return out.empty() ? "the same columns in another order" : out;
+}
+
 std::string SetText(const std::set<std::string>& values) {
   std::string out;
   for (const auto& v : values) out += (out.empty() ? "" : ",") + v;
@@ -37,7 +59,7 @@ std::string SetText(const std::set<std::string>& values) {
 std::string SweepIdentity::Text() const {
   std::string text = "numerics=" + std::to_string(numerics) + "\nseed=" + std::to_string(seed) +
                      "\ntrials=" + std::to_string(trials) +
-                     "\nshard=" + shard + "\n";
+                     "\nshard=" + shard + "\ncolumns=" + columns + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
   return text;
 }
@@ -51,6 +73,7 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
     else if (line.rfind("seed=", 0) == 0) id.seed = std::stoull(line.substr(5));
     else if (line.rfind("trials=", 0) == 0) id.trials = std::stoi(line.substr(7));
     else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
+    else if (line.rfind("columns=", 0) == 0) id.columns = line.substr(8);
     else if (line.rfind("cell=", 0) == 0) {
       const size_t tab = line.find('\t');
       id.cells.push_back(line.substr(5, tab - 5));
@@ -75,6 +98,9 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
   if (a.trials != b.trials)
     add("trials " + std::to_string(a.trials) + " in " + a_name + ", " +
         std::to_string(b.trials) + " in " + b_name);
+  if (a.columns != b.columns)
+    add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
+        ")");
   if (!ignore_shard && a.shard != b.shard)
     add("shard \"" + a.shard + "\" in " + a_name + ", \"" + b.shard + "\" in " + b_name);
   // Which parameters take other values: the most useful thing to say about a changed config.

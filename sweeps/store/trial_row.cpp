@@ -1,4 +1,4 @@
-// The stored fields of a trial, in one table (schema version 1, DESIGN.md).
+// The stored fields of a trial: core columns, class counts, declared metrics (schema version 1).
 #include "pmoe/sweep/trial_row.hpp"
 
 #include <cmath>
@@ -39,44 +39,77 @@ Column DoubleColumn(std::string name, std::string description, F field, bool tim
   return c;
 }
 
+// Training samples of class `c`; -1 when the trial recorded no such class.
+Column ClassCountColumn(int c) {
+  Column col = Named("train_count_" + std::to_string(c), ColumnType::kI32,
+                     "training samples of class " + std::to_string(c));
+  col.get_int = [c](const TrialRow& r) -> int64_t {
+    const auto& counts = r.result.class_counts;
+    return c < static_cast<int>(counts.size()) ? counts[c] : -1;
+  };
+  col.set_int = [c](TrialRow& r, int64_t v) {
+    if (v < 0) return;
+    auto& counts = r.result.class_counts;
+    if (static_cast<int>(counts.size()) <= c) counts.resize(c + 1, 0);
+    counts[c] = static_cast<int>(v);
+  };
+  return col;
+}
+
+// A declared metric: NaN (floats) or -1 (integers) where a trial did not record it.
+Column MetricColumn(const MetricInfo& info) {
+  Column col = Named(info.name, info.type, info.help);
+  col.metric = true;
+  col.rate = info.rate;
+  const std::string name = info.name;
+  if (info.type == ColumnType::kF64) {
+    col.get_double = [name](const TrialRow& r) { return r.result.metrics.Get(name); };
+    col.set_double = [name](TrialRow& r, double v) {
+      if (!std::isnan(v)) r.result.metrics.Set(name, v);
+    };
+  } else {
+    col.get_int = [name](const TrialRow& r) -> int64_t {
+      const double v = r.result.metrics.Get(name);
+      return std::isnan(v) ? -1 : static_cast<int64_t>(v);
+    };
+    col.set_int = [name](TrialRow& r, int64_t v) {
+      if (v != -1) r.result.metrics.Set(name, static_cast<double>(v));
+    };
+  }
+  return col;
+}
+
 #define PMOE_ROW(path) [](TrialRow& row) -> auto& { return row.path; }
 
-std::vector<Column> BuildColumns() {
+std::vector<Column> CoreColumns() {
   using T = ColumnType;
-  std::vector<Column> columns = {
+  return {
       IntColumn("cell_id", T::kU64, "hash of the cell's canonical key (/cells)", PMOE_ROW(cell_id)),
       IntColumn("trial", T::kI32, "trial index within the cell", PMOE_ROW(result.trial)),
-      IntColumn("data_seed", T::kU64, "H(master, data parameters, trial)",
+      IntColumn("data_seed", T::kU64, "H(master, data parameters read, trial)",
                 PMOE_ROW(result.seeds.data)),
-      IntColumn("init_seed", T::kU64, "H(master, data seed, model parameters)",
+      IntColumn("init_seed", T::kU64, "H(master, data seed, model parameters read)",
                 PMOE_ROW(result.seeds.init)),
-      IntColumn("status", T::kU8, "0 ok, 1 diverged, 2 infeasible", PMOE_ROW(result.status)),
+      IntColumn("status", T::kU8, "0 ok, 1 diverged, 2 infeasible, 3 error",
+                PMOE_ROW(result.status)),
       IntColumn("success", T::kU8, "the sweep's success criterion held", PMOE_ROW(result.success)),
       DoubleColumn("test_acc", "test accuracy", PMOE_ROW(result.test_acc)),
       DoubleColumn("train_acc", "training accuracy", PMOE_ROW(result.train_acc)),
-      DoubleColumn("train_loss", "mean logistic loss on the training set",
-                   PMOE_ROW(result.train_loss)),
+      DoubleColumn("train_loss", "mean loss on the training set", PMOE_ROW(result.train_loss)),
       IntColumn("epochs", T::kI32, "epochs trained", PMOE_ROW(result.epochs)),
-      IntColumn("steps", T::kI64, "SGD steps of the expert/model phase", PMOE_ROW(result.steps)),
-      IntColumn("router_steps", T::kI64, "SGD steps of the separate router phase",
-                PMOE_ROW(result.router_steps)),
+      IntColumn("steps", T::kI64, "training steps of the model (a router phase apart)",
+                PMOE_ROW(result.steps)),
+      IntColumn("stop_reason", T::kU8,
+                "why training stopped: 0 not trained, 1 zero_train_error, 2 epoch_cap, "
+                "3 step_cap, 4 diverged, 5 stopping_rule",
+                PMOE_ROW(result.stop)),
       IntColumn("zero_train_error", T::kU8, "training error is zero after training",
                 PMOE_ROW(result.zero_train_error)),
-      DoubleColumn("router_hit", "separate: Lemma 4.1 hit rate; joint: Assumption 4.4 rate",
-                   PMOE_ROW(result.router_hit)),
-      DoubleColumn("router_hit_pos", "router_hit over y = +1 test samples",
-                   PMOE_ROW(result.router_hit_pos)),
-      DoubleColumn("router_hit_neg", "router_hit over y = -1 test samples",
-                   PMOE_ROW(result.router_hit_neg)),
-      DoubleColumn("realized_delta_d", "realized <o1, o2>", PMOE_ROW(result.realized.delta_d)),
-      DoubleColumn("realized_delta_r", "realized max |<o_a, q>| over irrelevant patches",
-                   PMOE_ROW(result.realized.delta_r)),
-      IntColumn("realized_l_star", T::kI32, "1 + most delta'-closer patches in a sample",
-                PMOE_ROW(result.realized.l_star)),
-      DoubleColumn("realized_delta", "1 / (1 - max(delta_d, delta_r))",
-                   PMOE_ROW(result.realized.delta)),
-      IntColumn("confusers_outrank", T::kU8, "every delta'-closer patch outranks o1/o2",
-                PMOE_ROW(result.realized.confusers_outrank)),
+  };
+}
+
+std::vector<Column> TailColumns() {
+  std::vector<Column> columns = {
       DoubleColumn("data_ms", "data generation wall time", PMOE_ROW(result.data_ms), true),
       DoubleColumn("train_ms", "training wall time (router phase included)",
                    PMOE_ROW(result.train_ms), true),
@@ -109,13 +142,22 @@ bool Take(const char* data, size_t size, size_t* offset, T* value) {
 
 }  // namespace
 
-const std::vector<Column>& TrialColumns() {
-  static const std::vector<Column> columns = BuildColumns();
-  return columns;
+RowSchema::RowSchema(const std::vector<MetricInfo>& metrics, int classes) {
+  columns_ = CoreColumns();
+  for (int c = 0; c < classes; ++c) columns_.push_back(ClassCountColumn(c));
+  for (const MetricInfo& m : metrics) columns_.push_back(MetricColumn(m));
+  for (Column& c : TailColumns()) columns_.push_back(std::move(c));
 }
 
-void EncodeRow(const TrialRow& row, std::string& out) {
-  for (const Column& c : TrialColumns()) {
+std::string RowSchema::Text() const {
+  std::string text;
+  for (const Column& c : columns_)
+    text += (text.empty() ? "" : ",") + c.name + ":" + ColumnTypeName(c.type);
+  return text;
+}
+
+void RowSchema::Encode(const TrialRow& row, std::string& out) const {
+  for (const Column& c : columns_) {
     if (c.type == ColumnType::kF64) {
       Put(out, c.get_double(row));
     } else if (c.type == ColumnType::kString) {
@@ -128,8 +170,8 @@ void EncodeRow(const TrialRow& row, std::string& out) {
   }
 }
 
-bool DecodeRow(const char* data, size_t size, size_t* offset, TrialRow& row) {
-  for (const Column& c : TrialColumns()) {
+bool RowSchema::Decode(const char* data, size_t size, size_t* offset, TrialRow& row) const {
+  for (const Column& c : columns_) {
     if (c.type == ColumnType::kF64) {
       double v;
       if (!Take(data, size, offset, &v)) return false;
@@ -148,8 +190,8 @@ bool DecodeRow(const char* data, size_t size, size_t* offset, TrialRow& row) {
   return true;
 }
 
-bool SameOutcome(const TrialRow& a, const TrialRow& b) {
-  for (const Column& c : TrialColumns()) {
+bool RowSchema::SameOutcome(const TrialRow& a, const TrialRow& b) const {
+  for (const Column& c : columns_) {
     if (c.timing) continue;
     if (c.type == ColumnType::kF64) {
       const double x = c.get_double(a), y = c.get_double(b);

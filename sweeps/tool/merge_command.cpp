@@ -88,7 +88,7 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   meta.shard.clear();
   meta.command_line = command_line;
   meta.created_utc = UtcNow();
-  WriteResultFile(out, meta, cells, rows);
+  WriteResultFile(out, meta, cells, *shards[0].schema, rows);
   std::cout << out << ": " << rows.size() << " trials of " << cells.size() << " cells from "
             << shards.size() << " files\n";
   return 0;

@@ -88,5 +88,11 @@ int main(int argc, char** argv) {
   } catch (const pmoe::SchemaError& e) {
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
     return 2;
+  } catch (const pmoe::IoError& e) {  // a file the store writes: disk full, read-only, ...
+    std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
+    return 1;
   }
 }

@@ -28,10 +28,10 @@ int RunStatusCommand(const std::vector<std::string>& args, const std::string& co
                                              shard.count);
 
   std::set<std::pair<uint64_t, int>> held;
-  int by_status[3] = {0, 0, 0}, successes = 0;
+  int by_status[4] = {0, 0, 0, 0}, successes = 0;
   for (const TrialRow& r : contents.rows) {
     held.insert({r.cell_id, r.result.trial});
-    ++by_status[static_cast<int>(r.result.status) % 3];
+    ++by_status[static_cast<int>(r.result.status) % 4];
     successes += r.result.success;
   }
   std::map<size_t, int> lacking;  // cell index -> trials missing
@@ -45,11 +45,11 @@ int RunStatusCommand(const std::vector<std::string>& args, const std::string& co
             << "  " << cells.size() << " cells x " << config.trials << " trials; this file "
             << "holds " << contents.rows.size() << " of " << work.size() << " ("
             << by_status[0] << " ok, " << by_status[1] << " diverged, " << by_status[2]
-            << " infeasible; " << successes << " successes)\n";
+            << " infeasible, " << by_status[3] << " error; " << successes << " successes)\n";
   const JournalContents journal = PeekJournal(path + ".journal", [&] {
     SweepIdentity id = IdentityOf(contents);
     return id.Text();
-  }());
+  }(), *contents.schema);
   size_t pending = 0;
   for (const TrialRow& r : journal.rows) pending += !held.count({r.cell_id, r.result.trial});
   if (journal.has_identity)

@@ -46,7 +46,8 @@ TEST_CASE("pmoe-analyze summary tabulates every cell", "[analysis][cli]") {
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("model.kind") && Contains("success_lo") && Contains("router_hit"));
-  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * 2 * 6);
+  // Separate pMoE at 2 values of l and the CNN (which reads no l) once, at each of 6 N.
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + (2 + 1) * 6);
   const auto csv = test::RunCommand(Analyze("summary --csv " + SmallSweep()));
   CHECK(csv.out.rfind("model.kind,model.l,N,trials,", 0) == 0);
   const auto json = test::RunCommand(Analyze("summary --json " + SmallSweep()));

@@ -41,7 +41,7 @@ TEST_CASE("Bad parameter text names the file key value and expected form", "[par
 TEST_CASE("Canonical keys list a section's parameters in table order", "[params]") {
   const TrialSpec spec;
   const std::string key = CanonicalKey(spec, "data.");
-  CHECK(key.rfind("data.model=pattern;data.n=16;data.d=64;", 0) == 0);
+  CHECK(key.rfind("data.model=pattern;data.labels=iid;data.n=16;data.d=64;", 0) == 0);
   CHECK(key.find("model.kind") == std::string::npos);
 }
 

@@ -62,12 +62,12 @@ TEST_CASE("Image samples hold one discriminative image at the recorded position"
     REQUIRE(data.d == 4);
     int positives = 0;
     for (int i = 0; i < data.size(); ++i) {
-      positives += data.y[i] > 0;
+      positives += data.label[i] == 0;
       for (int j = 0; j < data.n; ++j) {
         const float first = data.x(i * data.n + j, 0);
         const int label = ClassOf(first);
         REQUIRE(FromTest(first) == (split == Split::kTest));  // each split from its own file
-        if (j == data.disc_pos[i]) REQUIRE(label == (data.y[i] > 0 ? 2 : 4));
+        if (j == data.disc_pos[i]) REQUIRE(label == (data.label[i] == 0 ? 2 : 4));
         else REQUIRE((label == 0 || label == 3 || label == 5));
       }
     }
@@ -130,8 +130,8 @@ TEST_CASE("Every model runs one trial on the installed Fashion-MNIST", "[data][i
     CHECK(r.status == TrialStatus::kOk);
     CHECK(r.train_acc > 0.6);  // it learned its training set well beyond chance
     CHECK((r.test_acc >= 0 && r.test_acc <= 1));
-    CHECK(r.realized.delta_d > 0);
-    CHECK(r.realized.delta_d < 1);
+    CHECK(r.metrics.Get("realized_delta_d") > 0);
+    CHECK(r.metrics.Get("realized_delta_d") < 1);
   }
 }
 

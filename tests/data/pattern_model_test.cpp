@@ -56,7 +56,7 @@ TEST_CASE("Realized statistics meet what was asked over many seeds", "[data]") {
           const Vecd q = train.x.row(i * train.n + j).cast<double>();
           REQUIRE(q.norm() == Approx(1.0).margin(tol));
           if (j == train.disc_pos[i]) {
-            REQUIRE((q - (train.y[i] > 0 ? model.o1() : model.o2())).norm() < tol);
+            REQUIRE((q - (train.label[i] == 0 ? model.o1() : model.o2())).norm() < tol);
           } else {
             REQUIRE(DistanceToNearestCenter(model, q) <= spec.radius + tol);
           }
@@ -83,7 +83,7 @@ TEST_CASE("Irrelevant patches carry no label information", "[data]") {
   double score[2] = {0, 0};
   int count[2] = {0, 0};
   for (int i = 0; i < data.size(); ++i) {
-    const int c = data.y[i] > 0;
+    const int c = data.label[i] == 0;
     ++count[c];
     for (int j = 0; j < data.n; ++j)
       if (j != data.disc_pos[i]) score[c] += diff.dot(data.x.row(i * data.n + j).cast<double>());
@@ -107,7 +107,7 @@ TEST_CASE("A smaller draw is a prefix of a larger one and splits differ", "[data
   const Dataset small = model.Draw(Split::kTrain, 30);
   const Dataset large = model.Draw(Split::kTrain, 300);
   CHECK(small.x == large.x.topRows(small.x.rows()));
-  CHECK(small.y == large.y.head(30));
+  CHECK(std::equal(small.label.begin(), small.label.end(), large.label.begin()));
   CHECK(std::equal(small.disc_pos.begin(), small.disc_pos.end(), large.disc_pos.begin()));
   const Dataset test = model.Draw(Split::kTest, 30);
   CHECK(test.x != small.x);
@@ -121,7 +121,7 @@ TEST_CASE("The same seed gives bit-identical data and another seed other data", 
   const Dataset b = PatternModel(plan, 5).Draw(Split::kTrain, 100);
   const Dataset c = PatternModel(plan, 6).Draw(Split::kTrain, 100);
   CHECK(a.x == b.x);
-  CHECK(a.y == b.y);
+  CHECK(a.label == b.label);
   CHECK(a.x != c.x);
 }
 

@@ -24,7 +24,7 @@ struct GradientCheck {
 // Small data from model A, in double; batch of 12 samples out of 16.
 struct SmallProblem {
   RowMat<double> x;
-  Vec<double> y;
+  std::vector<int> labels;  // class 0 (y = +1) or 1 (y = -1)
   int samples = 16;
   std::vector<int> batch;
   explicit SmallProblem(int n = 6, int d = 12) {
@@ -36,7 +36,7 @@ struct SmallProblem {
     PatternModel source(PlanPatternModel(spec), /*data_seed=*/11);
     Dataset data = source.Draw(Split::kTrain, samples);
     x = data.x.cast<double>();
-    y = data.y.cast<double>();
+    labels = data.label;
     batch = {3, 0, 7, 15, 9, 2, 11, 4, 13, 6, 1, 8};
   }
 };
@@ -46,15 +46,15 @@ GradientCheck CheckGradient(Model<double>& model, const SmallProblem& problem,
   const PatchBlocks<double> in = model.Prepare(problem.x, problem.samples);
   const int count = static_cast<int>(problem.batch.size());
   Vec<double> grad, unused;
-  model.LossAndGradient(in, problem.batch.data(), count, problem.y, grad);
+  model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), grad);
   GradientCheck check;
   const double h = 1e-6;
   for (Eigen::Index i = 0; i < model.params().size(); ++i) {
     const double saved = model.params()[i];
     model.params()[i] = saved + h;
-    const double up = model.LossAndGradient(in, problem.batch.data(), count, problem.y, unused);
+    const double up = model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), unused);
     model.params()[i] = saved - h;
-    const double down = model.LossAndGradient(in, problem.batch.data(), count, problem.y, unused);
+    const double down = model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), unused);
     model.params()[i] = saved;
     const double numeric = (up - down) / (2 * h);
     check.max_abs_error = std::max(check.max_abs_error, std::abs(numeric - grad[i]));
@@ -111,14 +111,13 @@ void CheckFloatMatchesDouble(const SmallProblem& problem, const ModelSpec& spec,
   auto single = MakeModel<float>(spec, d, 3);
   auto twice = MakeModel<double>(spec, d, 3);
   const RowMat<float> xf = problem.x.cast<float>();
-  const Vec<float> yf = problem.y.cast<float>();
   Vec<float> gf;
   Vec<double> gd;
   const int count = static_cast<int>(problem.batch.size());
   const double lf = single->LossAndGradient(single->Prepare(xf, problem.samples),
-                                            problem.batch.data(), count, yf, gf);
+                                            problem.batch.data(), count, problem.labels.data(), gf);
   const double ld = twice->LossAndGradient(twice->Prepare(problem.x, problem.samples),
-                                           problem.batch.data(), count, problem.y, gd);
+                                           problem.batch.data(), count, problem.labels.data(), gd);
   INFO(spec.kind << " m=" << spec.m << " k=" << spec.k << " l=" << spec.l << " d=" << d);
   CHECK(lf == Approx(ld).epsilon(1e-5));
   const double scale = std::max(1.0, gd.cwiseAbs().maxCoeff());

@@ -15,13 +15,16 @@ TEST_CASE("A grid is the product of its axes with the last varying fastest", "[s
   CHECK(config.seed == 3);
   CHECK(config.trials == 5);
   const std::vector<Cell> cells = ExpandGrid(config);
-  REQUIRE(cells.size() == 12);
+  // The CNN reads no model.l: its cells come once per N, at the first l, without l in the label.
+  REQUIRE(cells.size() == 3 * 2 + 2);
   CHECK(cells[0].label == "model.l=1, N=100, model.kind=separate");
-  CHECK(cells[1].label == "model.l=1, N=100, model.kind=cnn");
+  CHECK(cells[1].label == "N=100, model.kind=cnn");
   CHECK(cells[2].label == "model.l=1, N=400, model.kind=separate");
-  CHECK(cells[11].spec.model.l == 3);
-  CHECK(cells[11].spec.N == 400);
-  CHECK(cells[11].spec.model.kind == "cnn");
+  CHECK(cells[3].label == "N=400, model.kind=cnn");
+  CHECK(cells[4].label == "model.l=2, N=100, model.kind=separate");
+  CHECK(cells[7].spec.model.l == 3);
+  CHECK(cells[7].spec.N == 400);
+  CHECK(cells[7].spec.model.kind == "separate");
   // Ids are hashes of the full canonical key: the same in another run or another file.
   const std::vector<Cell> again = ExpandGrid(config);
   for (size_t i = 0; i < cells.size(); ++i) CHECK(cells[i].id == again[i].id);

@@ -20,10 +20,11 @@ std::string CompareResults(const std::string& a, const std::string& b) {
   for (size_t i = 0; i < x.cells.size(); ++i)
     if (x.cells[i].key != y.cells[i].key || x.cells[i].id != y.cells[i].id)
       return "cell " + std::to_string(i) + " differs";
+  if (x.schema->Text() != y.schema->Text()) return "different trial columns";
   if (x.rows.size() != y.rows.size())
     return std::to_string(x.rows.size()) + " vs " + std::to_string(y.rows.size()) + " trials";
   for (size_t i = 0; i < x.rows.size(); ++i)
-    if (!SameOutcome(x.rows[i], y.rows[i]))
+    if (!x.schema->SameOutcome(x.rows[i], y.rows[i]))
       return "trial row " + std::to_string(i) + " differs";
   return "";
 }

@@ -35,7 +35,7 @@ TEST_CASE("pmoe-sim refuses bad values with exit status 2 and names option value
       {"--l 17", {"model.l = \"17\"", "an integer in 1..n (n = 16)"}},
       {"--data.delta_d 1.5", {"data.delta_d = \"1.5\"", "(-1, 1)"}},
       {"--n 0", {"data.n = \"0\"", "an integer in 1..1024"}},
-      {"--m -4", {"model.m = \"-4\"", "positive integer"}},
+      {"--m -4", {"model.m = \"-4\"", "an integer in 1.."}},
       {"--model perceptron", {"model.kind = \"perceptron\"", "separate|joint|cnn"}},
       {"--data.delta_r 0.25", {"infeasible data model", "delta_r > (1 - delta_d)/4"}},
       {"--model.lr abc", {"model.lr = \"abc\"", "a finite number"}},

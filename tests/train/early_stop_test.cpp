@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/data/data_source.hpp"
+#include "pmoe/family/builtin.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
 #include "pmoe/trial/model_factory.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -23,7 +23,7 @@ class GivenOutputs : public Model<double> {
     for (int i = 0; i < count; ++i) f[i] = f_[begin + i];
     forwarded += count;
   }
-  double LossAndGradient(const PatchBlocks<double>&, const int*, int, const Vec<double>&,
+  double LossAndGradient(const PatchBlocks<double>&, const int*, int, const int*,
                          Vec<double>&) override {
     return 0.0;
   }
@@ -40,14 +40,16 @@ TEST_CASE("The early stop's check finds a misclassified sample wherever it is",
   const int samples = 1000;
   PatchBlocks<double> in;
   in.samples = samples;
-  Vec<double> y(samples);
+  std::vector<int> labels(samples);
+  Vec<double> y(samples);  // +1 for class 0, -1 for class 1
   std::vector<double> f(samples);
   for (int i = 0; i < samples; ++i) {
-    y[i] = i % 3 ? 1.0 : -1.0;
+    labels[i] = i % 3 ? 0 : 1;
+    y[i] = labels[i] == 0 ? 1.0 : -1.0;
     f[i] = 0.5 * y[i];  // every sample right
   }
   GivenOutputs all_right(f);
-  CHECK_FALSE(MisclassifiesAny<double>(all_right, in, y));
+  CHECK_FALSE(MisclassifiesAny<double>(all_right, in, labels.data()));
   CHECK(all_right.forwarded == samples);
   for (const int wrong : {0, 31, 32, 500, samples - 1}) {
     for (const double value : {-0.5 * y[wrong], 0.0, std::numeric_limits<double>::quiet_NaN()}) {
@@ -55,14 +57,14 @@ TEST_CASE("The early stop's check finds a misclassified sample wherever it is",
       g[wrong] = value;
       GivenOutputs model(g);
       INFO("sample " << wrong << " has y f = " << y[wrong] * value);
-      CHECK(MisclassifiesAny<double>(model, in, y));
+      CHECK(MisclassifiesAny<double>(model, in, labels.data()));
       CHECK(model.forwarded > wrong);
     }
   }
   std::vector<double> g = f;  // an error among the first samples is found without the rest
   g[3] = -g[3];
   GivenOutputs early(g);
-  CHECK(MisclassifiesAny<double>(early, in, y));
+  CHECK(MisclassifiesAny<double>(early, in, labels.data()));
   CHECK(early.forwarded < 100);
 }
 
@@ -73,25 +75,27 @@ TEST_CASE("Training with the early stop ends at the first epoch with zero traini
   spec.model.kind = "cnn";
   spec.data.l_star = 1;  // no confusers: a CNN learns this in a few epochs
   spec.N = 200;
-  const auto source = MakeDataSource(spec.data, 3);
+  const auto source = PatternFamily().Make(spec, 3);
   Dataset train;
   source->Draw(Split::kTrain, spec.N, train);
   auto run = [&](int epochs, bool early_stop) {
     auto model = MakeModel<float>(spec.model, train.d, 4);
     const PatchBlocks<float> in = model->Prepare(train.x, train.size());
     SgdOptions options;
-    options.epochs = epochs;
-    options.early_stop = early_stop;
+    options.budget.epochs = epochs;
+    options.budget.early_stop = early_stop;
     Rng rng(5);
-    const SgdOutcome outcome = TrainSgd(*model, in, train.y, options, rng);
-    return std::make_pair(outcome, Evaluate(*model, in, train.y));
+    SgdStep<float> step(spec.model.lr);
+    const TrainOutcome outcome = TrainSgd(*model, in, train.label.data(), options, step, rng);
+    return std::make_pair(outcome, Evaluate(*model, in, train.label.data()));
   };
   const auto [stopped, at_stop] = run(150, true);
-  REQUIRE(stopped.zero_train_error);
+  REQUIRE(stopped.stop == StopReason::kZeroTrainError);
   REQUIRE(stopped.epochs >= 2);
   CHECK(at_stop.errors == 0);
   const auto [fixed, before_stop] = run(stopped.epochs - 1, false);
   CHECK(fixed.epochs == stopped.epochs - 1);
+  CHECK(fixed.stop == StopReason::kEpochCap);
   CHECK(before_stop.errors > 0);
 }
 

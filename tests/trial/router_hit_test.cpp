@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/data/data_source.hpp"
+#include "pmoe/family/builtin.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
 #include "pmoe/trial/model_factory.hpp"
@@ -26,7 +26,7 @@ TEST_CASE("Router hit rate is 1/8 1/2 7/8 1 at l = 1..4 on the default data set"
     spec.N = 500;
     const int trials = 4;
     double sum = 0;
-    for (int t = 0; t < trials; ++t) sum += RunTrial(spec, t, 1).router_hit;
+    for (int t = 0; t < trials; ++t) sum += RunTrial(spec, t, 1).metrics.Get("router_hit");
     const double rate = sum / trials;
     const double p = expected[l - 1];
     const double sd = std::sqrt(p * (1 - p) / (trials * spec.N_test));
@@ -43,7 +43,7 @@ TEST_CASE("Joint pMoE: the routes kept from its evaluation are those Route compu
   spec.model.kind = "joint";
   spec.model.k = 4;
   spec.model.l = 3;
-  const auto source = MakeDataSource(spec.data, 5);
+  const auto source = PatternFamily().Make(spec, 5);
   Dataset test;
   source->Draw(Split::kTest, 1100, test);
   auto model = MakeModel<float>(spec.model, test.d, 6);
@@ -52,7 +52,7 @@ TEST_CASE("Joint pMoE: the routes kept from its evaluation are those Route compu
   for (Eigen::Index i = 0; i < joint.gating().size(); ++i)
     joint.gating().data()[i] = static_cast<float>(rng.Normal());
   joint.KeepRoutes(true);
-  Evaluate(*model, model->Prepare(test.x, test.size()), test.y);
+  Evaluate(*model, model->Prepare(test.x, test.size()), test.label.data());
   const std::vector<int> kept = joint.TakeRoutes();
   CHECK(kept.size() == size_t{1100} * 4 * 3);
   CHECK(kept == joint.Route(test.x, test.size()));

@@ -12,7 +12,7 @@ Dataset SetOf(int samples, float value) {
   set.n = 2;
   set.d = 3;
   set.x = RowMatf::Constant(samples * set.n, set.d, value);
-  set.y = Vecf::Ones(samples);
+  set.label.assign(samples, 0);
   set.disc_pos.assign(samples, 0);
   return set;
 }

@@ -2,6 +2,8 @@
 // inside a trial becomes its status.
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 #include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
 
@@ -30,8 +32,15 @@ void RequireSameOutcome(const TrialResult& a, const TrialResult& b) {
   REQUIRE(a.train_loss == b.train_loss);  // bit for bit
   REQUIRE(a.epochs == b.epochs);
   REQUIRE(a.steps == b.steps);
-  REQUIRE((a.router_hit == b.router_hit || (std::isnan(a.router_hit) && std::isnan(b.router_hit))));
-  REQUIRE(a.realized.delta_r == b.realized.delta_r);
+  REQUIRE(a.stop == b.stop);
+  REQUIRE(a.class_counts == b.class_counts);
+  // Every metric the families recorded (router hit rates, realized statistics), bit for bit.
+  REQUIRE(a.metrics.values().size() == b.metrics.values().size());
+  for (const auto& [name, value] : a.metrics.values()) {
+    INFO(name);
+    const double other = b.metrics.Get(name);
+    REQUIRE(std::memcmp(&value, &other, sizeof value) == 0);
+  }
 }
 
 }  // namespace
@@ -88,7 +97,8 @@ TEST_CASE("Trials sharing a data seed share one cached test set and give the sam
   RequireSameOutcome(first, RunTrial(small, 3, 42));
   RequireSameOutcome(second, RunTrial(larger, 3, 42));
   RequireSameOutcome(third, RunTrial(other_data, 3, 42));
-  REQUIRE(second.realized.l_star == RunTrial(larger, 3, 42).realized.l_star);
+  REQUIRE(second.metrics.Get("realized_l_star") ==
+          RunTrial(larger, 3, 42).metrics.Get("realized_l_star"));
 
   TestSetCache tiny(1000);  // no room for a set: each trial draws its own
   RequireSameOutcome(RunTrial(larger, 3, 42, &tiny), second);
@@ -123,7 +133,8 @@ TEST_CASE("Fixed-length training runs exactly the asked epochs", "[trial]") {
   const TrialResult r = RunTrial(spec, 0, 1);
   CHECK(r.epochs == 7);
   CHECK(r.steps == 7 * 10);  // 200 samples in batches of 20
-  CHECK(r.router_steps == 100 * 10);
+  CHECK(r.metrics.Get("router_steps") == 100 * 10);
+  CHECK(r.stop == StopReason::kEpochCap);
 }
 
 }  // namespace pmoe

@@ -8,9 +8,11 @@
 namespace pmoe {
 
 struct CellSummary {
-  int trials = 0, ok = 0, diverged = 0, infeasible = 0, successes = 0;
+  int trials = 0, ok = 0, diverged = 0, infeasible = 0, error = 0, successes = 0;
+  int converged = 0;  // ok trials that reached zero training error
   Interval success_interval;
   Moments test_acc, train_acc, router_hit, router_hit_pos, router_hit_neg, epochs;
+  std::vector<Moments> metrics;  // (Results::metrics) over the ok trials that recorded each
 };
 
 // Means and sds are over the trials with status ok.

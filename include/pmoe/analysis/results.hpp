@@ -3,6 +3,7 @@
 // so analysis works on any file that follows the schema.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -23,16 +24,32 @@ struct CellRecord {
 struct TrialRecord {
   size_t cell = 0;  // index into Results::cells
   int trial = 0;
-  int status = 0;   // 0 ok, 1 diverged, 2 infeasible
+  int status = 0;   // 0 ok, 1 diverged, 2 infeasible, 3 error
   bool success = false;
-  double test_acc = 0, train_acc = 0, router_hit = 0, router_hit_pos = 0, router_hit_neg = 0;
+  bool zero_train_error = false;
+  int stop_reason = 0;  // /trials/stop_reason: 1 zero_train_error, 2 epoch_cap, 3 step_cap, ...
+  double test_acc = 0, train_acc = 0;
+  // The router metrics when the files declare them (NaN otherwise): also in `metrics`.
+  double router_hit = NAN, router_hit_pos = NAN, router_hit_neg = NAN;
   int epochs = 0;
+  long long steps = 0;
+  std::vector<double> metrics;  // (Results::metrics.size()) NaN where the trial has none
+};
+
+// A /trials column a family declared (its "metric" attribute), with its meaning.
+struct MetricColumnInfo {
+  std::string name, description;
+  bool rate = false;  // a rate in [0, 1], plotted against N
 };
 
 struct Results {
   std::vector<CellRecord> cells;    // in file order, files in the order given
   std::vector<TrialRecord> trials;
   std::vector<std::string> files;
+  std::vector<MetricColumnInfo> metrics;  // every declared metric of any file, first seen first
+
+  // Index into metrics and TrialRecord::metrics; -1 when no file declares `name`.
+  int MetricIndex(const std::string& name) const;
 
   // Parameters that take more than one value across the cells, in table order of first sight.
   std::vector<std::string> SweptParameters() const;

@@ -37,6 +37,13 @@ class SchemaError : public std::runtime_error {
   explicit SchemaError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// The store could not write or read its files: names the path and the system's reason (no
+// space, read-only, not a directory). A run stops cleanly on it; rerun once the cause is fixed.
+class IoError : public std::runtime_error {
+ public:
+  explicit IoError(const std::string& message) : std::runtime_error(message) {}
+};
+
 namespace detail {
 [[noreturn]] void CheckFailed(const char* file, int line, const char* condition,
                               const std::string& message);

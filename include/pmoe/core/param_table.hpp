@@ -1,10 +1,12 @@
-// Every parameter of a TrialSpec, with its dotted name ("data.delta_r", "model.lr", "N"), default
-// and meaning in one table. The command line, config files, seeds and result files all read it.
+// Every parameter of a TrialSpec, with its dotted name ("data.delta_r", "model.lr", "N"),
+// default, meaning, parser and the families that read it, in one table. The command line, config
+// files, seeds, cell keys and result files all read it. The table is built from the core rows,
+// the shared rows below and each family's own rows (family.hpp): a family says which rows it reads.
 #pragma once
 
 #include <functional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pmoe/core/spec.hpp"
@@ -18,16 +20,21 @@ struct ParamInfo {
   ParamType type;
   std::string help;     // one line
   std::vector<std::string> choices;  // kChoice only
+  long long min = 0, max = 0;        // kInt: the accepted range (checked when parsed)
   std::function<std::string(const TrialSpec&)> get;            // canonical text of the value
   std::function<void(TrialSpec&, const std::string&)> assign;  // parsed; throws on bad syntax
-  // The data models this data.* parameter applies to; empty: all. A parameter that does not
-  // apply to a spec's data model is left out of its canonical keys (seeds, cell ids).
-  std::vector<std::string> data_models;
+  // Core parameters (N, N_test, success, data.model, model.kind) are read by every cell; any
+  // other is read by the families named here, and only then enters a cell's seeds and key.
+  bool core = false;
+  std::vector<std::string> readers;
 
-  bool AppliesTo(const TrialSpec& spec) const;
+  // Whether the cell `spec` reads it: core, or read by the spec's data family (data.*) or model
+  // family (model.*).
+  bool ReadBy(const TrialSpec& spec) const;
+  std::string Default() const;  // canonical text of the default value
 };
 
-// All parameters, in display order: top-level first, then [data], then [model].
+// All parameters, in display order: core first, then [data], then [model].
 const std::vector<ParamInfo>& ParamTable();
 
 // nullptr when the name is unknown.
@@ -40,15 +47,28 @@ void SetParam(TrialSpec& spec, const std::string& name, const std::string& value
 
 std::string GetParam(const TrialSpec& spec, const std::string& name);
 
-// "name=value;..." over the parameters whose name starts with `prefix` ("" for all), in table
-// order: the canonical text that seeds and cell keys are hashed from.
+// "name=value;..." over the parameters the cell reads whose name starts with `prefix` ("" for
+// all), in table order: the canonical text that seeds and cell keys are hashed from.
 std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix);
 
 // The (name, value) pairs of a canonical key, in its order: CanonicalKey's inverse.
 std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key);
 
-// An integer >= min from text, else ConfigError "where: key = "text": expected an integer >= min"
-// (run options such as trials and seed, which are not TrialSpec parameters).
+// Rows for a family's own parameters, stored in TrialSpec::extra (absent: the default).
+ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,
+                   const std::string& help);
+ParamInfo ExtraDouble(const std::string& name, double fallback, const std::string& help);
+ParamInfo ExtraChoice(const std::string& name, const std::vector<std::string>& choices,
+                      const std::string& help);  // default: the first choice
+// The value of a family's own parameter in `spec` (its default when not set).
+long long ExtraIntValue(const TrialSpec& spec, const std::string& name);
+double ExtraDoubleValue(const TrialSpec& spec, const std::string& name);
+std::string ExtraText(const TrialSpec& spec, const std::string& name);
+
+// An integer in [min, max] from text, else ConfigError "where: key = "text": expected an integer
+// in min..max" (run options such as trials and seed, which are not TrialSpec parameters).
+long long ParseIntegerInRange(const std::string& where, const std::string& key,
+                              const std::string& text, long long min, long long max);
 long long ParseIntegerAtLeast(const std::string& where, const std::string& key,
                               const std::string& text, long long min);
 

@@ -2,13 +2,15 @@
 // criterion. Defaults and one-line meanings live in param_table.cpp, the one place for them.
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace pmoe {
 
 // Data model parameters (MODEL.md §2; `model` also selects §3 image and §8 cluster data later).
 struct DataSpec {
-  std::string model = "pattern";   // pattern (A) | image (B)
+  std::string model = "pattern";   // the data family: pattern (A) | image (B)
+  std::string labels = "iid";      // iid: fair independent labels; balanced: sample i gets i mod c
   int n = 16;                      // patches per sample
   int d = 64;                      // patch dimension
   double delta_d = 0.2;            // <o1, o2>
@@ -27,15 +29,16 @@ struct DataSpec {
   std::string irrelevant;          // classes of the other patches, "2,3,..."; empty: all others
 };
 
-// Model and training parameters (MODEL.md §4-5).
+// Model and training parameters (MODEL.md §4-5) of the built-in SGD-trained families.
 struct ModelSpec {
-  std::string kind = "separate";  // separate | joint | cnn
+  std::string kind = "separate";  // the model family: separate | joint | cnn
   int l = 4;                      // patches routed to each expert
   int k = 2;                      // experts (separate training: 2)
   int m = 40;                     // neurons in total, m/k per expert
   double lr = 0.2;
   int batch = 20;
-  int epochs = 150;               // upper bound when early_stop is on
+  int epochs = 150;               // epoch cap (0: none)
+  long long max_steps = 0;        // SGD step cap (0: none)
   bool early_stop = true;         // stop at zero training error at the end of an epoch
   double sigma_w = 0.1;           // hidden weight init std
   double sigma_g = 1e-4;          // joint gating kernel init std
@@ -53,6 +56,9 @@ struct TrialSpec {
   int N = 500;          // training samples
   int N_test = 2000;    // test samples
   std::string success = "test_accuracy>=0.95";
+  // Parameters a family declares for itself (family.hpp), by dotted name, as canonical text;
+  // absent: the declared default.
+  std::map<std::string, std::string> extra;
 };
 
 }  // namespace pmoe

@@ -1,5 +1,6 @@
-// The interface every data model implements (A: pattern, later B: image, C: cluster), and the
-// factory that builds one from a DataSpec and a data seed.
+// The interface every data model implements (A: pattern, B: image, C: cluster): draws the
+// samples of a split from a data seed, and records what a drawn data set realized. Each data
+// family (family.hpp) builds its data source.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/dataset.hpp"
+#include "pmoe/family/metrics.hpp"
 
 namespace pmoe {
 
@@ -25,11 +27,13 @@ class DataSource {
     return out;
   }
 
-  // What the drawn data realized (MODEL.md §2), over all the given samples.
-  virtual RealizedStats Measure(const Dataset& train, const Dataset& test) const = 0;
+  // The statistics the drawn data realized, over all the given samples, as the family's
+  // declared metrics.
+  virtual void Record(const Dataset& train, const Dataset& test, Metrics& metrics) const = 0;
 };
 
-// Throws InfeasibleError when the data model's parameters admit no construction.
-std::unique_ptr<DataSource> MakeDataSource(const DataSpec& spec, uint64_t data_seed);
+// The metrics of MODEL.md §2's realized statistics (data models A and B), and their values.
+std::vector<MetricInfo> RealizedStatsMetrics();
+void RecordRealizedStats(const RealizedStats& stats, Metrics& metrics);
 
 }  // namespace pmoe

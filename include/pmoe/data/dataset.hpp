@@ -1,4 +1,5 @@
-// A drawn data set: N samples of n patches each, their labels and where the discriminative patch is.
+// A drawn data set: N samples of n patches each, their class labels and where the discriminative
+// patch is.
 #pragma once
 
 #include <vector>
@@ -9,19 +10,20 @@ namespace pmoe {
 
 enum class Split { kTrain = 0, kTest = 1 };
 
-// N samples, n patches, d patch dimension.
+// N samples, n patches, d patch dimension, c classes.
 struct Dataset {
   int n = 0;
   int d = 0;
+  int classes = 2;
   RowMatf x;                  // (N*n, d): row i*n + j is patch j of sample i
-  Vecf y;                     // (N): +1 or -1
+  std::vector<int> label;     // (N): the class of sample i, 0..c-1 (two classes: 0 is y = +1)
   std::vector<int> disc_pos;  // (N): index j of the discriminative patch of sample i
   // (N*n, 2), optional: <o1, x>, <o2, x> of every patch, recorded by a generator that has each
   // patch in cache as it writes it, so that measuring the realized statistics needs no second
   // pass over the data. Empty when the generator does not record them.
   RowMatf pattern_scores;
 
-  int size() const { return static_cast<int>(y.size()); }
+  int size() const { return static_cast<int>(label.size()); }
 };
 
 // Statistics a data set actually realized (MODEL.md §2), recorded with every trial.

@@ -32,7 +32,10 @@ class ImageModel : public DataSource {
   // On unit-normalized patches, with o1 and o2 the normalized means of the train split's
   // class_pos and class_neg images: the realized delta_d = <o1, o2>, delta_r, l* and delta of
   // MODEL.md §2, showing how far real images are from the theory's assumptions.
-  RealizedStats Measure(const Dataset& train, const Dataset& test) const override;
+  RealizedStats Measure(const Dataset& train, const Dataset& test) const;
+  void Record(const Dataset& train, const Dataset& test, Metrics& metrics) const override {
+    RecordRealizedStats(Measure(train, test), metrics);
+  }
 
   const ImagePlan& plan() const { return plan_; }
 

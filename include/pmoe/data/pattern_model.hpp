@@ -19,7 +19,10 @@ class PatternModel : public DataSource {
 
   using DataSource::Draw;
   void Draw(Split split, int count, Dataset& out) const override;
-  RealizedStats Measure(const Dataset& train, const Dataset& test) const override;
+  RealizedStats Measure(const Dataset& train, const Dataset& test) const;
+  void Record(const Dataset& train, const Dataset& test, Metrics& metrics) const override {
+    RecordRealizedStats(Measure(train, test), metrics);
+  }
 
   const PatternPlan& plan() const { return plan_; }
   const Vecd& o1() const { return o1_; }

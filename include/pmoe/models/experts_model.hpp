@@ -16,7 +16,7 @@ class ExpertsModel : public Model<T> {
   ExpertsModel(int k, int m, int d, Vec<T> output_weights);
 
   void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) override;
-  double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count, const Vec<T>& y,
+  double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count, const int* labels,
                          Vec<T>& grad) override;
 
   int experts() const { return k_; }

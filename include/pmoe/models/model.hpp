@@ -1,11 +1,13 @@
-// The interface the trainer sees: a model with a flat trainable parameter vector, a loss with its
-// gradient on a mini-batch, and f(x) on a range of samples. T is float in trials, double in the
-// finite-difference tests.
+// The interface the trainer sees: a model with a flat trainable parameter vector, a loss object
+// (train/loss.hpp) with the gradient of its mean on a mini-batch, and f(x) on a range of samples.
+// T is float in trials, double in the finite-difference tests.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
+#include "pmoe/train/loss.hpp"
 
 namespace pmoe {
 
@@ -51,19 +53,23 @@ class Model {
   // The model's view of a data set x (samples*n, d); may point into x, which must outlive it.
   virtual PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const = 0;
 
-  // f for samples [begin, begin + count) of `in`, into f[0..count).
+  // f for samples [begin, begin + count) of `in`: loss().outputs() values per sample, into
+  // f[0..count * outputs).
   virtual void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) = 0;
 
-  // Mean logistic loss over the samples idx[0..count) and its gradient with respect to
-  // params(), written into grad (same size as params()).
+  // Mean loss over the samples idx[0..count), whose classes are labels[idx[i]], and its gradient
+  // with respect to params(), written into grad (same size as params()).
   virtual double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
-                                 const Vec<T>& y, Vec<T>& grad) = 0;
+                                 const int* labels, Vec<T>& grad) = 0;
 
   Vec<T>& params() { return params_; }
   const Vec<T>& params() const { return params_; }
+  const Loss<T>& loss() const { return *loss_; }
 
  protected:
   Vec<T> params_;  // every trained weight, flat; subclasses map their matrices onto it
+  // Two classes on one output unless a multiclass model sets another.
+  std::shared_ptr<const Loss<T>> loss_ = std::make_shared<BinaryLogisticLoss<T>>();
 };
 
 // The view of x (samples*n, d) that reads every patch of each sample in place (CNN, joint pMoE).

@@ -15,8 +15,9 @@ class Journal {
  public:
   // Opens (or creates) the journal at `path` and holds an exclusive lock on it, so that two
   // processes never write one sweep. `identity` names what the journal belongs to (config text,
-  // seed, shard); rows of a journal with another identity are not returned: `matches` is false.
-  Journal(const std::string& path, const std::string& identity);
+  // seed, shard, the rows' columns); rows of a journal with another identity are not returned:
+  // `matches` is false. Rows are encoded and decoded with `schema`, which the identity lists.
+  Journal(const std::string& path, const std::string& identity, const RowSchema& schema);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -39,6 +40,7 @@ class Journal {
   void Recover();
 
   std::string path_, identity_, stored_identity_;
+  RowSchema schema_;
   int fd_ = -1;
   bool matches_ = true;
   std::vector<TrialRow> recovered_;
@@ -55,9 +57,12 @@ struct JournalContents {
   std::vector<TrialRow> rows;
   size_t intact_bytes = 0;
 };
-JournalContents ParseJournal(const std::string& data, const std::string& identity);
+// Rows are decoded with `schema` only when the stored identity is `identity` (which lists it).
+JournalContents ParseJournal(const std::string& data, const std::string& identity,
+                             const RowSchema& schema);
 
 // Reads a journal without locking or changing it (empty contents when there is none).
-JournalContents PeekJournal(const std::string& path, const std::string& identity);
+JournalContents PeekJournal(const std::string& path, const std::string& identity,
+                            const RowSchema& schema);
 
 }  // namespace pmoe

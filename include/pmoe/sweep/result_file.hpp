@@ -1,10 +1,12 @@
 // The HDF5 result file, schema version 1 (DESIGN.md): root attributes with provenance, /cells
 // (one row per cell, one column per parameter) and /trials (one row per finished trial, one
-// column per field of TrialColumns()). Written whole into a temp file and renamed over the old
+// column per field of the sweep's RowSchema, listed in order by the root attribute
+// trial_columns). Written whole into a temp file and renamed over the old
 // one: a published result file is never modified in place (notes/hdf5-crash-safety.md).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,7 @@ struct StoredCell {
 struct ResultContents {
   ResultMeta meta;
   std::vector<StoredCell> cells;
+  std::optional<RowSchema> schema;  // the file's /trials columns
   std::vector<TrialRow> rows;
 };
 
@@ -45,7 +48,8 @@ struct ResultContents {
 // does not depend on the order trials finished in. Atomic: temp file, close, fsync, rename,
 // fsync of the directory.
 void WriteResultFile(const std::string& path, const ResultMeta& meta,
-                     const std::vector<Cell>& cells, std::vector<TrialRow> rows);
+                     const std::vector<Cell>& cells, const RowSchema& schema,
+                     std::vector<TrialRow> rows);
 
 // Throws SchemaError naming the file when it is not a result file of a schema we can read.
 ResultContents ReadResultFile(const std::string& path);

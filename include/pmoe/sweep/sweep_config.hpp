@@ -18,6 +18,7 @@ struct SweepConfig {
   uint64_t seed = 1;
   int trials = 20;
   TrialSpec base;
+  std::vector<std::string> base_keys;  // the parameters the file sets outside [grid], in order
   std::vector<Axis> axes;  // in file order; the last varies fastest
   // Per-model overrides from sections [model.KIND] (e.g. [model.joint] k = 8): applied to the
   // cells whose model.kind is KIND, after the axes, so one sweep can compare models whose

@@ -1,5 +1,5 @@
 // What makes two result files, journals or configs "the same sweep": the master seed, trials per
-// cell, the shard and the canonical keys of the cells. Comments, spacing and key order in the
+// cell, the shard, the stored columns and the canonical keys of the cells. Comments, spacing and key order in the
 // config do not count; anything that changes what would be computed does.
 #pragma once
 
@@ -14,6 +14,7 @@ struct SweepIdentity {
   uint64_t seed = 0;
   int trials = 0;
   std::string shard;               // "I/K" or ""
+  std::string columns;             // the rows' schema, RowSchema::Text()
   std::vector<std::string> cells;  // canonical keys, grid order
   std::vector<std::string> labels; // the same cells' swept values, for messages
 

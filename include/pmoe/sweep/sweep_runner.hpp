@@ -21,6 +21,7 @@ struct SweepSetup {
   SweepConfig config;
   std::vector<Cell> cells;
   ShardSpec shard;
+  RowSchema schema;           // the stored columns: core, class counts, the cells' metrics
   SweepIdentity identity;
   std::string out_path;      // results/NAME.h5 or results/NAME.shard-I-of-K.h5 unless given
   std::string journal_path;  // out_path + ".journal"
@@ -60,6 +61,8 @@ struct RunReport {
   size_t test_cache_peak_bytes = 0;
 };
 
+// Throws IoError when the journal or the result file cannot be written: the workers are stopped
+// and joined first, and every trial acknowledged before the failure stays in the journal.
 RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log);
 
 ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line);

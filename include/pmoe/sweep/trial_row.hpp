@@ -1,6 +1,8 @@
-// A finished trial as the sweep engine stores it: the TrialResult and its cell. The column table
-// below is the one list of stored fields: the journal's binary records and the HDF5 /trials
-// columns are both written and read from it, in its order.
+// A finished trial as the sweep engine stores it: the TrialResult and its cell. A sweep's row
+// schema is the one list of stored fields: the core columns, one count per class, the metrics its
+// cells' families declare, the timings and the message. The journal's binary records and the
+// HDF5 /trials columns are both written and read from it, in its order, and the journal's
+// identity lists it, so rows are never decoded with another schema.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pmoe/family/metrics.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {
@@ -17,13 +20,13 @@ struct TrialRow {
   TrialResult result;
 };
 
-enum class ColumnType { kU64, kI64, kI32, kU8, kF64, kString };
-
 // One stored field. Numbers travel as int64 or double; strings as text.
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kF64;
   std::string description;  // stored as the dataset's "description" attribute
+  bool rate = false;        // a declared metric that is a rate (stored as attribute "rate")
+  bool metric = false;      // declared by a family (stored as attribute "metric")
   std::function<int64_t(const TrialRow&)> get_int;        // integer types (u64 as bits)
   std::function<double(const TrialRow&)> get_double;      // kF64
   std::function<std::string(const TrialRow&)> get_text;   // kString
@@ -33,14 +36,25 @@ struct Column {
   bool timing = false;  // wall-clock measurements: the only fields allowed to differ between runs
 };
 
-const std::vector<Column>& TrialColumns();
+class RowSchema {
+ public:
+  // The core columns, train_count_0..classes-1, the given metrics, timings, message.
+  RowSchema(const std::vector<MetricInfo>& metrics, int classes);
+  RowSchema() : RowSchema({}, 0) {}  // the core columns only
 
-// Binary encoding of a row in column order (little-endian, strings length-prefixed).
-void EncodeRow(const TrialRow& row, std::string& out);
-// Decodes one row from data[*offset..size); false if the bytes end early or are malformed.
-bool DecodeRow(const char* data, size_t size, size_t* offset, TrialRow& row);
+  const std::vector<Column>& columns() const { return columns_; }
+  // "name:type,name:type,...": what the journal's identity records.
+  std::string Text() const;
 
-// Equal in every stored field except the timings.
-bool SameOutcome(const TrialRow& a, const TrialRow& b);
+  // Binary encoding of a row in column order (little-endian, strings length-prefixed).
+  void Encode(const TrialRow& row, std::string& out) const;
+  // Decodes one row from data[*offset..size); false if the bytes end early or are malformed.
+  bool Decode(const char* data, size_t size, size_t* offset, TrialRow& row) const;
+  // Equal in every stored field except the timings.
+  bool SameOutcome(const TrialRow& a, const TrialRow& b) const;
+
+ private:
+  std::vector<Column> columns_;
+};
 
 }  // namespace pmoe

@@ -1,27 +1,28 @@
-// Mini-batch SGD on the logistic loss (MODEL.md §5): a fresh permutation each epoch, an optional
-// early stop at zero training error, and divergence caught as an outcome, never a crash.
+// Mini-batch training of MODEL.md §5: a fresh permutation each epoch, a budget of epochs and
+// steps with an optional early stop at zero training error, divergence caught as an outcome,
+// never a crash. The loss is the model's (train/loss.hpp), the update the optimizer's.
 #pragma once
 
 #include <string>
 
 #include "pmoe/core/rng.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/models/model.hpp"
+#include "pmoe/train/optimizer.hpp"
 
 namespace pmoe {
 
-struct SgdOptions {
-  double lr = 0.2;
-  int batch = 20;
+// When training stops: at the first of zero training error (when early_stop), `epochs` epochs
+// (0: no epoch cap) and `max_steps` steps (0: no step cap). At least one must bound it.
+struct TrainBudget {
   int epochs = 150;
-  bool early_stop = true;  // stop once the training error is zero at the end of an epoch
+  long long max_steps = 0;
+  bool early_stop = true;  // checked at the end of each epoch
 };
 
-struct SgdOutcome {
-  int epochs = 0;
-  long steps = 0;
-  bool zero_train_error = false;  // as checked by the early stop (false if it was off)
-  bool diverged = false;
-  std::string message;  // why it diverged
+struct SgdOptions {
+  int batch = 20;
+  TrainBudget budget;
 };
 
 // Accuracy and mean loss of a model on prepared inputs; `finite` is false if any f was not.
@@ -33,15 +34,15 @@ struct Evaluation {
 };
 
 template <typename T>
-Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y);
+Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels);
 
-// Whether any sample of `in` has y f <= 0 (or f not a number): the early stop's question, the
-// same answer as Evaluate(...).errors > 0, but it stops looking at the first error.
+// Whether any sample of `in` is misclassified (or has an f that is not a number): the early
+// stop's question, the same answer as Evaluate(...).errors > 0, but it stops at the first error.
 template <typename T>
-bool MisclassifiesAny(Model<T>& model, const PatchBlocks<T>& in, const Vec<T>& y);
+bool MisclassifiesAny(Model<T>& model, const PatchBlocks<T>& in, const int* labels);
 
 template <typename T>
-SgdOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const Vec<T>& y,
-                    const SgdOptions& options, Rng& rng);
+TrainOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const int* labels,
+                      const SgdOptions& options, Optimizer<T>& optimizer, Rng& rng);
 
 }  // namespace pmoe

@@ -1,0 +1,117 @@
+// Families: a data family (pattern, image, ...) and a model family (cnn, separate, joint, ...)
+// each declare in one place what a trial needs of them: the parameters they read, their checks,
+// their cost, the metrics they record and a factory. RunTrial, the tools and the sweep engine
+// read only these declarations, so a new family is a file or two plus its line in the list
+// (family_list.cpp; tests link their own list with toy families).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/core/spec.hpp"
+#include "pmoe/data/data_source.hpp"
+#include "pmoe/family/metrics.hpp"
+
+namespace pmoe {
+
+// What the data of a cell looks like, before any is drawn.
+struct DataShape {
+  int n = 0;        // patches per sample
+  int d = 0;        // patch dimension
+  int classes = 2;  // labels are 0..classes-1
+};
+
+// Nominal FLOPs of a trial, counted analytically from the shapes (2 per multiply-add of the
+// matrix products; elementwise work ignored; the backward pass counts weight gradients only).
+struct FlopCount {
+  double train = 0;  // training steps (and a router phase)
+  double eval = 0;   // the final forward passes over the training and test sets
+  double total() const { return train + eval; }
+};
+
+class DataFamily {
+ public:
+  virtual ~DataFamily() = default;
+  virtual std::string name() const = 0;  // the value of data.model
+  virtual std::string help() const = 0;
+  // The names of the parameters it reads: only these enter the data seed and the cell key.
+  virtual std::vector<std::string> reads() const = 0;
+  // Parameters only this family declares (stored in TrialSpec::extra), beside the table's.
+  virtual std::vector<ParamInfo> params() const { return {}; }
+  // The realized statistics every trial records (MODEL.md §2: checked, never assumed).
+  virtual std::vector<MetricInfo> metrics() const = 0;
+
+  // Ranges of its parameters: throws ConfigError naming `where`, the key, value and expectation.
+  virtual void Validate(const TrialSpec& spec, const std::string& where) const = 0;
+  // May read files (image data); throws SchemaError when they cannot be read.
+  virtual DataShape Shape(const TrialSpec& spec) const = 0;
+  // Throws InfeasibleError naming the violated inequality when no construction exists.
+  virtual std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t data_seed) const = 0;
+  // Seconds to generate one sample on one core (for ordering work and `plan`).
+  virtual double SecondsPerSample(const TrialSpec& spec, const DataShape& shape) const = 0;
+};
+
+// How a model's training ended (MODEL.md §5).
+enum class StopReason : int { kNone = 0, kZeroTrainError = 1, kEpochCap = 2, kStepCap = 3,
+                              kDiverged = 4, kRule = 5 };
+const char* StopReasonName(StopReason reason);  // "zero_train_error", "epoch_cap", ...
+
+struct TrainOutcome {
+  int epochs = 0;
+  long steps = 0;
+  StopReason stop = StopReason::kNone;
+  bool diverged = false;
+  std::string message;  // why it diverged
+};
+
+struct Evaluation;  // train/sgd_trainer.hpp
+
+// One trained model of a trial: made by its family from the spec and the init seed.
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  // Trains on `train` (kept by reference until the learner is gone); family metrics of the
+  // training itself (router steps, ...) go into `metrics`.
+  virtual TrainOutcome Train(const Dataset& train, Metrics& metrics) = 0;
+  // Accuracy and loss on the training set it was trained on.
+  virtual Evaluation EvaluateTrain() = 0;
+  // Accuracy and loss on `test`, and the family's test metrics (router hit rates, ...).
+  virtual Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) = 0;
+};
+
+class ModelFamily {
+ public:
+  virtual ~ModelFamily() = default;
+  virtual std::string name() const = 0;  // the value of model.kind
+  virtual std::string help() const = 0;
+  virtual std::vector<std::string> reads() const = 0;
+  virtual std::vector<ParamInfo> params() const { return {}; }
+  virtual std::vector<MetricInfo> metrics() const = 0;
+
+  // Ranges and combinations with the data's shape (l <= n, m divisible by k, ...).
+  virtual void Validate(const TrialSpec& spec, const DataShape& shape,
+                        const std::string& where) const = 0;
+  // Nominal FLOPs of a trial that trains `epochs` epochs.
+  virtual FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
+                                 double epochs) const = 0;
+  // Epochs a trial is expected to run: its cap, or a fraction of it under an early stop.
+  virtual double ExpectedEpochs(const TrialSpec& spec) const = 0;
+  virtual std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
+                                        uint64_t init_seed) const = 0;
+};
+
+// The explicit list of families this binary knows (family_list.cpp; tests link their own).
+const std::vector<const DataFamily*>& DataFamilies();
+const std::vector<const ModelFamily*>& ModelFamilies();
+
+// The family a spec names; ConfigError naming data.model / model.kind and the choices if none.
+const DataFamily& DataFamilyOf(const TrialSpec& spec);
+const ModelFamily& ModelFamilyOf(const TrialSpec& spec);
+
+// Every metric the families of these specs record, each name once, in family order.
+std::vector<MetricInfo> MetricsOf(const std::vector<const TrialSpec*>& specs);
+
+}  // namespace pmoe

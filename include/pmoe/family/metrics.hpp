@@ -1,0 +1,55 @@
+// What a trial measures beyond the core columns: each family declares its metrics (name, type,
+// meaning, whether it is a rate to plot against N) and fills a Metrics bag with their values.
+// The sweep engine stores a metric as a /trials column of its declared type, absent values as
+// NaN (floats) or -1 (integers).
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pmoe {
+
+// How a value is stored: in the journal's rows and as an HDF5 column.
+enum class ColumnType { kU64, kI64, kI32, kU8, kF64, kString };
+
+const char* ColumnTypeName(ColumnType type);  // "u64", "i64", "i32", "u8", "f64", "string"
+
+struct MetricInfo {
+  std::string name;  // the /trials column, e.g. "router_hit"
+  ColumnType type = ColumnType::kF64;
+  std::string help;   // one line, stored as the column's description
+  bool rate = false;  // a fraction in [0, 1] that analysis summarizes and plots against N
+};
+
+// A trial's metric values by name, in the order they were set. Every value is a double:
+// integers up to 2^53 are exact.
+class Metrics {
+ public:
+  void Set(const std::string& name, double value) {
+    for (auto& [n, v] : values_)
+      if (n == name) {
+        v = value;
+        return;
+      }
+    values_.emplace_back(name, value);
+  }
+  // NaN when the trial did not record `name`.
+  double Get(const std::string& name) const {
+    for (const auto& [n, v] : values_)
+      if (n == name) return v;
+    return NAN;
+  }
+  bool Has(const std::string& name) const {
+    for (const auto& [n, v] : values_)
+      if (n == name) return true;
+    return false;
+  }
+  const std::vector<std::pair<std::string, double>>& values() const { return values_; }
+
+ private:
+  std::vector<std::pair<std::string, double>> values_;
+};
+
+}  // namespace pmoe

@@ -1,0 +1,74 @@
+// The loss as an object (MODEL.md §5, §7): logistic on one output for two classes, softmax
+// cross-entropy on c outputs. A model's LossAndGradient asks it for each sample's loss and its
+// slope dL/df; evaluation asks whether the prediction is the label.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "pmoe/models/logistic.hpp"
+
+namespace pmoe {
+
+template <typename T>
+class Loss {
+ public:
+  virtual ~Loss() = default;
+  virtual int outputs() const = 0;  // values of f per sample
+  // The loss of one sample whose outputs are f[0..outputs()) and whose class is `label`.
+  virtual double Value(const T* f, int label) const = 0;
+  // The same, and slope[o] = dL/df[o] for every output.
+  virtual double ValueAndSlope(const T* f, int label, double* slope) const = 0;
+  // Whether the model predicts `label` (a non-finite output never does).
+  virtual bool Correct(const T* f, int label) const = 0;
+};
+
+// Two classes, one output: label 0 is y = +1, label 1 is y = -1; L = log(1 + exp(-y f)).
+template <typename T>
+class BinaryLogisticLoss final : public Loss<T> {
+ public:
+  static double Sign(int label) { return label == 0 ? 1.0 : -1.0; }
+  int outputs() const override { return 1; }
+  double Value(const T* f, int label) const override { return LogisticLoss(Sign(label), f[0]); }
+  double ValueAndSlope(const T* f, int label, double* slope) const override {
+    const double y = Sign(label);
+    slope[0] = LogisticLossSlope(y, f[0]);
+    return LogisticLoss(y, f[0]);
+  }
+  bool Correct(const T* f, int label) const override { return Sign(label) * f[0] > 0; }
+};
+
+// c classes, c outputs: L = -log softmax(f)[label], computed from the largest output down.
+template <typename T>
+class SoftmaxCrossEntropy final : public Loss<T> {
+ public:
+  explicit SoftmaxCrossEntropy(int classes) : classes_(classes) {}
+  int outputs() const override { return classes_; }
+  double Value(const T* f, int label) const override {
+    const double top = *std::max_element(f, f + classes_);
+    double total = 0;
+    for (int o = 0; o < classes_; ++o) total += std::exp(f[o] - top);
+    return std::log(total) - (f[label] - top);
+  }
+  double ValueAndSlope(const T* f, int label, double* slope) const override {
+    const double top = *std::max_element(f, f + classes_);
+    double total = 0;
+    for (int o = 0; o < classes_; ++o) total += slope[o] = std::exp(f[o] - top);
+    for (int o = 0; o < classes_; ++o) slope[o] = slope[o] / total - (o == label ? 1.0 : 0.0);
+    return std::log(total) - (f[label] - top);
+  }
+  // Argmax with ties to the lower class; wrong when any output is not finite.
+  bool Correct(const T* f, int label) const override {
+    int best = 0;
+    for (int o = 0; o < classes_; ++o) {
+      if (!std::isfinite(static_cast<double>(f[o]))) return false;
+      if (f[o] > f[best]) best = o;
+    }
+    return best == label;
+  }
+
+ private:
+  int classes_;
+};
+
+}  // namespace pmoe

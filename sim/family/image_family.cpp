@@ -1,0 +1,52 @@
+// Data model B as a family (MODEL.md §3): image patches from MNIST-format IDX files.
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/validate.hpp"
+#include "pmoe/data/image_dataset.hpp"
+#include "pmoe/data/image_model.hpp"
+#include "pmoe/family/builtin.hpp"
+
+namespace pmoe {
+namespace {
+
+// The cost model's old figure for any data (README "Speed"), kept: it orders work, no more.
+constexpr double kSecondsPerValue = 25e-9;
+
+class Image final : public DataFamily {
+ public:
+  std::string name() const override { return "image"; }
+  std::string help() const override { return "data model B, image patches (MODEL.md §3)"; }
+  std::vector<std::string> reads() const override {
+    return {"data.labels", "data.n", "data.idx_dir", "data.class_pos", "data.class_neg",
+            "data.irrelevant"};
+  }
+  std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
+
+  void Validate(const TrialSpec& spec, const std::string& where) const override {
+    Require(!spec.data.idx_dir.empty(), spec, where, "data.idx_dir",
+            "a directory of MNIST-format IDX files");
+  }
+
+  // d from the files (read once per process); SchemaError when they cannot be read.
+  DataShape Shape(const TrialSpec& spec) const override {
+    const auto images = SharedImageDataset(spec.data.idx_dir);
+    return {spec.data.n, images->rows * images->cols, 2};
+  }
+
+  std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t data_seed) const override {
+    return std::make_unique<ImageModel>(spec.data, SharedImageDataset(spec.data.idx_dir),
+                                        data_seed);
+  }
+
+  double SecondsPerSample(const TrialSpec&, const DataShape& shape) const override {
+    return kSecondsPerValue * shape.n * shape.d;
+  }
+};
+
+}  // namespace
+
+const DataFamily& ImageFamily() {
+  static const Image family;
+  return family;
+}
+
+}  // namespace pmoe

@@ -1,0 +1,79 @@
+// The jointly trained pMoE as a family (MODEL.md §4-5, Algorithm 2): gating kernels and experts
+// trained together by SGD; Assumption 4.4's gating rate on the test set, from the routes the
+// test evaluation computed.
+#include "pmoe/core/validate.hpp"
+#include "pmoe/family/builtin.hpp"
+#include "pmoe/models/joint_moe.hpp"
+#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/trial/router_metrics.hpp"
+#include "sgd_family.hpp"
+
+namespace pmoe {
+
+std::vector<MetricInfo> RouterHitMetrics();                     // separate_family.cpp
+void RecordRouterHits(const RouterHits& hits, Metrics& metrics);
+void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::string& where);
+
+namespace {
+
+class JointLearner final : public SgdLearner {
+ public:
+  using SgdLearner::SgdLearner;
+
+  Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override {
+    auto& joint = static_cast<JointMoe<float>&>(*model_);  // made by Joint::Make
+    joint.KeepRoutes(true);  // the evaluation's routes serve the metrics
+    const Evaluation on_test =
+        Evaluate(*model_, model_->Prepare(test.x, test.size()), test.label.data());
+    RecordRouterHits(JointGatingHits(joint.TakeRoutes(), spec_.model.k, spec_.model.l, test),
+                     metrics);
+    joint.KeepRoutes(false);
+    return on_test;
+  }
+};
+
+class Joint final : public ModelFamily {
+ public:
+  std::string name() const override { return "joint"; }
+  std::string help() const override {
+    return "pMoE, gating kernels and experts trained together (Algorithm 2)";
+  }
+  std::vector<std::string> reads() const override {
+    std::vector<std::string> r = SgdReads();
+    r.insert(r.end(), {"model.l", "model.k", "model.sigma_g"});
+    return r;
+  }
+  std::vector<MetricInfo> metrics() const override { return RouterHitMetrics(); }
+
+  void Validate(const TrialSpec& spec, const DataShape& shape,
+                const std::string& where) const override {
+    ValidateSgd(spec, where);
+    ValidateRouting(spec, shape, where);
+    Require(spec.model.sigma_g >= 0.0, spec, where, "model.sigma_g", "a non-negative number");
+  }
+
+  FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
+                         double epochs) const override {
+    const double n = shape.n, d = shape.d, m = spec.model.m, k = spec.model.k, l = spec.model.l;
+    const double forward = n * k * d + l * m * d;   // gating on all patches, experts on routed
+    const double backward = l * k * d + l * m * d;  // the gating gradient: selected patches only
+    return SgdFlops(spec, epochs, forward, backward, forward, 0);
+  }
+
+  double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+
+  std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
+                                uint64_t init_seed) const override {
+    return std::make_unique<JointLearner>(MakeModel<float>(spec.model, shape.d, init_seed), spec,
+                                          init_seed);
+  }
+};
+
+}  // namespace
+
+const ModelFamily& JointFamily() {
+  static const Joint family;
+  return family;
+}
+
+}  // namespace pmoe

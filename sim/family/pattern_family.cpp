@@ -1,0 +1,62 @@
+// Data model A as a family (MODEL.md §2): the pattern model's parameters, checks and cost.
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/validate.hpp"
+#include "pmoe/data/pattern_model.hpp"
+#include "pmoe/data/pattern_plan.hpp"
+#include "pmoe/family/builtin.hpp"
+
+namespace pmoe {
+namespace {
+
+// Per generated coordinate, with the patterns' placement: the cost model's figure (it orders
+// work and sizes `plan`'s static estimate, no more).
+constexpr double kSecondsPerValue = 25e-9;
+
+class Pattern final : public DataFamily {
+ public:
+  std::string name() const override { return "pattern"; }
+  std::string help() const override { return "data model A, the pattern model (MODEL.md §2)"; }
+  std::vector<std::string> reads() const override {
+    return {"data.labels", "data.n", "data.d", "data.delta_d", "data.delta_r", "data.p",
+            "data.p_confuser", "data.l_star", "data.radius", "data.confuser_strength",
+            "data.confusers", "data.noise"};
+  }
+  std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
+
+  void Validate(const TrialSpec& spec, const std::string& where) const override {
+    const DataSpec& data = spec.data;
+    Require(data.delta_d > -1.0 && data.delta_d < 1.0, spec, where, "data.delta_d",
+            "a number in (-1, 1)");
+    Require(data.delta_r >= 0.0 && data.delta_r < 1.0, spec, where, "data.delta_r",
+            "a number in [0, 1)");
+    Require(data.p_confuser <= data.p, spec, where, "data.p_confuser",
+            "-1 (automatic) or an integer in 0..p (p = " + std::to_string(data.p) + ")");
+    Require(data.l_star <= data.n, spec, where, "data.l_star",
+            "an integer in 1..n (n = " + std::to_string(data.n) + ")");
+    Require(data.radius >= 0.0 && data.radius < 2.0, spec, where, "data.radius",
+            "a number in [0, 2)");
+    Require(data.confuser_strength > 0.0 && data.confuser_strength <= 1.0, spec, where,
+            "data.confuser_strength",
+            "a number in (0, 1] (at 0 confusers would sit on the delta' boundary itself)");
+    Require(data.noise >= 0.0, spec, where, "data.noise", "a non-negative number");
+  }
+
+  DataShape Shape(const TrialSpec& spec) const override { return {spec.data.n, spec.data.d, 2}; }
+
+  std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t data_seed) const override {
+    return std::make_unique<PatternModel>(PlanPatternModel(spec.data), data_seed);
+  }
+
+  double SecondsPerSample(const TrialSpec&, const DataShape& shape) const override {
+    return kSecondsPerValue * shape.n * shape.d;
+  }
+};
+
+}  // namespace
+
+const DataFamily& PatternFamily() {
+  static const Pattern family;
+  return family;
+}
+
+}  // namespace pmoe

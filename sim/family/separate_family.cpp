@@ -1,0 +1,124 @@
+// The separately trained pMoE as a family (MODEL.md §4-5, Algorithm 1): the router phase on the
+// first router_N samples, then SGD on the experts over their routed patches; Lemma 4.1's router
+// hit rate on the test set.
+#include "pmoe/core/rng.hpp"
+#include "pmoe/core/validate.hpp"
+#include "pmoe/family/builtin.hpp"
+#include "pmoe/models/separate_moe.hpp"
+#include "pmoe/train/router_trainer.hpp"
+#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/trial/router_metrics.hpp"
+#include "sgd_family.hpp"
+
+namespace pmoe {
+
+std::vector<MetricInfo> RouterHitMetrics() {
+  using T = ColumnType;
+  return {
+      {"router_hit", T::kF64,
+       "separate: Lemma 4.1 hit rate; joint: Assumption 4.4 rate (test set)", true},
+      {"router_hit_pos", T::kF64, "router_hit over class 0 (y = +1) test samples", true},
+      {"router_hit_neg", T::kF64, "router_hit over class 1 (y = -1) test samples", true},
+  };
+}
+
+void RecordRouterHits(const RouterHits& hits, Metrics& metrics) {
+  metrics.Set("router_hit", hits.all);
+  metrics.Set("router_hit_pos", hits.pos);
+  metrics.Set("router_hit_neg", hits.neg);
+}
+
+void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::string& where) {
+  const ModelSpec& model = spec.model;
+  Require(model.l <= shape.n, spec, where, "model.l",
+          "an integer in 1..n (n = " + std::to_string(shape.n) + ")");
+  Require(model.m % model.k == 0, spec, where, "model.m",
+          "a multiple of model.k (k = " + std::to_string(model.k) + ")");
+}
+
+namespace {
+
+class SeparateLearner final : public SgdLearner {
+ public:
+  using SgdLearner::SgdLearner;
+
+  Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override {
+    const PatchBlocks<float> routed = model_->Prepare(test.x, test.size());
+    const Evaluation on_test = Evaluate(*model_, routed, test.label.data());
+    RecordRouterHits(SeparateRouterHits(routed.routes, spec_.model.k, spec_.model.l, test),
+                     metrics);
+    return on_test;
+  }
+
+ private:
+  void BeforeSgd(const Dataset& train, Metrics& metrics) override {
+    RouterOptions options;
+    options.samples = spec_.model.router_N > 0 ? spec_.model.router_N : spec_.N;
+    options.lr = spec_.model.router_lr;
+    options.batch = spec_.model.router_batch;
+    options.epochs = spec_.model.router_epochs;
+    Rng rng(StreamSeed(init_seed_, InitStream::kRouterSgd));
+    auto& model = static_cast<SeparateMoe<float>&>(*model_);  // made by Separate::Make
+    metrics.Set("router_steps", static_cast<double>(TrainRouter(train, options, rng,
+                                                                model.router())));
+  }
+};
+
+class Separate final : public ModelFamily {
+ public:
+  std::string name() const override { return "separate"; }
+  std::string help() const override {
+    return "pMoE, routers trained first and frozen (Algorithm 1)";
+  }
+  std::vector<std::string> reads() const override {
+    std::vector<std::string> r = SgdReads();
+    r.insert(r.end(), {"model.l", "model.k", "model.sigma_r", "model.router_N",
+                       "model.router_lr", "model.router_batch", "model.router_epochs"});
+    return r;
+  }
+  std::vector<MetricInfo> metrics() const override {
+    std::vector<MetricInfo> m = RouterHitMetrics();
+    m.push_back({"router_steps", ColumnType::kI64, "SGD steps of the router phase"});
+    return m;
+  }
+
+  void Validate(const TrialSpec& spec, const DataShape& shape,
+                const std::string& where) const override {
+    ValidateSgd(spec, where);
+    ValidateRouting(spec, shape, where);
+    const ModelSpec& model = spec.model;
+    Require(model.k == 2, spec, where, "model.k", "2 for separate training (binary labels)");
+    Require(model.sigma_r >= 0.0, spec, where, "model.sigma_r", "a non-negative number");
+    Require(model.router_N <= spec.N, spec, where, "model.router_N",
+            "0 (all N) or an integer in 1..N (N = " + std::to_string(spec.N) + ")");
+    Require(model.router_lr > 0.0, spec, where, "model.router_lr", "a positive number");
+  }
+
+  FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
+                         double epochs) const override {
+    const double n = shape.n, d = shape.d, m = spec.model.m, k = spec.model.k, l = spec.model.l;
+    const double N = spec.N;
+    const double experts = l * m * d;  // each expert's neurons on its l routed patches
+    const double route = k * n * d;    // routing values, once per sample (routers frozen)
+    // y_i sum_j x_i^(j) once per sample, then one add per coordinate per sample per epoch.
+    const double router = (N * n * d + spec.model.router_epochs * N * d) / 2;
+    return SgdFlops(spec, epochs, experts, experts, experts + route, router);
+  }
+
+  double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+
+  std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
+                                uint64_t init_seed) const override {
+    return std::make_unique<SeparateLearner>(MakeModel<float>(spec.model, shape.d, init_seed),
+                                             spec, init_seed);
+  }
+};
+
+}  // namespace
+
+const ModelFamily& SeparateFamily() {
+  static const Separate family;
+  return family;
+}
+
+}  // namespace pmoe

@@ -1,0 +1,81 @@
+// The SGD families' shared parameters, checks, cost and learner.
+#include "sgd_family.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/rng.hpp"
+#include "pmoe/core/validate.hpp"
+#include "pmoe/trial/model_factory.hpp"
+
+namespace pmoe {
+
+std::vector<std::string> SgdReads() {
+  return {"model.m",         "model.lr",      "model.batch",   "model.epochs",
+          "model.max_steps", "model.early_stop", "model.sigma_w", "model.output_init"};
+}
+
+void ValidateSgd(const TrialSpec& spec, const std::string& where) {
+  const ModelSpec& model = spec.model;
+  Require(model.lr > 0.0, spec, where, "model.lr", "a positive number");
+  Require(model.sigma_w >= 0.0, spec, where, "model.sigma_w", "a non-negative number");
+  Require(model.epochs > 0 || model.max_steps > 0, spec, where, "model.epochs",
+          "a positive epoch cap, or a positive model.max_steps (with both at 0 nothing would "
+          "stop a training run that never reaches zero training error)");
+  // The hidden weights and their gradient and workspaces must fit as well as the data.
+  const double bytes = 4.0 * 4 * static_cast<double>(model.m) * DataFamilyOf(spec).Shape(spec).d;
+  const double have = PhysicalMemoryBytes();
+  if (have > 0 && bytes > 0.5 * have)
+    throw ConfigError(where, "model.m", "fewer neurons: m * d weights need about " +
+                      std::to_string(static_cast<long long>(bytes / 1e9)) +
+                      " GB with their gradient, more than half of this machine's memory",
+                      std::to_string(model.m));
+}
+
+double SgdExpectedEpochs(const TrialSpec& spec) {
+  const ModelSpec& model = spec.model;
+  double cap = model.epochs > 0 ? model.epochs : 1e300;
+  if (model.max_steps > 0) {
+    const double steps_per_epoch = std::ceil(static_cast<double>(spec.N) / model.batch);
+    cap = std::min(cap, static_cast<double>(model.max_steps) / steps_per_epoch);
+  }
+  // Early stopping typically ends well before the cap; a third of it is a fair middle.
+  return model.early_stop ? std::max(1.0, cap / 3.0) : cap;
+}
+
+FlopCount SgdFlops(const TrialSpec& spec, double epochs, double forward, double backward,
+                   double eval_forward, double once) {
+  FlopCount count;
+  count.train = 2 * (epochs * spec.N * (forward + backward) + once);
+  count.eval = 2 * (static_cast<double>(spec.N) + spec.N_test) * eval_forward;
+  return count;
+}
+
+SgdLearner::SgdLearner(std::unique_ptr<Model<float>> model, const TrialSpec& spec,
+                       uint64_t init_seed)
+    : model_(std::move(model)), spec_(spec), init_seed_(init_seed) {}
+
+TrainOutcome SgdLearner::Train(const Dataset& train, Metrics& metrics) {
+  BeforeSgd(train, metrics);
+  train_ = &train;
+  train_in_ = model_->Prepare(train.x, train.size());
+  SgdOptions options;
+  options.batch = spec_.model.batch;
+  options.budget.epochs = spec_.model.epochs;
+  options.budget.max_steps = spec_.model.max_steps;
+  options.budget.early_stop = spec_.model.early_stop;
+  SgdStep<float> step(spec_.model.lr);
+  Rng rng(StreamSeed(init_seed_, InitStream::kSgd));
+  return TrainSgd(*model_, train_in_, train.label.data(), options, step, rng);
+}
+
+Evaluation SgdLearner::EvaluateTrain() {
+  return Evaluate(*model_, train_in_, train_->label.data());
+}
+
+Evaluation SgdLearner::EvaluateTest(const Dataset& test, Metrics&) {
+  return Evaluate(*model_, model_->Prepare(test.x, test.size()), test.label.data());
+}
+
+}  // namespace pmoe

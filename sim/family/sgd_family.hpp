@@ -1,0 +1,48 @@
+// What the three SGD-trained families (cnn, separate, joint; MODEL.md §4-5) share: the
+// parameters they read, their checks, their cost, and a learner that trains a Model<float> by
+// mini-batch SGD under the training budget. Each family file adds its own part.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pmoe/family/family.hpp"
+#include "pmoe/models/model.hpp"
+#include "pmoe/train/sgd_trainer.hpp"
+
+namespace pmoe {
+
+// The parameters every SGD family reads, and the checks of their values.
+std::vector<std::string> SgdReads();
+void ValidateSgd(const TrialSpec& spec, const std::string& where);
+
+// A budget's expected epochs: the cap, or a third of it under an early stop; a step cap
+// converted at ceil(N / batch) steps per epoch.
+double SgdExpectedEpochs(const TrialSpec& spec);
+
+// FLOPs from per-sample multiply-adds: forward and backward of one training sample, forward of
+// one evaluated sample, and a once-per-trial extra (a router phase).
+FlopCount SgdFlops(const TrialSpec& spec, double epochs, double forward, double backward,
+                   double eval_forward, double once);
+
+class SgdLearner : public Learner {
+ public:
+  SgdLearner(std::unique_ptr<Model<float>> model, const TrialSpec& spec, uint64_t init_seed);
+
+  TrainOutcome Train(const Dataset& train, Metrics& metrics) override;
+  Evaluation EvaluateTrain() override;
+  Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override;
+
+ protected:
+  // Before SGD on the experts (the separate router phase).
+  virtual void BeforeSgd(const Dataset& train, Metrics& metrics) {}
+
+  std::unique_ptr<Model<float>> model_;
+  TrialSpec spec_;
+  uint64_t init_seed_;
+  const Dataset* train_ = nullptr;
+  PatchBlocks<float> train_in_;  // the model's view of the training set, prepared once
+};
+
+}  // namespace pmoe
