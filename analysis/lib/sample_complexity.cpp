@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 
@@ -37,7 +38,14 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
   const std::vector<std::string> swept = results.SweptParameters();
   if (std::find(swept.begin(), swept.end(), "N") == swept.end())
     throw std::invalid_argument("the cells do not vary N: sample complexity needs several N");
-  if (!axis.empty() && (results.cells.empty() || !results.cells[0].params.count(axis)))
+  // The axis values the cells that read the axis take: a cell whose families do not read it
+  // (a CNN in a sweep over l) stands at every one of them, the same trials each time.
+  std::vector<std::string> axis_texts;
+  for (const CellRecord& cell : results.cells)
+    if (!axis.empty() && cell.params.count(axis) &&
+        std::find(axis_texts.begin(), axis_texts.end(), cell.Text(axis)) == axis_texts.end())
+      axis_texts.push_back(cell.Text(axis));
+  if (!axis.empty() && axis_texts.empty())
     throw std::invalid_argument("no parameter \"" + axis + "\" in the results");
   std::vector<Series> series;
   std::map<std::string, size_t> index;
@@ -55,15 +63,22 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
     auto [it, fresh] = index.emplace(label, series.size());
     if (fresh) series.push_back({label, cell.Text("model.kind"), others, {}});
     Series& s = series[it->second];
-    const std::string text = axis.empty() ? "" : cell.Text(axis);
-    auto point = std::find_if(s.points.begin(), s.points.end(),
-                              [&](const AxisPoint& p) { return p.text == text; });
-    if (point == s.points.end()) {
-      s.points.push_back({axis.empty() ? NAN : cell.Number(axis), text, {}, {}});
-      point = s.points.end() - 1;
+    const bool reads_axis = axis.empty() || cell.params.count(axis);
+    const std::vector<std::string> texts =
+        axis.empty() ? std::vector<std::string>{""}
+                     : reads_axis ? std::vector<std::string>{cell.Text(axis)} : axis_texts;
+    for (const std::string& text : texts) {
+      auto point = std::find_if(s.points.begin(), s.points.end(),
+                                [&](const AxisPoint& p) { return p.text == text; });
+      if (point == s.points.end()) {
+        char* end = nullptr;
+        const double value = axis.empty() ? NAN : std::strtod(text.c_str(), &end);
+        s.points.push_back({axis.empty() || *end != '\0' ? NAN : value, text, {}, {}});
+        point = s.points.end() - 1;
+      }
+      point->cells.push_back(c);
+      point->N.push_back(cell.Number("N"));
     }
-    point->cells.push_back(c);
-    point->N.push_back(cell.Number("N"));
   }
   for (Series& s : series) {
     std::stable_sort(s.points.begin(), s.points.end(),

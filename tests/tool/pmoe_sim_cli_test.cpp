@@ -39,7 +39,7 @@ TEST_CASE("pmoe-sim refuses bad values with exit status 2 and names option value
       {"--model perceptron", {"model.kind = \"perceptron\"", "separate|joint|cnn"}},
       {"--data.delta_r 0.25", {"infeasible data model", "delta_r > (1 - delta_d)/4"}},
       {"--model.lr abc", {"model.lr = \"abc\"", "a finite number"}},
-      {"--trials 0", {"trials = \"0\"", "an integer >= 1"}},
+      {"--trials 0", {"trials = \"0\"", "an integer in 1.."}},
       {"--config /nonexistent/x.ini", {"/nonexistent/x.ini", "cannot read"}},
       {"--no-such-option 3", {"unrecognised option", "no-such-option"}},
       {"--model joint --k 3 --m 40", {"model.m = \"40\"", "multiple of model.k"}},
