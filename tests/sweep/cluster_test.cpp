@@ -305,3 +305,31 @@ TEST_CASE("The generated Slurm scripts: explicit shards, the allocation's thread
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("pmoe-analyze on an incomplete set of shards warns, naming the N that lack trials",
+          "[sweep][cluster][analysis]") {
+  const std::string dir = test::FreshDirectory("cluster_analyze");
+  const std::string config = test::WriteQuickSweep(dir, "analyze", 3);
+  const std::string out = dir + "/r.h5";
+  std::string three;
+  for (int i : {1, 2, 3}) {
+    REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
+                                    "/3 --out " + out)).status == 0);
+    if (i < 3) three += " " + ShardFile(dir, i, 3);
+  }
+  const std::string analyze = std::string(PMOE_ANALYZE_PATH) + " summary";
+  const auto partial = RunCommand(analyze + three);
+  INFO(partial.err);
+  CHECK(partial.status == 0);
+  CHECK_THAT(partial.err, Contains("warning: these files lack ") &&
+                              Contains("of their sweep's 24 trials") &&
+                              Contains("trials missing at N=") &&
+                              Contains("pmoe-sweep missing " + config + " --shards 3"));
+  const auto whole = RunCommand(analyze + three + " " + ShardFile(dir, 3, 3));
+  CHECK(whole.status == 0);
+  CHECK(whole.err.empty());
+}
+
+}  // namespace pmoe
