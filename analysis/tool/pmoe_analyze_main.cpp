@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmoe/analysis/cell_summary.hpp"
+#include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/table.hpp"
@@ -174,6 +175,8 @@ void PrintSection(const char* key, const Table& table, const Arguments& a, bool 
 int Run(const std::vector<std::string>& args) {
   const Arguments a = Parse(args);
   Results results = LoadResults(a.files);
+  const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
+  if (!missing.empty()) std::cerr << "pmoe-analyze: " << missing << "\n";
   if (std::isfinite(a.from) || std::isfinite(a.to)) {
     if (a.axis.empty()) throw ConfigError("command line: --from/--to need --over AXIS");
     results = KeepAxisRange(results, a.axis, a.from, a.to);

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "progress.hpp"
+#include "pmoe/core/build_info.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/version.hpp"
@@ -31,11 +32,6 @@ using RowKey = std::pair<uint64_t, int>;  // (cell_id, trial)
 
 RowKey KeyOf(const TrialRow& r) { return {r.cell_id, r.result.trial}; }
 
-std::string DefaultOutput(const std::string& name, const ShardSpec& shard) {
-  if (shard.count == 0) return "results/" + name + ".h5";
-  return "results/" + name + ".shard-" + std::to_string(shard.index) + "-of-" +
-         std::to_string(shard.count) + ".h5";
-}
 
 // Rows of the result file at out_path when it holds this sweep; throws when it holds another.
 std::vector<TrialRow> FileRows(const SweepSetup& setup, bool force) {
@@ -83,6 +79,7 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   s.schema = RowSchema(MetricsOf(specs), classes);
   s.identity.columns = s.schema.Text();
   s.identity.numerics = kNumericsVersion;
+  s.identity.build = NumericsBuild();
   s.identity.seed = s.config.seed;
   s.identity.trials = s.config.trials;
   s.identity.shard = shard.Text();
@@ -90,7 +87,8 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
     s.identity.cells.push_back(c.key);
     s.identity.labels.push_back(c.label);
   }
-  s.out_path = out.empty() ? DefaultOutput(s.config.name, shard) : out;
+  s.merged_path = out.empty() ? "results/" + s.config.name + ".h5" : out;
+  s.out_path = shard.count > 0 ? ShardPath(s.merged_path, shard) : s.merged_path;
   s.journal_path = s.out_path + ".journal";
   s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
   return s;
@@ -99,6 +97,7 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
 SweepIdentity IdentityOf(const ResultContents& contents) {
   SweepIdentity id;
   id.numerics = contents.meta.numerics_version;
+  id.build = contents.meta.numerics_build;
   id.seed = contents.meta.master_seed;
   id.trials = contents.meta.trials_per_cell;
   id.shard = contents.meta.shard;
@@ -126,6 +125,7 @@ std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
 ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
   ResultMeta meta;
   meta.numerics_version = kNumericsVersion;
+  meta.numerics_build = NumericsBuild();
   meta.name = setup.config.name;
   meta.config = setup.config.text;
   meta.config_path = setup.config.path;

@@ -61,9 +61,15 @@ Journal::Journal(const std::string& path, const std::string& identity, const Row
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) Fail(path, "cannot open the journal");
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
     ::close(fd_);
     fd_ = -1;
-    throw ConfigError(path + ": another pmoe-sweep process is writing this sweep");
+    if (error == EWOULDBLOCK)
+      throw ConfigError(path + ": another pmoe-sweep process is writing this sweep");
+    // NFS without a lock manager, Lustre without -o flock, ...: say so, do not blame a process.
+    throw ConfigError(path + ": cannot lock the journal (" + std::strerror(error) +
+                      "): its filesystem does not support flock; write the results (--out) to "
+                      "one that does");
   }
   Recover();
 }

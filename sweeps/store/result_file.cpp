@@ -19,6 +19,7 @@ namespace {
 void WriteMeta(H5File& file, const ResultMeta& meta) {
   file.SetAttribute("/", "schema_version", kSchemaVersion);
   file.SetAttribute("/", "numerics_version", static_cast<int64_t>(meta.numerics_version));
+  file.SetAttribute("/", "numerics_build", meta.numerics_build);
   file.SetAttribute("/", "name", meta.name);
   file.SetAttribute("/", "config", meta.config);
   file.SetAttribute("/", "config_path", meta.config_path);
@@ -238,6 +239,7 @@ ResultContents ReadResultFile(const std::string& path) {
   ResultMeta& m = contents.meta;
   auto text = [&](const char* name) { return file.StringAttribute("/", name).value_or(""); };
   m.numerics_version = static_cast<int>(file.IntAttribute("/", "numerics_version").value_or(1));
+  m.numerics_build = text("numerics_build");
   m.name = text("name");
   m.config = text("config");
   m.config_path = text("config_path");

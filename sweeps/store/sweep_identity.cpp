@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "pmoe/core/build_info.hpp"
 #include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
@@ -57,7 +58,8 @@ std::string SetText(const std::set<std::string>& values) {
 }  // namespace
 
 std::string SweepIdentity::Text() const {
-  std::string text = "numerics=" + std::to_string(numerics) + "\nseed=" + std::to_string(seed) +
+  std::string text = "numerics=" + std::to_string(numerics) + "\nbuild=" + build +
+                     "\nseed=" + std::to_string(seed) +
                      "\ntrials=" + std::to_string(trials) +
                      "\nshard=" + shard + "\ncolumns=" + columns + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
@@ -70,6 +72,7 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("numerics=", 0) == 0) id.numerics = std::stoi(line.substr(9));
+    else if (line.rfind("build=", 0) == 0) id.build = line.substr(6);
     else if (line.rfind("seed=", 0) == 0) id.seed = std::stoull(line.substr(5));
     else if (line.rfind("trials=", 0) == 0) id.trials = std::stoi(line.substr(7));
     else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
@@ -92,6 +95,10 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
     add("numerics version " + std::to_string(a.numerics) + " in " + a_name + ", " +
         std::to_string(b.numerics) + " in " + b_name + " (computed by another version of "
         "pmoe-sim: its trials would not match)");
+  if (a.build != b.build)
+    add("computed by another build (" + DescribeBuildDifference(a.build, b.build, a_name, b_name) +
+        "): two builds may differ in the last bits of every trial, so their trials are not "
+        "mixed; use the build that began the sweep");
   if (a.seed != b.seed)
     add("seed " + std::to_string(a.seed) + " in " + a_name + ", " + std::to_string(b.seed) +
         " in " + b_name);

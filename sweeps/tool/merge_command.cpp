@@ -1,6 +1,7 @@
 // `pmoe-sweep merge OUT.h5 SHARD.h5...`: one result file from the shards of one sweep, identical
 // in /cells and /trials to the file a single machine would have written. Refuses files of other
 // sweeps, overlapping trials and missing ones, saying which.
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -26,16 +27,50 @@ std::map<RowKey, int> Owners(const std::vector<Cell>& cells, int trials, int cou
   return owner;
 }
 
+// " --out X.h5" for a shard file X.shards/shard-I-of-K.h5 (where `run --out X.h5` puts it).
+std::string MergedOutOption(const std::string& shard_file) {
+  const std::string dir = std::filesystem::path(shard_file).parent_path().string();
+  const std::string suffix = ".shards";
+  if (dir.size() <= suffix.size() || dir.compare(dir.size() - suffix.size(), suffix.size(), suffix))
+    return "";
+  return " --out " + dir.substr(0, dir.size() - suffix.size()) + ".h5";
+}
+
+// Like `run`, merge does not overwrite a file of another sweep (or no result file at all) unless
+// told to: a mistyped output name must not destroy a finished sweep.
+void RefuseOtherSweep(const std::string& out, SweepIdentity merged, bool force) {
+  if (force || !std::filesystem::exists(out)) return;
+  merged.shard.clear();
+  std::string diff;
+  try {
+    diff = DescribeDifference(IdentityOf(ReadResultFile(out)), merged, out, "the shards");
+  } catch (const SchemaError& e) {
+    diff = e.what();
+  }
+  if (!diff.empty())
+    throw ConfigError("merge: " + out + " exists and is not this sweep's file: " + diff +
+                      " (--force overwrites it; or merge into another OUT.h5)");
+}
+
 }  // namespace
 
 int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  const std::string usage = "pmoe-sweep merge OUT.h5 SHARD.h5...";
-  for (const auto& a : args)
-    if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
-  if (args.size() < 2) throw ConfigError("merge: expected " + usage);
-  const std::string out = args[0];
+  const std::string usage = "pmoe-sweep merge OUT.h5 SHARD.h5... [--force]";
+  std::vector<std::string> files;
+  bool force = false;
+  for (const auto& a : args) {
+    if (a == "--force") force = true;
+    else if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
+    else files.push_back(a);
+  }
+  if (files.size() < 2) throw ConfigError("merge: expected " + usage);
+  const std::string out = files[0];
+  for (size_t i = 1; i < files.size(); ++i)
+    if (std::filesystem::exists(out) && std::filesystem::exists(files[i]) &&
+        std::filesystem::equivalent(out, files[i]))
+      throw ConfigError("merge: the output " + out + " is also one of the files to merge");
   std::vector<ResultContents> shards;
-  for (size_t i = 1; i < args.size(); ++i) shards.push_back(ReadResultFile(args[i]));
+  for (size_t i = 1; i < files.size(); ++i) shards.push_back(ReadResultFile(files[i]));
 
   const SweepIdentity base = IdentityOf(shards[0]);
   std::map<uint64_t, std::string> label_of;
@@ -43,11 +78,11 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   std::map<RowKey, std::string> source;
   std::vector<TrialRow> rows;
   for (size_t i = 0; i < shards.size(); ++i) {
-    const std::string& file = args[i + 1];
-    const std::string diff = DescribeDifference(base, IdentityOf(shards[i]), args[1], file,
+    const std::string& file = files[i + 1];
+    const std::string diff = DescribeDifference(base, IdentityOf(shards[i]), files[1], file,
                                                 /*ignore_shard=*/true);
     if (!diff.empty())
-      throw ConfigError("merge: " + args[1] + " and " + file + " are not parts of one sweep: " +
+      throw ConfigError("merge: " + files[1] + " and " + file + " are not parts of one sweep: " +
                         diff);
     for (const TrialRow& r : shards[i].rows) {
       auto [it, fresh] = source.emplace(RowKey{r.cell_id, r.result.trial}, file);
@@ -82,8 +117,13 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     std::string list;
     for (const auto& g : gaps) list += "\n  " + g;
     throw ConfigError("merge: " + std::to_string(missing) + " trials of the sweep are in none "
-                      "of the files (an unfinished or missing shard?), e.g.:" + list);
+                      "of the files (an unfinished or missing shard?), e.g.:" + list +
+                      (count > 0 ? "\n`pmoe-sweep missing " + first.config_path + " --shards " +
+                                       std::to_string(count) + MergedOutOption(files[1]) +
+                                       "` says which shards lack trials and how to finish them"
+                                 : std::string()));
   }
+  RefuseOtherSweep(out, base, force);
   ResultMeta meta = first;
   meta.shard.clear();
   meta.command_line = command_line;

@@ -44,7 +44,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     if (a == "--json") json = true;
     else if (a == "--all") all = true;
     else if (a == "--out") output = OptionValue(args, &i);
-    else if (a == "--shard") shard = ParseShard(OptionValue(args, &i));
+    else if (a == "--shard") shard = ResolveShard(OptionValue(args, &i));
     else if (a == "--pilot") {
       const char* expected = "a whole number of trials, 1 or more";
       const std::string& text = OptionValue(args, &i);

@@ -19,6 +19,7 @@ inline constexpr int64_t kSchemaVersion = 1;
 
 struct ResultMeta {
   int numerics_version = 0;  // kNumericsVersion of the tool that computed the trials
+  std::string numerics_build;  // NumericsBuild() of that tool ("" in files older than it)
   std::string name;
   std::string config;        // the sweep config's full text
   std::string config_path;

@@ -1,5 +1,6 @@
-// What makes two result files, journals or configs "the same sweep": the master seed, trials per
-// cell, the shard, the stored columns and the canonical keys of the cells. Comments, spacing and key order in the
+// What makes two result files, journals or configs "the same sweep": the numerics version and
+// build, the master seed, trials per cell, the shard, the stored columns and the canonical keys
+// of the cells. Comments, spacing and key order in the
 // config do not count; anything that changes what would be computed does.
 #pragma once
 
@@ -11,6 +12,7 @@ namespace pmoe {
 
 struct SweepIdentity {
   int numerics = 0;                // kNumericsVersion of the tool that computes the trials
+  std::string build;               // NumericsBuild() of the tool that computes them
   uint64_t seed = 0;
   int trials = 0;
   std::string shard;               // "I/K" or ""

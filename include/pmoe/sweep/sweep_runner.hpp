@@ -23,7 +23,8 @@ struct SweepSetup {
   ShardSpec shard;
   RowSchema schema;           // the stored columns: core, class counts, the cells' metrics
   SweepIdentity identity;
-  std::string out_path;      // results/NAME.h5 or results/NAME.shard-I-of-K.h5 unless given
+  std::string merged_path;   // the whole sweep's file: --out, or results/NAME.h5
+  std::string out_path;      // this run's file: merged_path, or ShardPath(merged_path, shard)
   std::string journal_path;  // out_path + ".journal"
   std::vector<WorkItem> work;  // this shard's items, most costly first
 };

@@ -1,0 +1,54 @@
+// Counting what a set of result files lacks of its sweep: per cell, the sweep's trials per cell
+// (a root attribute of each file) against the distinct trials held by any of the files.
+#include "pmoe/analysis/completeness.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/io/h5_file.hpp"
+
+namespace pmoe {
+
+std::string DescribeMissingTrials(const Results& results) {
+  int expected = 0;
+  std::set<std::string> configs;
+  std::set<int64_t> shard_counts;
+  for (const std::string& path : results.files) {
+    const H5File file = H5File::OpenReadOnly(path);
+    expected = std::max(expected,
+                        static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0)));
+    configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
+    const std::string shard = file.StringAttribute("/", "shard").value_or("");
+    if (shard.find('/') != std::string::npos)
+      shard_counts.insert(std::stoll(shard.substr(shard.find('/') + 1)));
+  }
+  if (expected == 0) return "";
+  std::vector<int> held(results.cells.size(), 0);
+  for (const TrialRecord& t : results.trials) ++held[t.cell];
+  std::map<double, int> missing_at_n;  // N -> trials missing
+  int missing = 0;
+  for (size_t c = 0; c < results.cells.size(); ++c)
+    if (held[c] < expected) {
+      missing += expected - held[c];
+      missing_at_n[results.cells[c].Number("N")] += expected - held[c];
+    }
+  if (missing == 0) return "";
+  std::string at;
+  for (const auto& [n, count] : missing_at_n)
+    at += (at.empty() ? "" : ", ") + std::string("N=") + FormatDouble(n) + ": " +
+          std::to_string(count);
+  const std::string config = *configs.begin();
+  const std::string finish =
+      shard_counts.size() == 1
+          ? "`pmoe-sweep missing " + config + " --shards " +
+                std::to_string(*shard_counts.begin()) + "` says which shards and how to finish"
+          : "running the sweep again (`pmoe-sweep run " + config + "`) finishes it";
+  return "warning: these files lack " + std::to_string(missing) + " of their sweep's " +
+         std::to_string(expected * static_cast<int>(results.cells.size())) +
+         " trials (an unfinished run or shard?), so N*, exponents and rates below are computed "
+         "without them; trials missing at " + at + ". " + finish + ".";
+}
+
+}  // namespace pmoe
