@@ -20,6 +20,10 @@ void WriteMeta(H5File& file, const ResultMeta& meta) {
   file.SetAttribute("/", "schema_version", kSchemaVersion);
   file.SetAttribute("/", "numerics_version", static_cast<int64_t>(meta.numerics_version));
   file.SetAttribute("/", "numerics_build", meta.numerics_build);
+  if (!meta.adaptive.empty()) {
+    file.SetAttribute("/", "adaptive", meta.adaptive);
+    file.SetAttribute("/", "adaptive_series", meta.adaptive_series);
+  }
   file.SetAttribute("/", "name", meta.name);
   file.SetAttribute("/", "config", meta.config);
   file.SetAttribute("/", "config_path", meta.config_path);
@@ -240,6 +244,8 @@ ResultContents ReadResultFile(const std::string& path) {
   auto text = [&](const char* name) { return file.StringAttribute("/", name).value_or(""); };
   m.numerics_version = static_cast<int>(file.IntAttribute("/", "numerics_version").value_or(1));
   m.numerics_build = text("numerics_build");
+  m.adaptive = text("adaptive");
+  m.adaptive_series = text("adaptive_series");
   m.name = text("name");
   m.config = text("config");
   m.config_path = text("config_path");

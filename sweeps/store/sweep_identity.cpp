@@ -62,6 +62,7 @@ std::string SweepIdentity::Text() const {
                      "\nseed=" + std::to_string(seed) +
                      "\ntrials=" + std::to_string(trials) +
                      "\nshard=" + shard + "\ncolumns=" + columns + "\n";
+  if (!adaptive.empty()) text += "adaptive=" + adaptive + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
   return text;
 }
@@ -77,6 +78,7 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
     else if (line.rfind("trials=", 0) == 0) id.trials = std::stoi(line.substr(7));
     else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
     else if (line.rfind("columns=", 0) == 0) id.columns = line.substr(8);
+    else if (line.rfind("adaptive=", 0) == 0) id.adaptive = line.substr(9);
     else if (line.rfind("cell=", 0) == 0) {
       const size_t tab = line.find('\t');
       id.cells.push_back(line.substr(5, tab - 5));
@@ -108,6 +110,9 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
   if (a.columns != b.columns)
     add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
         ")");
+  if (a.adaptive != b.adaptive)
+    add("adaptive search \"" + (a.adaptive.empty() ? "none" : a.adaptive) + "\" in " + a_name +
+        ", \"" + (b.adaptive.empty() ? "none" : b.adaptive) + "\" in " + b_name);
   if (!ignore_shard && a.shard != b.shard)
     add("shard \"" + a.shard + "\" in " + a_name + ", \"" + b.shard + "\" in " + b_name);
   // Which parameters take other values: the most useful thing to say about a changed config.

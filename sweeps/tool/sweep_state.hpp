@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/work_plan.hpp"
@@ -31,6 +32,11 @@ struct SweepState {
   size_t by_status[4] = {0, 0, 0, 0};  // ok, diverged, infeasible, error
   size_t successes = 0;
   std::map<size_t, int> lacking;  // cell index -> trials of this share missing
+  // An adaptive sweep: its share is decided round by round, so `work` and `lacking` are the
+  // current rounds of the series still searching (replayed from the held rows), and
+  // `adaptive_series` says where each series stands.
+  bool adaptive = false;
+  std::vector<SeriesOutcome> adaptive_series;
 
   size_t Missing() const;  // trials of this share held nowhere
 };
