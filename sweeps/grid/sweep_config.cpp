@@ -45,7 +45,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
           static_cast<uint64_t>(ParseIntegerInRange(path, "seed", entry.value, 0, INT64_MAX));
     } else if (entry.key == "trials") {
       config.trials =
-          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, 10000000));
+          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, kMaxTrials));
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
@@ -55,6 +55,11 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                         "pmoe-sim --help, a [model.KIND] override or a [grid] axis)");
     }
   }
+  // The name becomes results/NAME.h5: it must be one file name, not a path.
+  if (config.name.empty() || config.name == "." || config.name == ".." ||
+      config.name.find('/') != std::string::npos)
+    throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
+                      config.name);
   return config;
 }
 

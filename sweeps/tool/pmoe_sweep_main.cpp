@@ -2,6 +2,7 @@
 // Exit status: 0 done, 2 bad command, config, file or infeasible cell, 130 interrupted.
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ double ParseNumber(const std::string& key, const std::string& text, double least
   return v;
 }
 
+const std::string& RequireOutPath(const std::string& text) {
+  if (text.empty()) throw ConfigError("command line", "--out", "a file name", text);
+  return text;
+}
+
 double ParsePositive(const std::string& key, const std::string& text) {
   return ParseNumber(key, text, 0, false, INFINITY, "a positive number");
 }
@@ -88,6 +94,10 @@ int main(int argc, char** argv) {
   } catch (const pmoe::SchemaError& e) {
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
     return 2;
+  } catch (const std::filesystem::filesystem_error& e) {  // the path and the system's reason
+    std::cerr << "pmoe-sweep: error: " << e.path1().string() << ": " << e.code().message()
+              << (e.path2().empty() ? "" : " (" + e.path2().string() + ")") << "\n";
+    return 3;
   } catch (const pmoe::IoError& e) {  // a file the store writes: disk full, read-only, ...
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
     return 3;

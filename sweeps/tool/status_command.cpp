@@ -46,10 +46,13 @@ int RunStatusCommand(const std::vector<std::string>& args, const std::string& co
             << "holds " << contents.rows.size() << " of " << work.size() << " ("
             << by_status[0] << " ok, " << by_status[1] << " diverged, " << by_status[2]
             << " infeasible, " << by_status[3] << " error; " << successes << " successes)\n";
-  const JournalContents journal = PeekJournal(path + ".journal", [&] {
-    SweepIdentity id = IdentityOf(contents);
-    return id.Text();
-  }(), *contents.schema);
+  const SweepIdentity identity = IdentityOf(contents);
+  const JournalContents journal =
+      PeekJournal(path + ".journal", identity.Text(), *contents.schema,
+                  LimitsOf(identity.cells, identity.trials));
+  if (const std::string damage = DescribeDamage(path + ".journal", journal.damage);
+      !damage.empty())
+    std::cout << "  warning: " << damage << "\n";
   size_t pending = 0;
   for (const TrialRow& r : journal.rows) pending += !held.count({r.cell_id, r.result.trial});
   if (journal.has_identity)
