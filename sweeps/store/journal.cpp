@@ -21,8 +21,8 @@ namespace pmoe {
 namespace {
 
 constexpr uint32_t kMagic = 0x524a4d50;  // "PMJR"
-constexpr uint32_t kIdentity = 1;
-constexpr uint32_t kRows = 2;
+constexpr uint32_t kIdentity = kJournalIdentityRecord;
+constexpr uint32_t kRows = kJournalRowsRecord;
 constexpr size_t kHeaderBytes = 4 + 4 + 8 + 4;
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
@@ -136,7 +136,9 @@ void WriteAll(int fd, const std::string& path, const std::string& bytes) {
   }
 }
 
-std::string EncodeRecord(uint32_t kind, const std::string& payload) {
+}  // namespace
+
+std::string EncodeJournalRecord(uint32_t kind, const std::string& payload) {
   std::string record(kHeaderBytes, '\0');
   const uint64_t length = payload.size();
   const uint32_t crc = Crc32(payload.data(), payload.size());
@@ -146,6 +148,8 @@ std::string EncodeRecord(uint32_t kind, const std::string& payload) {
   std::memcpy(&record[16], &crc, 4);
   return record + payload;
 }
+
+namespace {
 
 void SyncDirectoryOf(const std::string& path) {
   const auto dir = std::filesystem::absolute(path).parent_path().string();
@@ -351,10 +355,10 @@ void Journal::Rewrite() {
   const std::string temp = path_ + ".rewrite";
   const int fd = OpenLocked(temp, O_TRUNC);
   try {
-    WriteAll(fd, temp, EncodeRecord(kIdentity, identity_));
+    WriteAll(fd, temp, EncodeJournalRecord(kIdentity, identity_));
     std::string payload;
     for (const TrialRow& r : recovered_) schema_.Encode(r, payload);
-    if (!payload.empty()) WriteAll(fd, temp, EncodeRecord(kRows, payload));
+    if (!payload.empty()) WriteAll(fd, temp, EncodeJournalRecord(kRows, payload));
     if (::fdatasync(fd) != 0) Fail(temp, "fdatasync failed");
     if (::rename(temp.c_str(), path_.c_str()) != 0) Fail(temp, "cannot rename over " + path_);
   } catch (...) {
@@ -385,7 +389,7 @@ void Journal::Append(const std::vector<TrialRow>& rows) {
 }
 
 void Journal::WriteRecord(uint32_t kind, const std::string& payload) {
-  WriteAll(fd_, path_, EncodeRecord(kind, payload));
+  WriteAll(fd_, path_, EncodeJournalRecord(kind, payload));
   if (::fdatasync(fd_) != 0) Fail(path_, "fdatasync failed");
 }
 

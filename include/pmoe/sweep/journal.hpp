@@ -92,6 +92,11 @@ class Journal {
 
 uint32_t Crc32(const char* data, size_t size);
 
+// One record's bytes as the journal writes them (kind 1: identity, 2: encoded rows), for tests
+// and fuzzers that build journals.
+inline constexpr uint32_t kJournalIdentityRecord = 1, kJournalRowsRecord = 2;
+std::string EncodeJournalRecord(uint32_t kind, const std::string& payload);
+
 // What a journal's bytes hold: its identity and, when that is `identity`, the rows of every
 // intact record, before and after any damage.
 struct JournalContents {
