@@ -35,7 +35,7 @@ if [ "$build" = 1 ]; then
   fi
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1" \
+  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER="$clangc" -DCMAKE_CXX_COMPILER="$clangxx" "${launcher[@]}" \
     -DPMOE_FUZZ=ON >/dev/null
   cmake --build "$build_dir" -j"$(nproc)" --target $(printf 'pmoe_fuzz_%s ' "${targets[@]}")
