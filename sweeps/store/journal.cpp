@@ -25,8 +25,10 @@ constexpr uint32_t kIdentity = kJournalIdentityRecord;
 constexpr uint32_t kRows = kJournalRowsRecord;
 constexpr size_t kHeaderBytes = 4 + 4 + 8 + 4;
 
+// A system call on the journal failed (no space, read-only, I/O error): the store's trouble, exit
+// status 3, with the path and the system's reason.
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
-  throw SchemaError(path + ": " + what + ": " + std::strerror(errno));
+  throw IoError(path + ": " + what + ": " + std::strerror(errno));
 }
 
 std::string ReadAll(int fd, const std::string& path) {

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -34,6 +35,9 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
   if (args.size() < 2) throw ConfigError("merge: expected " + usage);
   const std::string out = args[0];
+  for (const std::string& path : {out, out + ".tmp"})
+    if (const std::string problem = OutputFileProblem(path); !problem.empty())
+      throw ConfigError(path + ": " + problem + " (merge's OUT.h5 names the merged file)");
   std::vector<ResultContents> shards;
   for (size_t i = 1; i < args.size(); ++i) shards.push_back(ReadResultFile(args[i]));
 

@@ -1,6 +1,7 @@
 // pmoe-sweep: runs grids of cells into crash-safe HDF5 result files.
 // Exit status: 0 done, 2 bad command, config, file or infeasible cell, 130 interrupted.
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -80,6 +81,9 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, which the store reports by
+  // path, instead of killing the process without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     if (command == "run") return pmoe::RunRunCommand(args, command_line);
     if (command == "plan") return pmoe::RunPlanCommand(args, command_line);
