@@ -76,7 +76,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else if (entry.key == "trials") {
       trials_set = true;
       config.trials =
-          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, 10000000));
+          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, kMaxTrials));
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
@@ -87,6 +87,11 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                         "[adaptive] setting)");
     }
   }
+  // The name becomes results/NAME.h5: it must be one file name, not a path.
+  if (config.name.empty() || config.name == "." || config.name == ".." ||
+      config.name.find('/') != std::string::npos)
+    throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
+                      config.name);
   if (config.adaptive) FinishAdaptive(config, trials_set);
   return config;
 }

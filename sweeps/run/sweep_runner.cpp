@@ -24,6 +24,7 @@
 #include "pmoe/family/family.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -95,6 +96,11 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   s.out_path = shard.count > 0 ? ShardPath(s.merged_path, shard) : s.merged_path;
   s.journal_path = s.out_path + ".journal";
   // An adaptive sweep's work is decided round by round while it runs (AdaptiveWork).
+  // Before anything runs: a directory as --out would be found only at the first checkpoint.
+  for (const std::string& path : {s.out_path, s.journal_path, s.out_path + ".tmp"})
+    if (const std::string problem = OutputFileProblem(path); !problem.empty())
+      throw ConfigError(path + ": " + problem + " (--out names the result file; its journal and "
+                        "temp file go beside it)");
   if (!s.config.adaptive)
     s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
   return s;
@@ -120,7 +126,8 @@ std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
   std::map<RowKey, TrialRow> rows;
   Insert(rows, FileRows(setup, /*force=*/false));
   const JournalContents journal =
-      PeekJournal(setup.journal_path, setup.identity.Text(), setup.schema);
+      PeekJournal(setup.journal_path, setup.identity.Text(), setup.schema,
+                  LimitsOf(setup.identity.cells, setup.identity.trials));
   if (journal.has_identity && journal.identity != setup.identity.Text())
     throw ConfigError(setup.journal_path + " belongs to another sweep: " +
                       DescribeDifference(SweepIdentity::FromText(journal.identity),
@@ -158,11 +165,20 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
     store_seconds += std::chrono::duration<double>(Clock::now() - start).count();
   };
   const auto parent = std::filesystem::path(setup.out_path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+  std::error_code error;
+  if (!parent.empty() && !std::filesystem::create_directories(parent, error) && error)
+    throw IoError(parent.string() + ": cannot create the directory: " + error.message());
   std::map<RowKey, TrialRow> rows;
   Insert(rows, FileRows(setup, options.force));
 
-  Journal journal(setup.journal_path, setup.identity.Text(), setup.schema);
+  Journal journal(setup.journal_path, setup.identity.Text(), setup.schema,
+                  LimitsOf(setup.identity.cells, setup.identity.trials));
+  if (const std::string damage = DescribeDamage(setup.journal_path, journal.damage());
+      !damage.empty())
+    log << "pmoe-sweep: warning: " << damage << "\n";
+  // A temp file left by a run killed while rebuilding the result file: never published, and
+  // this process now owns the sweep (the journal's lock).
+  std::filesystem::remove(setup.out_path + ".tmp", error);
   if (!journal.matches()) {
     if (!options.force)
       throw ConfigError(setup.journal_path + " belongs to another sweep: " +

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -66,6 +67,9 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   }
   if (files.size() < 2) throw ConfigError("merge: expected " + usage);
   const std::string out = files[0];
+  for (const std::string& path : {out, out + ".tmp"})
+    if (const std::string problem = OutputFileProblem(path); !problem.empty())
+      throw ConfigError(path + ": " + problem + " (merge's OUT.h5 names the merged file)");
   for (size_t i = 1; i < files.size(); ++i)
     if (std::filesystem::exists(out) && std::filesystem::exists(files[i]) &&
         std::filesystem::equivalent(out, files[i]))

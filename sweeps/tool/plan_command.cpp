@@ -44,16 +44,14 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     const std::string& a = args[i];
     if (a == "--json") json = true;
     else if (a == "--all") all = true;
-    else if (a == "--out") output = OptionValue(args, &i);
+    else if (a == "--out") output = RequireOutPath(OptionValue(args, &i));
     else if (a == "--shard") shard = ResolveShard(OptionValue(args, &i));
-    else if (a == "--pilot") {
-      const char* expected = "a whole number of trials, 1 or more";
-      const std::string& text = OptionValue(args, &i);
-      const double value = ParseNumber(a, text, 1, true, 1e6, expected);
-      if (value != std::floor(value)) throw ConfigError("command line", a, expected, text);
-      pilot = static_cast<size_t>(value);
-    }
-    else if (a == "--threads") threads = static_cast<int>(ParsePositive(a, OptionValue(args, &i)));
+    else if (a == "--pilot")
+      pilot = static_cast<size_t>(
+          ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, 1000000));
+    else if (a == "--threads")
+      threads = static_cast<int>(
+          ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, kMaxThreads));
     else if (path.empty() && a.rfind("--", 0) != 0) path = a;
     else UnexpectedArgument(a, usage);
   }

@@ -37,6 +37,7 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
   if (s.file_exists && s.journal_only > 0)
     out << "  journal " << s.path << ".journal: " << s.journal_only << " finished trials not "
         << "yet in the file (a run is going on or was stopped; running again folds them in)\n";
+  if (!s.journal_damage.empty()) out << "  warning: " << s.journal_damage << "\n";
   if (s.journal_of_another)
     out << "  journal " << s.path << ".journal holds another sweep (a run would refuse it)\n";
   if (s.adaptive) PrintSeriesOutcomes(s.adaptive_series, out);

@@ -123,7 +123,9 @@ SweepState ReadSweepState(const std::string& path) {
   for (const TrialRow& r : file_rows) Count(s, r, success);
   if (s.journal_exists) {
     // Rows only of a journal of this very sweep (another identity's are not decoded).
-    const JournalContents journal = PeekJournal(journal_path, s.identity.Text(), *schema);
+    const JournalContents journal = PeekJournal(journal_path, s.identity.Text(), *schema,
+                                                LimitsOf(s.identity.cells, s.identity.trials));
+    s.journal_damage = DescribeDamage(journal_path, journal.damage);
     s.journal_of_another = journal.has_identity && journal.identity != s.identity.Text();
     const size_t before = s.held.size();
     for (const TrialRow& r : journal.rows) Count(s, r, success);
