@@ -47,7 +47,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$SLURM_DIR/munge/munge.socket
+AuthInfo=socket=$SLURM_DIR/munge/munge.socket,cred_expire=10
 StateSaveLocation=$SLURM_DIR/state
 SlurmdSpoolDir=$SLURM_DIR/spool
 SlurmctldPidFile=$SLURM_DIR/run/slurmctld.pid
@@ -59,7 +59,7 @@ TaskPlugin=task/none
 MpiDefault=none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,sched_interval=2
 JobCompType=jobcomp/filetxt
 JobCompLoc=$SLURM_DIR/log/jobcomp.txt
 AccountingStorageType=accounting_storage/none

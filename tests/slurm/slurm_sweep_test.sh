@@ -36,6 +36,23 @@ readme() {
   return "${PIPESTATUS[0]}"
 }
 
+# compare A B: the two result files hold the same /cells and /trials (timings aside).
+compare() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys, h5py, numpy as np
+timing = {"data_ms", "train_ms", "eval_ms", "wall_ms"}
+with h5py.File(sys.argv[1]) as a, h5py.File(sys.argv[2]) as b:
+    assert a.attrs["shard"] in ("", b""), a.attrs["shard"]
+    for group in ("cells", "trials"):
+        assert set(a[group]) == set(b[group]), group
+        for name in a[group]:
+            if name in timing: continue
+            x, y = a[group][name][:], b[group][name][:]
+            assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), f"/{group}/{name} differs"
+    print(f"{sys.argv[1]} = {sys.argv[2]}: {len(a['trials/trial'])} trials, every field but timings")
+PY
+}
+
 cd "$work/project"
 ln -s "$src/sweeps" sweeps
 ln -s "$build" build
@@ -77,18 +94,46 @@ grep -q "JobId=$merge2 .*JobState=COMPLETED" "$SLURM_DIR/log/jobcomp.txt" ||
 readme 3 || fail "missing still finds something missing"
 readme 4 || fail "README block 4 (status, analyze) failed"
 
-/usr/bin/python3 - <<'PY' || fail "the merged file differs from the single-machine run"
-import h5py, numpy as np
-timing = {"data_ms", "train_ms", "eval_ms", "wall_ms"}
-with h5py.File("results/demo.h5") as a, h5py.File("results/single.h5") as b:
-    assert a.attrs["shard"] in ("", b""), a.attrs["shard"]
-    for group in ("cells", "trials"):
-        assert set(a[group]) == set(b[group]), group
-        for name in a[group]:
-            if name in timing: continue
-            x, y = a[group][name][:], b[group][name][:]
-            same = np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
-            assert same, f"/{group}/{name} differs"
-    print(f"merged = single-machine run: {len(a['trials/trial'])} trials, every field but timings")
-PY
+compare results/demo.h5 results/single.h5 ||
+  fail "the merged file differs from the single-machine run"
+
+# Phase 2, the time limit: a task told USR1 (what --signal=B:USR1@90 sends before the limit)
+# saves, is requeued by its script, comes back (after the private config's 10 s cred_expire)
+# and finishes its shard from what it saved; the merge equals a single-machine run.
+cat > long.ini <<'INI'
+name = long
+seed = 7
+trials = 60
+N_test = 300
+[model]
+epochs = 20
+m = 20
+[grid]
+model.kind = separate,cnn
+model.l = 2:4
+N = 60,120
+INI
+build/sweeps/pmoe-sweep run long.ini --out results/long-single.h5 > /dev/null 2>&1 ||
+  fail "the single-machine run of long.ini failed"
+build/sweeps/pmoe-sweep slurm long.ini --shards 2 --cpus 1 --pilot 0 --submit | tee "$work/long.txt"
+array=$(sed -n 's/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it$/\1/p' "$work/long.txt")
+merge=$(sed -n 's/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it$/\2/p' "$work/long.txt")
+journal=results/long.shards/shard-1-of-2.h5.journal
+for _ in $(seq 400); do
+  [ -f "$journal" ] && [ "$(stat -c %s "$journal")" -gt 3000 ] && break
+  sleep 0.05
+done
+[ -f "$journal" ] || fail "shard 1 of long.ini never started writing"
+scancel --signal=USR1 --batch "${array}_1"
+wait_for_job "$array" 90
+wait_for_job "$merge" 60
+task_log=$(ls results/long.slurm/logs/pmoe-long-"$array"_1.out)
+grep -q "shard 1/2 saved before the time limit; requeueing it" "$task_log" ||
+  fail "task 1 was not saved and requeued: $(cat "$task_log")"
+grep -Eq "shard 1/2, [1-9][0-9]* already done" "$task_log" ||
+  fail "the requeued task did not resume from what it saved: $(cat "$task_log")"
+grep -q "JobId=$merge .*JobState=COMPLETED" "$SLURM_DIR/log/jobcomp.txt" ||
+  fail "the merge job after the requeue did not complete"
+compare results/long.h5 results/long-single.h5 || fail "the requeued sweep differs from one run"
+
 echo "slurm sweep test passed in $(( $(date +%s) - started )) s (daemons up before that)"
