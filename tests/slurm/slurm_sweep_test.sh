@@ -36,6 +36,11 @@ readme() {
   return "${PIPESTATUS[0]}"
 }
 
+# job_id 1|2 FILE: the array's (1) or the merge job's (2) id in `slurm --submit`'s output.
+job_id() {
+  sed -n "s/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it\$/\\$1/p" "$2"
+}
+
 # compare A B: the two result files hold the same /cells and /trials (timings aside).
 compare() {
   /usr/bin/python3 - "$1" "$2" <<'PY'
@@ -49,7 +54,7 @@ with h5py.File(sys.argv[1]) as a, h5py.File(sys.argv[2]) as b:
             if name in timing: continue
             x, y = a[group][name][:], b[group][name][:]
             assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), f"/{group}/{name} differs"
-    print(f"{sys.argv[1]} = {sys.argv[2]}: {len(a['trials/trial'])} trials, every field but timings")
+    print(f"{sys.argv[1]} = {sys.argv[2]}: {len(a['trials/trial'])} trials, all but timings")
 PY
 }
 
@@ -66,8 +71,8 @@ for _ in $(seq 100); do
   sleep 0.2
 done
 readme 1 || fail "README block 1 (submit) failed"
-array=$(sed -n 's/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it$/\1/p' "$work/out-1.txt")
-merge=$(sed -n 's/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it$/\2/p' "$work/out-1.txt")
+array=$(job_id 1 "$work/out-1.txt")
+merge=$(job_id 2 "$work/out-1.txt")
 [ -n "$array" ] && [ -n "$merge" ] || fail "no job ids in the submit output"
 readme 2 || fail "README block 2 (squeue) failed"
 scancel "${array}_4"
@@ -116,8 +121,8 @@ INI
 build/sweeps/pmoe-sweep run long.ini --out results/long-single.h5 > /dev/null 2>&1 ||
   fail "the single-machine run of long.ini failed"
 build/sweeps/pmoe-sweep slurm long.ini --shards 2 --cpus 1 --pilot 0 --submit | tee "$work/long.txt"
-array=$(sed -n 's/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it$/\1/p' "$work/long.txt")
-merge=$(sed -n 's/^submitted job array \([0-9]*\) .*merge job \([0-9]*\) after it$/\2/p' "$work/long.txt")
+array=$(job_id 1 "$work/long.txt")
+merge=$(job_id 2 "$work/long.txt")
 journal=results/long.shards/shard-1-of-2.h5.journal
 for _ in $(seq 400); do
   [ -f "$journal" ] && [ "$(stat -c %s "$journal")" -gt 3000 ] && break
