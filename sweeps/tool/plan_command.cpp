@@ -123,9 +123,11 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   }
   out << "sweep " << config.name << " (" << config.path << "), seed " << config.seed << "\n";
   for (const Axis& axis : config.axes) {
-    out << "  axis " << axis.name << ": ";
+    out << "  axis " << axis.name << (axis.kinds.empty() ? "" : " (" + axis.kinds[0] + " only)")
+        << ": ";
     for (size_t i = 0; i < axis.values.size(); ++i) out << (i ? ", " : "") << axis.values[i];
-    out << " (" << axis.values.size() << " values)\n";
+    out << " (" << axis.values.size() << " values" << (axis.note.empty() ? "" : "; " + axis.note)
+        << ")\n";
   }
   out << "  " << cells.size() << " cells x " << config.trials << " trials = " << trials
       << " trials\n";

@@ -19,7 +19,9 @@ struct SweepConfig {
   int trials = 20;
   TrialSpec base;
   std::vector<std::string> base_keys;  // the parameters the file sets outside [grid], in order
-  std::vector<Axis> axes;  // in file order; the last varies fastest
+  // In file order, the last varying fastest; an axis of a section [grid.KIND] applies to the
+  // cells of that model kind only (the others keep their base value and ignore it).
+  std::vector<Axis> axes;
   // Per-model overrides from sections [model.KIND] (e.g. [model.joint] k = 8): applied to the
   // cells whose model.kind is KIND, after the axes, so one sweep can compare models whose
   // parameters differ. Pairs of (kind, (parameter, value)), in file order.
