@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev catch2 hdf5-tools zlib1g-dev
   dataset-fashion-mnist
   python3-h5py python3-matplotlib python3-numpy python3-pandas
+  chromium  # the report page's rendering test (headless)
 )
 
 missing=()

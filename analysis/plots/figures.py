@@ -141,8 +141,10 @@ def metric_vs_axis(summary, axis, others, field, ylabel, title, path, ylim=None,
     `max_panels`, spread over the grid), one line per series, 95% intervals of the mean. A model
     that does not read the axis (the CNN in an l sweep) is a horizontal band: the same trials at
     every axis value. The paper's Figures 6 and 7 form."""
-    rows = [r for r in summary if r.get(field) is not None]
-    Ns = sorted({r["N"] for r in rows})
+    rows = [dict(r) for r in summary if r.get(field) is not None]
+    for r in rows:
+        r.setdefault("N", math.nan)  # N not swept: one panel
+    Ns = sorted({r["N"] for r in rows}, key=lambda v: (math.isnan(v), v))
     if not Ns:
         return False
     if len(Ns) > max_panels:
@@ -153,7 +155,7 @@ def metric_vs_axis(summary, axis, others, field, ylabel, title, path, ylim=None,
     style = dict(zip(series_names, styles()))
     values = sorted({r[axis] for r in rows if r.get(axis) not in (None, "")})
     for ax, N in zip(axes[0], Ns):
-        at_n = [r for r in rows if r["N"] == N]
+        at_n = [r for r in rows if r["N"] == N or (N != N and r["N"] != r["N"])]
         for name, group in _by_series(at_n, [o for o in others if o != "N"]).items():
             st = style[name]
             on_axis = sorted((r for r in group if r.get(axis) not in (None, "")),
@@ -177,7 +179,7 @@ def metric_vs_axis(summary, axis, others, field, ylabel, title, path, ylim=None,
         if ylim:
             ax.set_ylim(*ylim)
         ax.set_xlabel(label(axis))
-        ax.set_title(f"N = {N:g}", fontsize=9)
+        ax.set_title(f"N = {N:g}" if N == N else "", fontsize=9)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel(ylabel)
     handles, labels = axes[0][-1].get_legend_handles_labels()
@@ -369,3 +371,23 @@ def _plain_log_ticks(axis):
 def _save(fig, path):
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
+
+
+def claimed_levels(rates, title, path):
+    """Measured rates (mean, lo, hi) beside the levels a claim names: {name: (m, lo, hi, level)}."""
+    fig, ax = plt.subplots(figsize=(5.6, 3.6))
+    names = list(rates)
+    for x, (name, st) in enumerate(zip(names, styles())):
+        m, lo, hi, level = rates[name]
+        ax.errorbar([x], [m], yerr=[[m - lo], [hi - m]], fmt="o", color=st["color"], capsize=4,
+                    label="measured (mean, 95% interval)" if x == 0 else None)
+        ax.hlines(level, x - 0.3, x + 0.3, colors="black", linestyles="--",
+                  label="the paper's level" if x == 0 else None)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_xlim(-0.6, len(names) - 0.4)
+    ax.set_ylim(min(0.5, min(r[1] for r in rates.values()) - 0.05), 1.02)
+    ax.set_ylabel("rate")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(title, fontsize=10)
+    _save(fig, path)
