@@ -38,7 +38,8 @@ class Evidence:
 
     def _json(self, *args):
         if args not in self._cache:
-            out = subprocess.run([self.analyze, *args, self.path, "--json"], check=True,
+            out = subprocess.run([self.analyze, *args, self.path, "--json", "--bootstrap",
+                                  str(BOOTSTRAP)], check=True,
                                  capture_output=True, text=True)
             self._cache[args] = json.loads(out.stdout)
         return self._cache[args]

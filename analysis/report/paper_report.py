@@ -22,7 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "plots"))
 sys.path.insert(0, HERE)
 import claims as claim_rules  # noqa: E402
-from evidence import BOOTSTRAP, Evidence  # noqa: E402
+import evidence  # noqa: E402
+from evidence import Evidence  # noqa: E402
 
 VERDICT_CLASS = {"supported": "ok", "not supported": "bad", "not testable": "na", "not run": "na"}
 
@@ -109,7 +110,7 @@ def render(evaluated, seconds, scale, results):
         "none is written by hand. <b>supported</b>: the rule's conditions hold; <b>not "
         "supported</b>: they fail; <b>not testable</b>: the data at hand cannot decide (the "
         "reason is given). Intervals are 95 % paired bootstrap intervals over trial indices "
-        f"({BOOTSTRAP} replicates): trial t of every cell of a sweep sees the same data set. "
+        f"({evidence.BOOTSTRAP} replicates): trial t of every cell of a sweep sees the same data set. "
         "Sample complexity is read two ways: <b>N*</b>, the N where the success probability "
         "(test accuracy ≥ 0.95) reaches 0.5 on a logistic fit, and <b>N_acc</b>, the N where the "
         "mean test accuracy reaches 0.95 (the paper's Figure 4 reading). Outside the N grid "
@@ -158,10 +159,15 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--scale", default="quick")
     ap.add_argument("--analyze", default="build/analysis/pmoe-analyze")
+    ap.add_argument("--bootstrap", type=int, default=1000,
+                    help="bootstrap replicates of every interval (default 1000)")
     ap.add_argument("--headline", action="store_true",
                     help="report the claims the main job's headline sweep answers")
     args = ap.parse_args()
     claim_list = claim_rules.HEADLINE if args.headline else claim_rules.CLAIMS
+    if args.bootstrap < 10:
+        ap.error(f"--bootstrap {args.bootstrap}: expected at least 10 replicates")
+    evidence.BOOTSTRAP = args.bootstrap
     with tempfile.TemporaryDirectory() as workdir:
         evaluated, seconds = evaluate(claim_list, args.results, args.analyze, workdir)
         page = render(evaluated, seconds, args.scale, args.results)
