@@ -398,7 +398,9 @@ def claim_f(ev, workdir):
 
 
 # (g) ---------------------------------------------------------------------------------------------
-RULE_G = ("For each asked l* (and each other swept data parameter): the separate router's mean "
+RULE_G = ("For each asked l* (and each other swept data parameter), at the sweep's largest N "
+          "where the router had Lemma 4.1's batch of n²/(1 − δd)² samples (else not testable): "
+          "the separate router's mean "
           "hit rate at every l ≥ l* is at least 0.999 (Lemma 4.1 says 1), and every trial's "
           "realized l* (1 + the most δ'-closer irrelevant patches in any sample) equals the l* "
           "asked. Supported when both hold everywhere; not supported otherwise. Not testable on "
@@ -416,31 +418,46 @@ def claim_g(ev, workdir):
             continue
         key = tuple(sorted((k, v) for k, v in c.items() if k.startswith("data.")))
         groups.setdefault(key, []).append(i)
-    failures = []
+    failures, untestable = [], 0
     for key, cells in groups.items():
         params = dict(key)
         asked = int(params["data.l_star"])
+        # The lemma needs enough router samples (B_r of order n^2 / (1 - delta_d)^2): where N is
+        # swept, the router trained on the most, at the sweep's largest N.
+        largest = max(int(ev.cells[i]["N"]) for i in cells)
+        cells = [i for i in cells if int(ev.cells[i]["N"]) == largest]
+        n, delta_d = int(params["data.n"]), float(params["data.delta_d"])
+        needed = n * n / (1 - delta_d) ** 2
         at_or_above = [i for i in cells if int(ev.cells[i]["model.l"]) >= asked]
         worst = min((weighted_mean(ev.per_trial(i, "router_hit"), _ones(ev))
                      for i in at_or_above), default=float("nan"))
         realized = {int(v) for i in cells for v in ev.per_trial(i, "realized_l_star")
                     if v == v}
         where = ", ".join(f"{k.split('.')[1]} = {v}" for k, v in key
-                          if k in ("data.l_star", "data.n"))
+                          if k in ("data.l_star", "data.n")) + f", N = {largest}"
         finding.numbers.append((f"{where}: lowest mean hit rate at l ≥ l*", fmt(worst, 4)))
         finding.numbers.append((f"{where}: realized l* over all trials",
                                 ", ".join(map(str, sorted(realized)))))
+        if largest < needed:
+            finding.numbers.append((f"{where}: not testable", f"the router's {largest} samples "
+                                    f"are below Lemma 4.1's n²/(1 − δd)² = {needed:.0f}"))
+            untestable += 1
+            continue
         if not worst >= 0.999:
             failures.append(f"hit rate {fmt(worst, 4)} < 0.999 at some l ≥ {asked} ({where})")
         if realized != {asked}:
             failures.append(f"realized l* {sorted(realized)} ≠ {asked} ({where})")
     if not groups:
         finding.reason = "no separate pMoE cells"
+    elif untestable == len(groups):
+        finding.reason = "no data set's router had Lemma 4.1's n²/(1 − δd)² samples"
     elif failures:
         finding.verdict, finding.reason = NOT_SUPPORTED, "; ".join(failures)
     else:
         finding.verdict = SUPPORTED
-        finding.reason = "hit rate 1 from l = l* on, realized l* as asked, for every l* asked"
+        finding.reason = "hit rate 1 from l = l* on, realized l* as asked, for every l* asked" + \
+            (f" ({untestable} data set(s) with too few router samples left out)" if untestable
+             else "")
     summary = [r for r in ev.summary() if r.get("model.kind", "separate") == "separate"]
     others = [p for p in swept(summary) if p not in ("N", "model.l", "model.kind")]
     path = figure_path(workdir, ev, "router_vs_l")
