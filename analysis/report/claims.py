@@ -9,6 +9,8 @@ import math
 import os
 from dataclasses import dataclass, field
 
+import numpy as np
+
 import figures
 from evidence import bootstrap, slope_vs_log, weighted_mean
 
@@ -24,6 +26,8 @@ class Finding:
     numbers: list = field(default_factory=list)   # (quantity, value) rows
     figures: list = field(default_factory=list)   # (caption, png path)
     budget_note: str = ""          # estimates flagged for their training budget
+    config: str = ""               # the config's path and text, as the result file recorded them
+    config_text: str = ""
 
 
 def fmt(v, digits=3):
@@ -281,7 +285,7 @@ def claim_c(ev, workdir):
 
 
 def _ones(ev):
-    import numpy as np
+    """Bootstrap weights of the original sample: every trial index once."""
     return np.ones(ev.trials_per_cell)
 
 

@@ -30,7 +30,8 @@ VERDICT_CLASS = {"supported": "ok", "not supported": "bad", "not testable": "na"
 STYLE = """
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
        color: #1d1d1f; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 2.2em; border-bottom: 1px solid #ccc; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { margin-top: 2.2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.6em 0; } td, th { padding: 3px 10px; text-align: left;
        border-bottom: 1px solid #e5e5e5; vertical-align: top; }
 th { background: #f4f4f6; } .meta { color: #555; font-size: 0.9em; }
@@ -110,7 +111,8 @@ def render(evaluated, seconds, scale, results):
         "none is written by hand. <b>supported</b>: the rule's conditions hold; <b>not "
         "supported</b>: they fail; <b>not testable</b>: the data at hand cannot decide (the "
         "reason is given). Intervals are 95 % paired bootstrap intervals over trial indices "
-        f"({evidence.BOOTSTRAP} replicates): trial t of every cell of a sweep sees the same data set. "
+        f"({evidence.BOOTSTRAP} replicates): trial t of every cell of a sweep sees the same data "
+        "set. "
         "Sample complexity is read two ways: <b>N*</b>, the N where the success probability "
         "(test accuracy ≥ 0.95) reaches 0.5 on a logistic fit, and <b>N_acc</b>, the N where the "
         "mean test accuracy reaches 0.95 (the paper's Figure 4 reading). Outside the N grid "
@@ -133,7 +135,7 @@ def render(evaluated, seconds, scale, results):
         for f in findings:
             parts.append(f"<h3>{esc(f.data)}: <code>{esc(f.source)}</code> "
                          f"{verdict_span(f.verdict)}</h3><p>{esc(f.reason)}</p>")
-            if getattr(f, "config", None):
+            if f.config:
                 run = seconds.get(f.source)
                 parts.append(f"<details><summary>config <code>{esc(f.config)}</code>"
                              + (f", trials' run time {run:.0f} core-seconds" if run == run and

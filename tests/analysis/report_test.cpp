@@ -38,8 +38,8 @@ TEST_CASE("The paper report has every claim with a verdict and renders in a head
   REQUIRE(configs == 8);
   const std::string page = dir + "/report.html";
   const auto report = test::RunCommand(
-      "cd " + std::string(PMOE_SOURCE_DIR) + " && /usr/bin/python3 analysis/report/paper_report.py " +
-      dir + " --out " + page + " --bootstrap 50 --analyze " + PMOE_ANALYZE_PATH);
+      "cd " + std::string(PMOE_SOURCE_DIR) +
+      " && /usr/bin/python3 analysis/report/paper_report.py " + dir + " --out " + page + " --bootstrap 50 --analyze " + PMOE_ANALYZE_PATH);
   INFO(report.out << report.err);
   REQUIRE(report.status == 0);
   const std::string html = ReadAll(page);
