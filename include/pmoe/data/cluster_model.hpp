@@ -39,6 +39,7 @@ class ClusterModel final : public DataSource {
   ClusterModel(const ClusterSpec& spec, uint64_t data_seed);
 
   void Draw(Split split, int count, Dataset& out) const override;
+  using DataSource::Draw;
   // Realized statistics: the signals' worst deviation from orthonormality (in double and as
   // stored in float), and the training set's samples per cluster.
   void Record(const Dataset& train, const Dataset& test, Metrics& metrics) const override;

@@ -1,0 +1,337 @@
+// The switch MoE and the single model of MODEL.md §8: gradients against central finite
+// differences in double (routing held fixed), the losses, the normalized step, Adam, dispatch
+// entropy, the load-balancing term, test-time noise, and the stopping rule.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/data/cluster_model.hpp"
+#include "pmoe/models/single_conv.hpp"
+#include "pmoe/models/switch_moe.hpp"
+#include "pmoe/train/loss_rise_rule.hpp"
+#include "pmoe/train/optimizer.hpp"
+#include "pmoe/trial/trial.hpp"
+
+namespace pmoe {
+namespace {
+
+// A small data-C set in double, scaled down so that cubic outputs stay moderate.
+struct Small {
+  RowMat<double> x;
+  std::vector<int> labels;
+  std::vector<int> cluster;
+  int N = 24, P = 4, d = 10;
+  Small() {
+    ClusterSpec s;
+    s.K = 3;
+    s.P = P;
+    s.d = d;
+    s.scale = 1.0;
+    const Dataset data = ClusterModel(s, 21).Draw(Split::kTrain, N);
+    x = data.x.cast<double>();
+    labels = data.label;
+    cluster = data.cluster;
+  }
+};
+
+RowMat<double> UniformNoise(int N, int M, uint64_t seed) {
+  Rng rng(seed);
+  RowMat<double> r(N, M);
+  for (Eigen::Index i = 0; i < r.size(); ++i) r.data()[i] = rng.Uniform();
+  return r;
+}
+
+// Largest |numeric - analytic| over all parameters, relative to the largest gradient entry;
+// fails the test if a perturbation changed the routing (the gradient holds it fixed).
+double SwitchGradientError(SwitchMoe<double>& model, const Small& p, const Loss<double>& loss) {
+  const SwitchInput<double> in = MakeSwitchInput(p.x, p.P);
+  const RowMat<double> noise = UniformNoise(p.N, model.shape().M, 5);
+  SwitchPass<double> pass, moved;
+  model.Forward(in, p.labels.data(), &noise, loss, pass);
+  Vec<double> grad;
+  model.Backward(in, p.labels.data(), loss, pass, grad);
+  const double h = 1e-6;
+  double worst = 0, largest = 0;
+  for (Eigen::Index i = 0; i < model.params().size(); ++i) {
+    const double saved = model.params()[i];
+    model.params()[i] = saved + h;
+    model.Forward(in, p.labels.data(), &noise, loss, moved);
+    REQUIRE(moved.expert == pass.expert);
+    const double up = moved.loss;
+    model.params()[i] = saved - h;
+    model.Forward(in, p.labels.data(), &noise, loss, moved);
+    REQUIRE(moved.expert == pass.expert);
+    const double down = moved.loss;
+    model.params()[i] = saved;
+    worst = std::max(worst, std::abs((up - down) / (2 * h) - grad[i]));
+    largest = std::max(largest, std::abs(grad[i]));
+  }
+  REQUIRE(largest > 1e-6);  // a gradient of zero would pass any check
+  return worst / largest;
+}
+
+// A model with a non-zero router and weights of order 1, so that every gradient path is live.
+SwitchMoe<double> LiveModel(const SwitchShape& shape, uint64_t seed) {
+  Rng rng(seed);
+  SwitchMoe<double> model(shape, 1.0, rng);
+  const ParamGroup router = model.RouterGroup();
+  for (size_t i = 0; i < router.size; ++i)
+    model.params()[static_cast<Eigen::Index>(router.begin + i)] = 0.3 * rng.Normal();
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("Switch MoE gradients match finite differences: both variants, cubic and linear",
+          "[chen][gradient]") {
+  const Small p;
+  for (Gate gate : {Gate::kNoisyValue, Gate::kSoftmax})
+    for (Activation act : {Activation::kCubic, Activation::kLinear})
+      for (double lb : {0.0, 0.01}) {
+        SwitchShape shape;
+        shape.M = 3;
+        shape.J = 4;
+        shape.P = p.P;
+        shape.d = p.d;
+        shape.act = act;
+        shape.gate = gate;
+        shape.load_balance = lb;
+        SwitchMoe<double> model = LiveModel(shape, 8);
+        const DoubleSoftmaxCrossEntropy<double> published(2);
+        const SoftmaxCrossEntropy<double> logistic(2);
+        const Loss<double>& loss = gate == Gate::kNoisyValue
+                                       ? static_cast<const Loss<double>&>(published)
+                                       : logistic;
+        INFO("gate " << static_cast<int>(gate) << " activation " << static_cast<int>(act)
+                     << " load balance " << lb);
+        CHECK(SwitchGradientError(model, p, loss) < 1e-6);
+      }
+}
+
+TEST_CASE("Single model gradients match finite differences, cubic and linear",
+          "[chen][gradient]") {
+  const Small p;
+  for (Activation act : {Activation::kCubic, Activation::kLinear}) {
+    Rng rng(4);
+    SingleConv<double> model(6, p.P, p.d, act, 1.0, rng);
+    const SoftmaxCrossEntropy<double> loss(2);
+    SinglePass<double> pass, moved;
+    model.Forward(p.x, p.labels.data(), loss, pass);
+    Vec<double> grad;
+    model.Backward(p.x, p.labels.data(), loss, pass, grad);
+    const double h = 1e-6;
+    double worst = 0, largest = 0;
+    for (Eigen::Index i = 0; i < model.params().size(); ++i) {
+      const double saved = model.params()[i];
+      model.params()[i] = saved + h;
+      model.Forward(p.x, p.labels.data(), loss, moved);
+      const double up = moved.loss;
+      model.params()[i] = saved - h;
+      model.Forward(p.x, p.labels.data(), loss, moved);
+      model.params()[i] = saved;
+      worst = std::max(worst, std::abs((up - moved.loss) / (2 * h) - grad[i]));
+      largest = std::max(largest, std::abs(grad[i]));
+    }
+    REQUIRE(largest > 1e-6);
+    CHECK(worst / largest < 1e-6);
+  }
+}
+
+TEST_CASE("The published loss is the double softmax, log(1 + exp(1 - 2 p_y))", "[chen][loss]") {
+  const DoubleSoftmaxCrossEntropy<double> loss(2);
+  for (double a : {-3.0, -0.2, 0.0, 0.7, 5.0}) {
+    const double f[2] = {a, -0.5 * a};
+    const double p0 = 1 / (1 + std::exp(f[1] - f[0]));
+    CHECK(loss.Value(f, 0) == Approx(std::log(1 + std::exp(1 - 2 * p0))).epsilon(1e-12));
+    CHECK(loss.Value(f, 1) == Approx(std::log(1 + std::exp(1 - 2 * (1 - p0)))).epsilon(1e-12));
+    double slope[2];
+    loss.ValueAndSlope(f, 0, slope);
+    const double h = 1e-6;
+    const double up[2] = {f[0] + h, f[1]}, down[2] = {f[0] - h, f[1]};
+    CHECK(slope[0] == Approx((loss.Value(up, 0) - loss.Value(down, 0)) / (2 * h)).margin(1e-8));
+    CHECK(slope[0] + slope[1] == Approx(0).margin(1e-12));
+  }
+  // Its floor: a sample classified with certainty still costs log(1 + 1/e) = 0.3133.
+  const double sure[2] = {60.0, -60.0};
+  CHECK(loss.Value(sure, 0) == Approx(std::log(1 + std::exp(-1.0))).epsilon(1e-12));
+  CHECK(loss.Value(sure, 0) > 0.3132);
+}
+
+TEST_CASE("The normalized step divides by the sum of the parts' norms and skips a zero",
+          "[chen][optimizer]") {
+  Vec<double> params = Vec<double>::Zero(7), grad(7);
+  // Group 0: parts [0, 2) and [2, 3); group 1: parts [3, 5) and [5, 6); index 6 in no group.
+  grad << 3, 4, 12, 0, 0, 0, 9;
+  NormalizedStep<double> step(0.5, {{{"w0", 0, 2}, {"b0", 2, 1}}, {{"w1", 3, 2}, {"b1", 5, 1}}});
+  CHECK(NormalizedStep<double>::Divisor(grad, {{"w0", 0, 2}, {"b0", 2, 1}}) == 17.0);  // 5 + 12
+  step.Step(params, grad);
+  CHECK(params[0] == Approx(-0.5 * 3 / 17));
+  CHECK(params[1] == Approx(-0.5 * 4 / 17));
+  CHECK(params[2] == Approx(-0.5 * 12 / 17));
+  // The second group received no sample (zero gradient): skipped, no NaN from 0 / 0.
+  CHECK(params[3] == 0);
+  CHECK(params[5] == 0);
+  CHECK(params[6] == 0);  // not in any group
+  // Its step has length lr / (1 + ||b|| / ||W||)-ish: never more than lr.
+  CHECK(params.head(3).norm() <= 0.5 + 1e-12);
+}
+
+TEST_CASE("Adam with weight decay follows PyTorch's update", "[chen][optimizer]") {
+  AdamOptions o;
+  o.lr = 0.01;
+  o.weight_decay = 5e-4;
+  AdamStep<double> adam(o);
+  Vec<double> params(2), grad(2);
+  params << 1.0, -2.0;
+  double m[2] = {0, 0}, v[2] = {0, 0}, p[2] = {1.0, -2.0};
+  const double grads[3][2] = {{0.3, -0.1}, {-0.2, 0.05}, {0.4, 0.4}};
+  for (int t = 1; t <= 3; ++t) {
+    grad << grads[t - 1][0], grads[t - 1][1];
+    adam.Step(params, grad);
+    for (int i = 0; i < 2; ++i) {  // torch.optim.Adam, written out
+      const double g = grads[t - 1][i] + 5e-4 * p[i];
+      m[i] = 0.9 * m[i] + 0.1 * g;
+      v[i] = 0.999 * v[i] + 0.001 * g * g;
+      const double denom = std::sqrt(v[i]) / std::sqrt(1 - std::pow(0.999, t)) + 1e-8;
+      p[i] -= 0.01 / (1 - std::pow(0.9, t)) * m[i] / denom;
+      CHECK(params[i] == Approx(p[i]).epsilon(1e-12));
+    }
+  }
+  // The first step moves each coordinate by about lr, whatever the gradient's scale.
+  CHECK(std::abs(p[0] - 1.0) > 0.015);
+}
+
+TEST_CASE("Dispatch entropy and counts against hand-computed values", "[chen][metrics]") {
+  // K = 2 clusters, M = 3 experts. Expert 0: 3 of cluster 0, 1 of cluster 1; expert 1: 2 of
+  // cluster 1; expert 2: none.
+  const std::vector<int> cluster = {0, 0, 0, 1, 1, 1};
+  const std::vector<int> expert = {0, 0, 0, 0, 1, 1};
+  const std::vector<double> counts = DispatchCounts(cluster, 2, expert, 3);
+  CHECK(counts == std::vector<double>{3, 0, 0, 1, 2, 0});
+  const double h0 = -(0.75 * std::log(0.75) + 0.25 * std::log(0.25));
+  CHECK(DispatchEntropy(counts, 2, 3) == Approx(4.0 / 6.0 * h0).epsilon(1e-14));
+  CHECK(ExpertsInUse(counts, 2, 3) == 2);
+  // One cluster per expert: 0. Every expert an even mix of K clusters: log K.
+  CHECK(DispatchEntropy({5, 0, 0, 0, 7, 0}, 2, 3) == 0.0);
+  CHECK(DispatchEntropy({2, 3, 2, 3}, 2, 2) == Approx(std::log(2.0)).epsilon(1e-14));
+}
+
+TEST_CASE("The load-balancing term is coef M^2 mean_m(mean_i u_im frac_m)", "[chen][metrics]") {
+  const Small p;
+  SwitchShape shape;
+  shape.M = 3;
+  shape.J = 4;
+  shape.P = p.P;
+  shape.d = p.d;
+  shape.load_balance = 0.01;
+  SwitchMoe<double> model = LiveModel(shape, 2);
+  const SwitchInput<double> in = MakeSwitchInput(p.x, p.P);
+  const RowMat<double> noise = UniformNoise(p.N, shape.M, 9);
+  const DoubleSoftmaxCrossEntropy<double> loss(2);
+  SwitchPass<double> pass;
+  model.Forward(in, p.labels.data(), &noise, loss, pass);
+  double expected = 0;
+  for (int m = 0; m < shape.M; ++m) {
+    double mean_u = 0;
+    int sent = 0;
+    for (int i = 0; i < p.N; ++i) {
+      mean_u += pass.u(i, m) / p.N;
+      sent += pass.expert[i] == m;
+    }
+    expected += mean_u * sent / p.N / shape.M;
+  }
+  expected *= 0.01 * shape.M * shape.M;
+  REQUIRE(expected != 0);
+  CHECK(pass.load_balance == Approx(expected).epsilon(1e-12));
+  shape.load_balance = 0;
+  SwitchMoe<double> off(shape, 1.0, *std::make_unique<Rng>(1));
+  off.params() = model.params();
+  SwitchPass<double> plain;
+  off.Forward(in, p.labels.data(), &noise, loss, plain);
+  CHECK(pass.loss == Approx(plain.loss + expected).epsilon(1e-12));
+}
+
+TEST_CASE("The published stopping rule on a scripted loss sequence", "[chen][train]") {
+  SECTION("a rise of more than 0.02 above the minimum stops, a smaller one does not") {
+    LossRiseRule rule(0.02, 0, 0.314);
+    const double losses[] = {0.69, 0.60, 0.55, 0.56, 0.569, 0.54, 0.561};
+    const RuleStop expect[] = {RuleStop::kNone, RuleStop::kNone, RuleStop::kNone, RuleStop::kNone,
+                               RuleStop::kNone, RuleStop::kNone, RuleStop::kRise};
+    for (int t = 0; t < 7; ++t) {
+      INFO("step " << t << " loss " << losses[t]);
+      CHECK(rule.Check(losses[t], t) == expect[t]);
+    }
+  }
+  SECTION("the floor stops only a loss that is not a new minimum") {
+    LossRiseRule rule(0.02, 0, 0.314);
+    CHECK(rule.Check(0.40, 0) == RuleStop::kNone);
+    CHECK(rule.Check(0.3135, 1) == RuleStop::kNone);  // a new minimum below the floor: go on
+    CHECK(rule.Check(0.3138, 2) == RuleStop::kFloor);
+  }
+  SECTION("the single model's rule checks the rise only after step 500") {
+    LossRiseRule rule(0.02, 500, -INFINITY);
+    CHECK(rule.Check(0.5, 0) == RuleStop::kNone);
+    CHECK(rule.Check(0.9, 1) == RuleStop::kNone);
+    CHECK(rule.Check(0.9, 500) == RuleStop::kNone);
+    CHECK(rule.Check(0.9, 501) == RuleStop::kRise);
+  }
+}
+
+namespace {
+
+TrialSpec SmallSwitchCell(const std::string& variant) {
+  TrialSpec spec;
+  spec.data.model = "cluster";
+  spec.model.kind = "switch";
+  spec.data.n = 4;
+  spec.data.d = 20;
+  spec.N = 400;
+  spec.N_test = 400;
+  SetParam(spec, "model.variant", variant, "test");
+  SetParam(spec, "model.full_steps", "40", "test");
+  SetParam(spec, "model.curve_every", "10", "test");
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("Router noise is drawn at test time in the published variant only", "[chen][train]") {
+  // The paper variant routes test samples by argmax h: its test accuracy is the no-noise one.
+  const TrialResult paper = RunTrial(SmallSwitchCell("paper"), 0, 3);
+  REQUIRE(paper.status == TrialStatus::kOk);
+  CHECK(paper.test_acc == paper.metrics.Get("test_acc_no_noise"));
+  // The published one draws fresh noise: the routing differs from argmax h for some samples
+  // (the router is small after 40 steps), so the test dispatch differs from the noise-free one.
+  const TrialResult published = RunTrial(SmallSwitchCell("published"), 0, 3);
+  REQUIRE(published.status == TrialStatus::kOk);
+  const auto& counts = published.metrics.GetList("test_dispatch_counts");
+  REQUIRE(counts.size() == 4 * 8);
+  double total = 0;
+  for (double c : counts) total += c;
+  CHECK(total == 400);
+  CHECK(published.metrics.Get("test_experts_used") > 1);  // noise spreads the samples
+}
+
+TEST_CASE("A switch trial records dispatch, curves and stops by the rule", "[chen][train]") {
+  const TrialResult r = RunTrial(SmallSwitchCell("published"), 0, 3);
+  REQUIRE(r.status == TrialStatus::kOk);
+  const auto& counts = r.metrics.GetList("dispatch_counts");
+  REQUIRE(counts.size() == 32);
+  CHECK(r.metrics.Get("dispatch_entropy") ==
+        Approx(DispatchEntropy(counts, 4, 8)).epsilon(1e-15));
+  const auto& steps = r.metrics.GetList("curve_step");
+  REQUIRE(!steps.empty());
+  CHECK(steps.front() == 0);
+  // The last forward pass: the one the rule stopped at (no step after it), or the cap's last.
+  CHECK(steps.back() == r.steps - (r.stop == StopReason::kEpochCap ? 1 : 0));
+  CHECK(r.metrics.GetList("curve_entropy").size() == steps.size());
+  CHECK(r.metrics.GetList("curve_loss").size() == steps.size());
+  CHECK(r.metrics.GetList("curve_entropy").back() == r.metrics.Get("dispatch_entropy"));
+  // The same trial again: the same bits.
+  const TrialResult again = RunTrial(SmallSwitchCell("published"), 0, 3);
+  CHECK(again.test_acc == r.test_acc);
+  CHECK(again.metrics.GetList("curve_loss") == r.metrics.GetList("curve_loss"));
+}
+
+}  // namespace pmoe
