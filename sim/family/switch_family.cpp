@@ -199,7 +199,7 @@ class Switch final : public ModelFamily {
         {"test_acc_no_noise", T::kF64, "test accuracy routing by argmax h (r = 0)", true},
         {"final_step_loss", T::kF64, "loss of the last training forward pass (load balancing "
                                      "included)"},
-        {"stop_at_floor", T::kU8, "1 when the loss floor (0.314) stopped training"},
+        {"stop_at_floor", T::kI32, "1 when the loss floor (0.314) stopped training"},
     };
     for (MetricInfo& c : CurveMetrics(true)) m.push_back(c);
     return m;

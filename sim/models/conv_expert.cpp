@@ -1,73 +1,143 @@
-// The two-output convolution of MODEL.md §8 on Eigen products: A = X W + b, then per-sample
-// sums of act(A) over patches and filter halves; backward gW = X^T dA, gb = column sums of dA.
+// The two-output convolution of MODEL.md §8, direct loops over blocks of kLanes filters: a
+// block's accumulators fit in one AVX-512 register (float) and the filters (d, kLanes) stay in
+// L1, so the products need neither a copy of the routed samples nor a packed matrix. A J that is
+// not a multiple of kLanes ends with blocks of one filter.
 #include "pmoe/models/conv_expert.hpp"
 
+#include <algorithm>
+
 namespace pmoe {
+namespace {
+
+constexpr int kLanes = 16;
 
 template <typename T>
-void ConvForward(const RowMat<T>& x, Eigen::Index first_row, int samples, int P, const T* W,
-                 const T* b, int J, Activation act, RowMat<T>& A, RowMat<T>& f,
-                 Eigen::Index first_sample) {
-  const Eigen::Index rows = static_cast<Eigen::Index>(samples) * P;
-  const Eigen::Index d = x.cols();
-  if (A.rows() < first_row + rows || A.cols() != J) A.conservativeResize(first_row + rows, J);
-  const Eigen::Map<const RowMat<T>> Wm(W, d, J);
-  const Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>> bm(b, J);
-  auto block = A.middleRows(first_row, rows);
-  block.noalias() = x.middleRows(first_row, rows) * Wm;
-  block.rowwise() += bm;
-  const int half = J / 2;
-  for (int i = 0; i < samples; ++i) {
-    T sum[2] = {0, 0};
-    for (int p = 0; p < P; ++p) {
-      const T* a = block.row(static_cast<Eigen::Index>(i) * P + p).data();
-      for (int o = 0; o < 2; ++o)
-        for (int j = o * half; j < (o + 1) * half; ++j)
-          sum[o] += act == Activation::kCubic ? a[j] * a[j] * a[j] : a[j];
-    }
-    f(first_sample + i, 0) = sum[0];
-    f(first_sample + i, 1) = sum[1];
+inline T Act(T a, Activation act) {
+  return act == Activation::kCubic ? a * a * a : a;
+}
+
+// Filters [j0, j0 + L) of every sample. The block's values are fixed-size Eigen arrays: one
+// vector register each, whatever the compiler's view of aliasing.
+template <typename T, int L>
+using Lanes = Eigen::Array<T, L, 1>;
+
+// Up to kRows patches of one sample at a time: their accumulators are independent chains (an
+// FMA's latency is hidden) and each filter row loaded or each gradient row stored serves them all.
+constexpr int kRows = 4;
+
+template <typename T, int L, int R>
+void ForwardRows(const T* xr, int d, const T* W, int J, int j0, const Lanes<T, L>& bias,
+                 Activation act, T* a, Lanes<T, L>& sum) {
+  using V = Lanes<T, L>;
+  V acc[R];
+  for (int r = 0; r < R; ++r) acc[r] = bias;
+  for (int c = 0; c < d; ++c) {
+    const V w = Eigen::Map<const V>(W + static_cast<size_t>(c) * J + j0);
+    for (int r = 0; r < R; ++r) acc[r] += xr[static_cast<size_t>(r) * d + c] * w;
+  }
+  for (int r = 0; r < R; ++r) {
+    Eigen::Map<V>(a + static_cast<size_t>(r) * J) = acc[r];
+    sum += act == Activation::kCubic ? (acc[r] * acc[r] * acc[r]).eval() : acc[r];
   }
 }
 
-template <typename T>
-void ConvBackward(const RowMat<T>& x, Eigen::Index first_row, int samples, int P,
-                  const RowMat<T>& A, const RowMat<T>& df, Eigen::Index first_sample, int J,
-                  Activation act, RowMat<T>& dA, T* gW, T* gb) {
-  const Eigen::Index rows = static_cast<Eigen::Index>(samples) * P;
-  const Eigen::Index d = x.cols();
-  if (dA.rows() < first_row + rows || dA.cols() != J) dA.conservativeResize(first_row + rows, J);
-  const int half = J / 2;
-  for (int i = 0; i < samples; ++i) {
-    const T slope[2] = {df(first_sample + i, 0), df(first_sample + i, 1)};
-    for (int p = 0; p < P; ++p) {
-      const Eigen::Index r = first_row + static_cast<Eigen::Index>(i) * P + p;
-      const T* a = A.row(r).data();
-      T* g = dA.row(r).data();
-      for (int j = 0; j < J; ++j) {
-        const T s = slope[j < half ? 0 : 1];
-        g[j] = act == Activation::kCubic ? s * 3 * a[j] * a[j] : s;
-      }
-    }
+template <typename T, int L>
+void ForwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T* W, const T* b,
+                  int J, int j0, Activation act, T* A, T* f) {
+  using V = Lanes<T, L>;
+  const int d = static_cast<int>(x.cols());
+  // Filters j0 + l with l < split feed output 0, the others output 1.
+  const int split = std::clamp(J / 2 - j0, 0, L);
+  V to_first = V::Zero();
+  for (int l = 0; l < split; ++l) to_first[l] = 1;
+  const V bias = Eigen::Map<const V>(b + j0);
+  for (int k = 0; k < count; ++k) {
+    V sum = V::Zero();
+    const T* xs = x.data() + static_cast<Eigen::Index>(ids[k]) * P * d;
+    T* as = A + static_cast<size_t>(k) * P * J + j0;
+    int p = 0;
+    for (; p + kRows <= P; p += kRows)
+      ForwardRows<T, L, kRows>(xs + static_cast<size_t>(p) * d, d, W, J, j0, bias, act,
+                               as + static_cast<size_t>(p) * J, sum);
+    for (; p < P; ++p)
+      ForwardRows<T, L, 1>(xs + static_cast<size_t>(p) * d, d, W, J, j0, bias, act,
+                           as + static_cast<size_t>(p) * J, sum);
+    const T first = (sum * to_first).sum();
+    f[2 * k] += first;
+    f[2 * k + 1] += sum.sum() - first;
   }
-  Eigen::Map<RowMat<T>> gWm(gW, d, J);
-  Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>> gbm(gb, J);
-  const auto block = dA.middleRows(first_row, rows);
-  gWm.noalias() = x.middleRows(first_row, rows).transpose() * block;
-  gbm = block.colwise().sum();
 }
 
-template void ConvForward(const RowMat<float>&, Eigen::Index, int, int, const float*,
-                          const float*, int, Activation, RowMat<float>&, RowMat<float>&,
-                          Eigen::Index);
-template void ConvForward(const RowMat<double>&, Eigen::Index, int, int, const double*,
-                          const double*, int, Activation, RowMat<double>&, RowMat<double>&,
-                          Eigen::Index);
-template void ConvBackward(const RowMat<float>&, Eigen::Index, int, int, const RowMat<float>&,
-                           const RowMat<float>&, Eigen::Index, int, Activation, RowMat<float>&,
-                           float*, float*);
-template void ConvBackward(const RowMat<double>&, Eigen::Index, int, int, const RowMat<double>&,
-                           const RowMat<double>&, Eigen::Index, int, Activation, RowMat<double>&,
-                           double*, double*);
+template <typename T, int L, int R>
+void BackwardRows(const T* xr, int d, const T* a, int J, const Lanes<T, L>& slope,
+                  Activation act, T* gW, Lanes<T, L>& bias) {
+  using V = Lanes<T, L>;
+  V g[R];
+  for (int r = 0; r < R; ++r) {
+    const V ar = Eigen::Map<const V>(a + static_cast<size_t>(r) * J);
+    g[r] = act == Activation::kCubic ? (3 * slope * ar * ar).eval() : slope;
+    bias += g[r];
+  }
+  for (int c = 0; c < d; ++c) {
+    V update = xr[c] * g[0];
+    for (int r = 1; r < R; ++r) update += xr[static_cast<size_t>(r) * d + c] * g[r];
+    Eigen::Map<V>(gW + static_cast<size_t>(c) * J) += update;
+  }
+}
+
+template <typename T, int L>
+void BackwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T* A, const T* df,
+                   int J, int j0, Activation act, T* gW, T* gb) {
+  using V = Lanes<T, L>;
+  const int d = static_cast<int>(x.cols());
+  const int split = std::clamp(J / 2 - j0, 0, L);
+  V to_first = V::Zero();
+  for (int l = 0; l < split; ++l) to_first[l] = 1;
+  V bias = V::Zero();
+  for (int k = 0; k < count; ++k) {
+    const V slope = df[2 * k] * to_first + df[2 * k + 1] * (1 - to_first);
+    const T* xs = x.data() + static_cast<Eigen::Index>(ids[k]) * P * d;
+    const T* as = A + static_cast<size_t>(k) * P * J + j0;
+    int p = 0;
+    for (; p + kRows <= P; p += kRows)
+      BackwardRows<T, L, kRows>(xs + static_cast<size_t>(p) * d, d,
+                                as + static_cast<size_t>(p) * J, J, slope, act, gW + j0, bias);
+    for (; p < P; ++p)
+      BackwardRows<T, L, 1>(xs + static_cast<size_t>(p) * d, d, as + static_cast<size_t>(p) * J,
+                            J, slope, act, gW + j0, bias);
+  }
+  Eigen::Map<V>(gb + j0) = bias;
+}
+
+}  // namespace
+
+template <typename T>
+void ConvForward(const RowMat<T>& x, int P, const int* ids, int count, const T* W, const T* b,
+                 int J, Activation act, T* A, T* f) {
+  std::fill(f, f + 2 * static_cast<size_t>(count), T(0));
+  int j0 = 0;
+  for (; j0 + kLanes <= J; j0 += kLanes)
+    ForwardBlock<T, kLanes>(x, P, ids, count, W, b, J, j0, act, A, f);
+  for (; j0 < J; ++j0) ForwardBlock<T, 1>(x, P, ids, count, W, b, J, j0, act, A, f);
+}
+
+template <typename T>
+void ConvBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* A, const T* df,
+                  int J, Activation act, T* gW, T* gb) {
+  std::fill(gW, gW + static_cast<size_t>(x.cols()) * J, T(0));
+  int j0 = 0;
+  for (; j0 + kLanes <= J; j0 += kLanes)
+    BackwardBlock<T, kLanes>(x, P, ids, count, A, df, J, j0, act, gW, gb);
+  for (; j0 < J; ++j0) BackwardBlock<T, 1>(x, P, ids, count, A, df, J, j0, act, gW, gb);
+}
+
+template void ConvForward(const RowMat<float>&, int, const int*, int, const float*, const float*,
+                          int, Activation, float*, float*);
+template void ConvForward(const RowMat<double>&, int, const int*, int, const double*,
+                          const double*, int, Activation, double*, double*);
+template void ConvBackward(const RowMat<float>&, int, const int*, int, const float*, const float*,
+                           int, Activation, float*, float*);
+template void ConvBackward(const RowMat<double>&, int, const int*, int, const double*,
+                           const double*, int, Activation, double*, double*);
 
 }  // namespace pmoe

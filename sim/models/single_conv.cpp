@@ -2,6 +2,7 @@
 #include "pmoe/models/single_conv.hpp"
 
 #include <cmath>
+#include <numeric>
 
 #include "pmoe/core/errors.hpp"
 
@@ -25,8 +26,12 @@ void SingleConv<T>::Forward(const RowMat<T>& x, const int* labels, const Loss<T>
   const int N = static_cast<int>(x.rows() / P_);
   pass.A.resize(x.rows(), J_);
   pass.f.resize(N, 2);
-  ConvForward(x, 0, N, P_, params_.data(), params_.data() + static_cast<size_t>(d_) * J_, J_,
-              act_, pass.A, pass.f, 0);
+  if (static_cast<int>(ids_.size()) != N) {
+    ids_.resize(N);
+    std::iota(ids_.begin(), ids_.end(), 0);
+  }
+  ConvForward(x, P_, ids_.data(), N, params_.data(), params_.data() + static_cast<size_t>(d_) * J_,
+              J_, act_, pass.A.data(), pass.f.data());
   double total = 0;
   pass.errors = 0;
   pass.finite = true;
@@ -53,7 +58,11 @@ void SingleConv<T>::Backward(const RowMat<T>& x, const int* labels, const Loss<T
     df_(i, 0) = static_cast<T>(slope[0] / N);
     df_(i, 1) = static_cast<T>(slope[1] / N);
   }
-  ConvBackward(x, 0, N, P_, pass.A, df_, 0, J_, act_, dA_, grad.data(),
+  if (static_cast<int>(ids_.size()) != N) {
+    ids_.resize(N);
+    std::iota(ids_.begin(), ids_.end(), 0);
+  }
+  ConvBackward(x, P_, ids_.data(), N, pass.A.data(), df_.data(), J_, act_, grad.data(),
                grad.data() + static_cast<size_t>(d_) * J_);
 }
 

@@ -1,6 +1,6 @@
 // The switch MoE's full-batch forward and backward passes (MODEL.md §8). The samples are grouped
-// by their expert (a stable counting sort), their patches copied into one block per expert, and
-// each expert runs as one matrix product over its block.
+// by their expert (a stable counting sort) and each expert runs over its own samples, read in
+// place (conv_expert.cpp).
 #include "pmoe/models/switch_moe.hpp"
 
 #include <cmath>
@@ -105,18 +105,16 @@ void SwitchMoe<T>::Forward(const SwitchInput<T>& in, const int* labels, const Ro
     }
   }
 
-  // The experts, each on its own samples' patches.
-  pass.xg.resize(x.rows(), s.d);
-  for (int idx = 0; idx < N; ++idx)
-    pass.xg.middleRows(static_cast<Eigen::Index>(idx) * s.P, s.P) =
-        x.middleRows(static_cast<Eigen::Index>(pass.order[idx]) * s.P, s.P);
+  // The experts, each on its own samples' patches (read in place).
   pass.A.resize(x.rows(), s.J);
   pass.f.resize(N, 2);
   for (int m = 0; m < s.M; ++m) {
     if (pass.counts[m] == 0) continue;
     const T* W = params_.data() + ExpertBegin(m);
-    ConvForward(pass.xg, static_cast<Eigen::Index>(pass.first[m]) * s.P, pass.counts[m], s.P, W,
-                W + static_cast<size_t>(s.d) * s.J, s.J, s.act, pass.A, pass.f, pass.first[m]);
+    const size_t at = static_cast<size_t>(pass.first[m]);
+    ConvForward(x, s.P, pass.order.data() + at, pass.counts[m], W,
+                W + static_cast<size_t>(s.d) * s.J, s.J, s.act,
+                pass.A.data() + at * s.P * s.J, pass.f.data() + 2 * at);
   }
 
   // Logits, loss and errors.
@@ -180,8 +178,9 @@ void SwitchMoe<T>::Backward(const SwitchInput<T>& in, const int* labels, const L
   for (int m = 0; m < s.M; ++m) {
     if (pass.counts[m] == 0) continue;
     T* gW = grad.data() + ExpertBegin(m);
-    ConvBackward(pass.xg, static_cast<Eigen::Index>(pass.first[m]) * s.P, pass.counts[m], s.P,
-                 pass.A, df_, pass.first[m], s.J, s.act, dA_, gW,
+    const size_t at = static_cast<size_t>(pass.first[m]);
+    ConvBackward(*in.x, s.P, pass.order.data() + at, pass.counts[m],
+                 pass.A.data() + at * s.P * s.J, df_.data() + 2 * at, s.J, s.act, gW,
                  gW + static_cast<size_t>(s.d) * s.J);
   }
   Eigen::Map<RowMat<T>> gtheta(grad.data() + RouterBegin(), s.d, s.M);

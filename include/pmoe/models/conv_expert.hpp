@@ -10,19 +10,17 @@ namespace pmoe {
 
 enum class Activation { kCubic, kLinear };
 
-// Forward over `samples` samples whose P patches are the rows of `x` (samples * P, d) from row
-// `first_row`: A (samples * P, J) the pre-activations (kept for the backward pass), f (samples, 2)
-// written at rows [first_sample, first_sample + samples).
+// Forward over the samples ids[0..count), sample s being rows [s P, s P + P) of x (read in
+// place): A (count * P, J) row-major gets the pre-activations (kept for the backward pass) and
+// f (count, 2) row-major the outputs, both in the order of ids.
 template <typename T>
-void ConvForward(const RowMat<T>& x, Eigen::Index first_row, int samples, int P, const T* W,
-                 const T* b, int J, Activation act, RowMat<T>& A, RowMat<T>& f,
-                 Eigen::Index first_sample);
+void ConvForward(const RowMat<T>& x, int P, const int* ids, int count, const T* W, const T* b,
+                 int J, Activation act, T* A, T* f);
 
-// Backward: df (rows of f's layout, 2 columns) the loss's slope at f; writes the gradients of the
-// filters gW (d, J) and biases gb (J) (overwritten, not accumulated). dA is a workspace.
+// Backward from df (count, 2), the loss's slope at f: the gradients of the filters gW (d, J)
+// row-major and of the biases gb (J), overwritten.
 template <typename T>
-void ConvBackward(const RowMat<T>& x, Eigen::Index first_row, int samples, int P,
-                  const RowMat<T>& A, const RowMat<T>& df, Eigen::Index first_sample, int J,
-                  Activation act, RowMat<T>& dA, T* gW, T* gb);
+void ConvBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* A, const T* df,
+                  int J, Activation act, T* gW, T* gb);
 
 }  // namespace pmoe

@@ -3,6 +3,8 @@
 // then biases (J).
 #pragma once
 
+#include <vector>
+
 #include "pmoe/core/matrix.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/models/conv_expert.hpp"
@@ -39,7 +41,8 @@ class SingleConv {
   int J_, P_, d_;
   Activation act_;
   Vec<T> params_;
-  mutable RowMat<T> dA_, df_;
+  mutable RowMat<T> df_;
+  mutable std::vector<int> ids_;  // 0..N-1: every sample, in order
 };
 
 }  // namespace pmoe

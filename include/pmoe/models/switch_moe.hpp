@@ -50,7 +50,6 @@ struct SwitchPass {
   RowMat<T> h;                 // (N, M) router logits, without noise
   RowMat<T> u;                 // (N, M) with the noise
   std::vector<T> gate;         // (N) the gate value of each sample
-  RowMat<T> xg;                // (N * P, d) patches in `order`
   RowMat<T> A;                 // (N * P, J) pre-activations, in `order`
   RowMat<T> f;                 // (N, 2) expert outputs, in `order`
   RowMat<T> z;                 // (N, 2) logits gate * f, in sample order
@@ -89,7 +88,7 @@ class SwitchMoe {
  private:
   SwitchShape shape_;
   Vec<T> params_;
-  mutable RowMat<T> dA_, df_;
+  mutable RowMat<T> df_;
 };
 
 // n_{k,m}: samples of cluster k sent to expert m, (K, M) row-major as a flat vector.
