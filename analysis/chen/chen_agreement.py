@@ -94,16 +94,26 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", help="write every trial of both sides here")
+    ap.add_argument("--reuse-peer", metavar="JSON",
+                    help="take the peer's trials from an earlier run's --json (same cells and "
+                         "trials) instead of running them again")
     args = ap.parse_args()
+    earlier = {}
+    if args.reuse_peer:
+        with open(args.reuse_peer) as f:
+            for c in json.load(f)["cells"]:
+                earlier[(c["setting"], c["model"], c["activation"])] = c["peer"]
     cells = [(int(s), m.split("-")[0], m.split("-")[1])
              for s in args.settings.split(",") for m in args.models.split(",")]
     report, differs = [], False
     with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
         for setting, model, activation in cells:
-            futures = [pool.submit(peer_trial, setting, model, activation, t, args.seed, args)
-                       for t in range(args.trials)]
+            cached = earlier.get((setting, model, activation))
+            futures = [] if cached else [
+                pool.submit(peer_trial, setting, model, activation, t, args.seed, args)
+                for t in range(args.trials)]
             mine, mine_seconds = ours(setting, model, activation, args.trials, args.seed, args)
-            peer = [f.result() for f in futures]
+            peer = cached[:args.trials] if cached else [f.result() for f in futures]
             line = f"setting {setting} {model:6s} {activation:6s}"
             cell = {"setting": setting, "model": model, "activation": activation,
                     "ours": mine, "peer": peer, "ours_seconds": mine_seconds, "z": {}}

@@ -72,7 +72,7 @@ class SingleLearner final : public Learner {
     out.stop = StopReason::kEpochCap;
     const int N = train.size();
     for (int t = 0; t < s_.common.steps; ++t) {
-      model_.Forward(train.x, train.label.data(), loss_, pass_);
+      model_.ForwardBackward(train.x, train.label.data(), loss_, pass_, grad);
       curve.Offer(t, pass_.loss, 1.0 - static_cast<double>(pass_.errors) / N, NAN);
       if (!pass_.finite) {
         out.diverged = true;
@@ -84,7 +84,6 @@ class SingleLearner final : public Learner {
         out.stop = StopReason::kRule;
         break;
       }
-      model_.Backward(train.x, train.label.data(), loss_, pass_, grad);
       step->Step(model_.params(), grad);
       ++out.steps;
     }

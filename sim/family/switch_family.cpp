@@ -79,7 +79,8 @@ class SwitchLearner final : public Learner {
     const int N = train.size();
     for (int t = 0; t < s_.common.steps; ++t) {
       const RowMat<float> noise = Noise(N, s_.shape.M, noise_rng);
-      model_.Forward(in_, train.label.data(), &noise, *loss_, pass_);
+      // One pass computes the loss and its gradient; the step is taken only if the rule allows.
+      model_.ForwardBackward(in_, train.label.data(), &noise, *loss_, pass_, grad);
       curve.Offer(t, pass_.loss, 1.0 - static_cast<double>(pass_.errors) / N, Entropy(train));
       if (!pass_.finite) {
         out.diverged = true;
@@ -95,7 +96,6 @@ class SwitchLearner final : public Learner {
           break;
         }
       }
-      model_.Backward(in_, train.label.data(), *loss_, pass_, grad);
       step.Step(model_.params(), grad);
       ++out.steps;
     }

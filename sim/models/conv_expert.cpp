@@ -112,6 +112,74 @@ void BackwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T
 }  // namespace
 
 template <typename T>
+void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* W,
+                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW,
+                         T* gb, std::vector<T>& work, bool accumulate) {
+  using V = Lanes<T, kLanes>;
+  using V1 = Lanes<T, 1>;
+  const int d = static_cast<int>(x.cols());
+  const int half = J / 2;
+  if (!accumulate) {
+    std::fill(gW, gW + static_cast<size_t>(d) * J, T(0));
+    std::fill(gb, gb + J, T(0));
+  }
+  work.resize(static_cast<size_t>(P) * J);
+  T* a = work.data();
+  for (int k = 0; k < count; ++k) {
+    const T* xs = x.data() + static_cast<Eigen::Index>(ids[k]) * P * d;
+    // Forward, block by block as ConvForward, the pre-activations kept in `work` (L1).
+    T out[2] = {0, 0};
+    auto forward = [&](auto lanes, int j0) {
+      using B = decltype(lanes);
+      constexpr int L = B::RowsAtCompileTime;
+      const int split = std::clamp(half - j0, 0, L);
+      B to_first = B::Zero();
+      for (int l = 0; l < split; ++l) to_first[l] = 1;
+      const B bias = Eigen::Map<const B>(b + j0);
+      B sum = B::Zero();
+      int p = 0;
+      for (; p + kRows <= P; p += kRows)
+        ForwardRows<T, L, kRows>(xs + static_cast<size_t>(p) * d, d, W, J, j0, bias, act,
+                                 a + static_cast<size_t>(p) * J + j0, sum);
+      for (; p < P; ++p)
+        ForwardRows<T, L, 1>(xs + static_cast<size_t>(p) * d, d, W, J, j0, bias, act,
+                             a + static_cast<size_t>(p) * J + j0, sum);
+      const T first = (sum * to_first).sum();
+      out[0] += first;
+      out[1] += sum.sum() - first;
+    };
+    int j0 = 0;
+    for (; j0 + kLanes <= J; j0 += kLanes) forward(V(), j0);
+    for (; j0 < J; ++j0) forward(V1(), j0);
+    f[2 * k] = out[0];
+    f[2 * k + 1] = out[1];
+    // The loss's slope at this sample's outputs, then its gradient, the rows still in L1.
+    T df[2];
+    slope(k, out[0], out[1], df[0], df[1]);
+    auto backward = [&](auto lanes, int j0) {
+      using B = decltype(lanes);
+      constexpr int L = B::RowsAtCompileTime;
+      const int split = std::clamp(half - j0, 0, L);
+      B to_first = B::Zero();
+      for (int l = 0; l < split; ++l) to_first[l] = 1;
+      const B s = df[0] * to_first + df[1] * (1 - to_first);
+      B bias = Eigen::Map<B>(gb + j0);
+      int p = 0;
+      for (; p + kRows <= P; p += kRows)
+        BackwardRows<T, L, kRows>(xs + static_cast<size_t>(p) * d, d,
+                                  a + static_cast<size_t>(p) * J + j0, J, s, act, gW + j0, bias);
+      for (; p < P; ++p)
+        BackwardRows<T, L, 1>(xs + static_cast<size_t>(p) * d, d,
+                              a + static_cast<size_t>(p) * J + j0, J, s, act, gW + j0, bias);
+      Eigen::Map<B>(gb + j0) = bias;
+    };
+    j0 = 0;
+    for (; j0 + kLanes <= J; j0 += kLanes) backward(V(), j0);
+    for (; j0 < J; ++j0) backward(V1(), j0);
+  }
+}
+
+template <typename T>
 void ConvForward(const RowMat<T>& x, int P, const int* ids, int count, const T* W, const T* b,
                  int J, Activation act, T* A, T* f) {
   std::fill(f, f + 2 * static_cast<size_t>(count), T(0));
@@ -137,6 +205,12 @@ template void ConvForward(const RowMat<double>&, int, const int*, int, const dou
                           const double*, int, Activation, double*, double*);
 template void ConvBackward(const RowMat<float>&, int, const int*, int, const float*, const float*,
                            int, Activation, float*, float*);
+template void ConvForwardBackward(const RowMat<float>&, int, const int*, int, const float*,
+                                  const float*, int, Activation, float*, ConvSlope<float>&,
+                                  float*, float*, std::vector<float>&, bool);
+template void ConvForwardBackward(const RowMat<double>&, int, const int*, int, const double*,
+                                  const double*, int, Activation, double*, ConvSlope<double>&,
+                                  double*, double*, std::vector<double>&, bool);
 template void ConvBackward(const RowMat<double>&, int, const int*, int, const double*,
                            const double*, int, Activation, double*, double*);
 

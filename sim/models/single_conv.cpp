@@ -66,6 +66,58 @@ void SingleConv<T>::Backward(const RowMat<T>& x, const int* labels, const Loss<T
                grad.data() + static_cast<size_t>(d_) * J_);
 }
 
+namespace {
+
+// The logistic loss's slope at each sample, summed loss and errors (the fused pass).
+template <typename T>
+class SingleSlope final : public ConvSlope<T> {
+ public:
+  SingleSlope(const int* labels, const Loss<T>& loss, int N)
+      : labels_(labels), loss_(loss), N_(N) {}
+  void operator()(int k, T f0, T f1, T& df0, T& df1) override {
+    const T f[2] = {f0, f1};
+    double slope[2];
+    total += loss_.ValueAndSlope(f, labels_[k], slope);
+    errors += !loss_.Correct(f, labels_[k]);
+    finite = finite && std::isfinite(static_cast<double>(f0)) &&
+             std::isfinite(static_cast<double>(f1));
+    df0 = static_cast<T>(slope[0] / N_);
+    df1 = static_cast<T>(slope[1] / N_);
+  }
+  double total = 0;
+  int errors = 0;
+  bool finite = true;
+
+ private:
+  const int* labels_;
+  const Loss<T>& loss_;
+  int N_;
+};
+
+}  // namespace
+
+template <typename T>
+void SingleConv<T>::ForwardBackward(const RowMat<T>& x, const int* labels, const Loss<T>& loss,
+                                    SinglePass<T>& pass, Vec<T>& grad) const {
+  PMOE_CHECK(x.cols() == d_ && x.rows() % P_ == 0) << "input (" << x.rows() << ", " << x.cols()
+                                                   << ")";
+  const int N = static_cast<int>(x.rows() / P_);
+  if (static_cast<int>(ids_.size()) != N) {
+    ids_.resize(N);
+    std::iota(ids_.begin(), ids_.end(), 0);
+  }
+  grad.resize(params_.size());
+  pass.A.resize(0, J_);
+  pass.f.resize(N, 2);
+  SingleSlope<T> slope(labels, loss, N);
+  ConvForwardBackward(x, P_, ids_.data(), N, params_.data(),
+                      params_.data() + static_cast<size_t>(d_) * J_, J_, act_, pass.f.data(),
+                      slope, grad.data(), grad.data() + static_cast<size_t>(d_) * J_, work_);
+  pass.loss = slope.total / N;
+  pass.errors = slope.errors;
+  pass.finite = slope.finite && std::isfinite(pass.loss);
+}
+
 template class SingleConv<float>;
 template class SingleConv<double>;
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/data/cluster_model.hpp"
@@ -135,6 +136,12 @@ TEST_CASE("Single model gradients match finite differences, cubic and linear",
     }
     REQUIRE(largest > 1e-6);
     CHECK(worst / largest < 1e-6);
+    // The fused training pass gives the same loss and gradient.
+    SinglePass<double> fused;
+    Vec<double> fused_grad;
+    model.ForwardBackward(p.x, p.labels.data(), loss, fused, fused_grad);
+    CHECK(fused.loss == Approx(pass.loss).epsilon(1e-12));
+    CHECK((fused_grad - grad).cwiseAbs().maxCoeff() <= 1e-12 * grad.cwiseAbs().maxCoeff());
   }
 }
 
@@ -332,6 +339,55 @@ TEST_CASE("A switch trial records dispatch, curves and stops by the rule", "[che
   const TrialResult again = RunTrial(SmallSwitchCell("published"), 0, 3);
   CHECK(again.test_acc == r.test_acc);
   CHECK(again.metrics.GetList("curve_loss") == r.metrics.GetList("curve_loss"));
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("The fused training pass equals Forward then Backward", "[chen][gradient]") {
+  ClusterSpec c;
+  c.d = 20;
+  c.P = 5;  // one group of four patches and one alone
+  const Dataset data = ClusterModel(c, 4).Draw(Split::kTrain, 300);
+  for (Gate gate : {Gate::kNoisyValue, Gate::kSoftmax})
+    for (int J : {16, 6, 34}) {  // one block, single filters only, blocks and a remainder
+      SwitchShape shape;
+      shape.M = 4;
+      shape.J = J;
+      shape.P = c.P;
+      shape.d = c.d;
+      shape.gate = gate;
+      shape.load_balance = 1e-3;
+      Rng rng(3);
+      SwitchMoe<float> model(shape, 0.05, rng);
+      for (size_t i = 0; i < model.RouterGroup().size; ++i)
+        model.params()[static_cast<Eigen::Index>(model.RouterGroup().begin + i)] =
+            static_cast<float>(0.01 * rng.Normal());
+      const SwitchInput<float> in = MakeSwitchInput(data.x, c.P);
+      RowMat<float> noise(300, 4);
+      for (Eigen::Index i = 0; i < noise.size(); ++i)
+        noise.data()[i] = static_cast<float>(rng.Uniform());
+      const DoubleSoftmaxCrossEntropy<float> loss(2);
+      SwitchPass<float> a, b;
+      Vec<float> ga, gb;
+      model.Forward(in, data.label.data(), &noise, loss, a);
+      model.Backward(in, data.label.data(), loss, a, ga);
+      model.ForwardBackward(in, data.label.data(), &noise, loss, b, gb);
+      INFO("gate " << static_cast<int>(gate) << ", J = " << J);
+      // Equal up to float rounding (the compiler may contract a product and a sum into one FMA
+      // differently in the two code paths).
+      CHECK(a.loss == Approx(b.loss).epsilon(1e-6));
+      CHECK(a.errors == b.errors);
+      CHECK(a.expert == b.expert);
+      CHECK((a.z - b.z).cwiseAbs().maxCoeff() <= 1e-5 * a.z.cwiseAbs().maxCoeff());
+      REQUIRE(ga.size() == gb.size());
+      CHECK((ga - gb).cwiseAbs().maxCoeff() <= 1e-5 * ga.cwiseAbs().maxCoeff());
+      const Eigen::Index router = static_cast<Eigen::Index>(model.RouterBegin());
+      CHECK((ga - gb).tail(ga.size() - router).cwiseAbs().maxCoeff() <=
+            1e-5 * ga.tail(ga.size() - router).cwiseAbs().maxCoeff());
+      CHECK(ga.norm() > 0);
+    }
 }
 
 }  // namespace pmoe

@@ -4,6 +4,8 @@
 // is the logit of class label o. The switch MoE's experts and the single-model baselines are it.
 #pragma once
 
+#include <vector>
+
 #include "pmoe/core/matrix.hpp"
 
 namespace pmoe {
@@ -22,5 +24,24 @@ void ConvForward(const RowMat<T>& x, int P, const int* ids, int count, const T* 
 template <typename T>
 void ConvBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* A, const T* df,
                   int J, Activation act, T* gW, T* gb);
+
+// The loss's slope (df0, df1) at the outputs (f0, f1) of the k-th sample of a fused pass.
+template <typename T>
+class ConvSlope {
+ public:
+  virtual ~ConvSlope() = default;
+  virtual void operator()(int k, T f0, T f1, T& df0, T& df1) = 0;
+};
+
+// ConvForward and ConvBackward in one pass over the samples: each sample's outputs, then its
+// slope from `slope`, then its share of the gradient while its patches are still in cache. The
+// same sums in the same order as ConvForward, the slopes, then ConvBackward (equal up to how the
+// compiler contracts products and sums into FMAs); no (count * P, J) matrix is written. `work`
+// is a workspace (P * J values). With `accumulate` the gradients are added to gW and gb instead
+// of overwriting them.
+template <typename T>
+void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* W,
+                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW,
+                         T* gb, std::vector<T>& work, bool accumulate = false);
 
 }  // namespace pmoe

@@ -36,6 +36,9 @@ class SingleConv {
                SinglePass<T>& pass) const;
   void Backward(const RowMat<T>& x, const int* labels, const Loss<T>& loss,
                 const SinglePass<T>& pass, Vec<T>& grad) const;
+  // Both in one pass (training): each sample read once, no pre-activation matrix kept.
+  void ForwardBackward(const RowMat<T>& x, const int* labels, const Loss<T>& loss,
+                       SinglePass<T>& pass, Vec<T>& grad) const;
 
  private:
   int J_, P_, d_;
@@ -43,6 +46,7 @@ class SingleConv {
   Vec<T> params_;
   mutable RowMat<T> df_;
   mutable std::vector<int> ids_;  // 0..N-1: every sample, in order
+  mutable std::vector<T> work_;
 };
 
 }  // namespace pmoe

@@ -84,11 +84,25 @@ class SwitchMoe {
   // The gradient of pass.loss at params, routing as in `pass` (held fixed).
   void Backward(const SwitchInput<T>& in, const int* labels, const Loss<T>& loss,
                 SwitchPass<T>& pass, Vec<T>& grad) const;
+  // Forward and Backward in one pass over the data (training): the same numbers up to float
+  // rounding, but each sample is read once, in sample order: routed, run through its expert
+  // forward and backward, its router gradient added. Neither the grouping, f nor the
+  // pre-activations are kept (pass.order, first, f and A empty).
+  void ForwardBackward(const SwitchInput<T>& in, const int* labels, const RowMat<T>* noise,
+                       const Loss<T>& loss, SwitchPass<T>& pass, Vec<T>& grad) const;
 
  private:
+  // Router logits, noise, the expert of each sample, the grouping and the gate.
+  void Route(const SwitchInput<T>& in, const RowMat<T>* noise, SwitchPass<T>& pass) const;
+  void AddLoadBalance(SwitchPass<T>& pass) const;
+  // dL/dtheta = sums^T G, G = dL/dh with the load-balancing term added here.
+  void RouterGradient(const SwitchInput<T>& in, const SwitchPass<T>& pass, RowMat<T>& G,
+                      Vec<T>& grad) const;
+
   SwitchShape shape_;
   Vec<T> params_;
-  mutable RowMat<T> df_;
+  mutable RowMat<T> df_, G_;
+  mutable std::vector<T> work_;
 };
 
 // n_{k,m}: samples of cluster k sent to expert m, (K, M) row-major as a flat vector.
