@@ -391,3 +391,35 @@ TEST_CASE("The fused training pass equals Forward then Backward", "[chen][gradie
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("The double softmax's two-class closed form agrees with the general one",
+          "[chen][loss]") {
+  // Three classes take the general path; two classes, one very unlikely, approach it.
+  const DoubleSoftmaxCrossEntropy<double> two(2), three(3);
+  for (double a : {-8.0, -1.0, 0.3, 4.0})
+    for (int label : {0, 1}) {
+      const double f2[2] = {a, 0.5};
+      const double f3[3] = {a, 0.5, -1e4};  // softmax gives the third output p = 0
+      // With p_3 = 0 the third term adds exp(0) = 1 to the sum: L3 = log(e^p1 + e^p2 + 1) - p_y.
+      const double p0 = 1 / (1 + std::exp(0.5 - a));
+      const double py = label == 0 ? p0 : 1 - p0;
+      CHECK(two.Value(f2, label) == Approx(std::log(std::exp(p0) + std::exp(1 - p0)) - py)
+                                        .epsilon(1e-13));
+      CHECK(three.Value(f3, label) ==
+            Approx(std::log(std::exp(p0) + std::exp(1 - p0) + 1) - py).epsilon(1e-13));
+      double s2[2], s3[3];
+      CHECK(two.ValueAndSlope(f2, label, s2) == Approx(two.Value(f2, label)).epsilon(1e-14));
+      three.ValueAndSlope(f3, label, s3);
+      const double h = 1e-6;
+      double up[2] = {f2[0] + h, f2[1]}, down[2] = {f2[0] - h, f2[1]};
+      CHECK(s2[0] == Approx((two.Value(up, label) - two.Value(down, label)) / (2 * h))
+                         .margin(1e-9));
+      double up3[3] = {f3[0] + h, f3[1], f3[2]}, down3[3] = {f3[0] - h, f3[1], f3[2]};
+      CHECK(s3[0] == Approx((three.Value(up3, label) - three.Value(down3, label)) / (2 * h))
+                         .margin(1e-9));
+    }
+}
+
+}  // namespace pmoe

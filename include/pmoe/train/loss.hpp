@@ -83,14 +83,29 @@ class DoubleSoftmaxCrossEntropy final : public Loss<T> {
   }
   int outputs() const override { return classes_; }
   double Value(const T* f, int label) const override {
+    if (classes_ == 2) {
+      const double p = 1 / (1 + std::exp(static_cast<double>(f[1 - label]) - f[label]));
+      return std::log1p(std::exp(1 - 2 * p));
+    }
     double p[kMaxClasses];
     Softmax(f, p);
     double total = 0;
     for (int o = 0; o < classes_; ++o) total += std::exp(p[o]);  // p in [0, 1]: no overflow
     return std::log(total) - p[label];
   }
-  // dL/df_j = p_j (q_j - sum_k q_k p_k), q = softmax(p) - e_label.
+  // dL/df_j = p_j (q_j - sum_k q_k p_k), q = softmax(p) - e_label. Two classes (the switch
+  // MoE's, once per sample and step) in closed form: with p = p_label = sigmoid(f_label -
+  // f_other) and e = exp(1 - 2p), L = log(1 + e) and dL/df_label = -2 p (1 - p) e / (1 + e).
   double ValueAndSlope(const T* f, int label, double* slope) const override {
+    if (classes_ == 2) {
+      const int other = 1 - label;
+      const double p = 1 / (1 + std::exp(static_cast<double>(f[other]) - f[label]));
+      const double e = std::exp(1 - 2 * p);
+      const double g = -2 * p * (1 - p) * e / (1 + e);
+      slope[label] = g;
+      slope[other] = -g;
+      return std::log1p(e);
+    }
     double p[kMaxClasses], q[kMaxClasses];
     Softmax(f, p);
     double total = 0;
