@@ -3,6 +3,7 @@
 // entropy, the load-balancing term, test-time noise, and the stopping rule.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -419,6 +420,64 @@ TEST_CASE("The double softmax's two-class closed form agrees with the general on
       double up3[3] = {f3[0] + h, f3[1], f3[2]}, down3[3] = {f3[0] - h, f3[1], f3[2]};
       CHECK(s3[0] == Approx((three.Value(up3, label) - three.Value(down3, label)) / (2 * h))
                          .margin(1e-9));
+    }
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("The switch MoE's forward pass is the spec's formula, written out", "[chen][model]") {
+  const Small p;
+  for (Gate gate : {Gate::kNoisyValue, Gate::kSoftmax})
+    for (Activation act : {Activation::kCubic, Activation::kLinear}) {
+      SwitchShape shape;
+      shape.M = 3;
+      shape.J = 4;
+      shape.P = p.P;
+      shape.d = p.d;
+      shape.act = act;
+      shape.gate = gate;
+      SwitchMoe<double> model = LiveModel(shape, 12);
+      const SwitchInput<double> in = MakeSwitchInput(p.x, p.P);
+      const RowMat<double> noise = UniformNoise(p.N, shape.M, 13);
+      const DoubleSoftmaxCrossEntropy<double> published(2);
+      SwitchPass<double> pass;
+      model.Forward(in, p.labels.data(), &noise, published, pass);
+      const double* w = model.params().data();
+      auto W = [&](int m, int c, int j) { return w[model.ExpertBegin(m) + c * shape.J + j]; };
+      auto B = [&](int m, int j) { return w[model.ExpertBegin(m) + shape.d * shape.J + j]; };
+      auto Theta = [&](int c, int m) { return w[model.RouterBegin() + c * shape.M + m]; };
+      double total = 0;
+      for (int i = 0; i < p.N; ++i) {
+        double h[3] = {0, 0, 0}, u[3];
+        for (int m = 0; m < 3; ++m) {
+          for (int q = 0; q < p.P; ++q)
+            for (int c = 0; c < p.d; ++c) h[m] += Theta(c, m) * p.x(i * p.P + q, c);
+          u[m] = h[m] + noise(i, m);
+        }
+        const int best = static_cast<int>(std::max_element(u, u + 3) - u);
+        REQUIRE(pass.expert[i] == best);
+        double g = u[best];
+        if (gate == Gate::kSoftmax) {
+          const double top = *std::max_element(h, h + 3);
+          g = std::exp(h[best] - top) /
+              (std::exp(h[0] - top) + std::exp(h[1] - top) + std::exp(h[2] - top));
+        }
+        double f[2] = {0, 0};
+        for (int j = 0; j < shape.J; ++j)
+          for (int q = 0; q < p.P; ++q) {
+            double a = B(best, j);
+            for (int c = 0; c < p.d; ++c) a += W(best, c, j) * p.x(i * p.P + q, c);
+            f[j < shape.J / 2 ? 0 : 1] += act == Activation::kCubic ? a * a * a : a;
+          }
+        CHECK(pass.z(i, 0) == Approx(g * f[0]).epsilon(1e-12));
+        CHECK(pass.z(i, 1) == Approx(g * f[1]).epsilon(1e-12));
+        const int y = p.labels[i];
+        const double p_y = 1 / (1 + std::exp(g * (f[1 - y] - f[y])));
+        total += std::log(1 + std::exp(1 - 2 * p_y));
+      }
+      CHECK(pass.loss == Approx(total / p.N).epsilon(1e-12));
     }
 }
 
