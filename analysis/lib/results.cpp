@@ -104,7 +104,9 @@ Results LoadResults(const std::vector<std::string>& paths) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();
       const auto pairs = SplitCanonicalKey(keys.at(i));
-      results.cells.push_back({ids[i], labels.at(i), {pairs.begin(), pairs.end()}, path});
+      std::map<std::string, std::string> params(pairs.begin(), pairs.end());
+      AddUnkeyedDefaults(params);  // data.c = 2 of a binary cell, which its key leaves out
+      results.cells.push_back({ids[i], labels.at(i), std::move(params), path});
     }
     const auto cell = Column<uint64_t>(file, "/trials/cell_id");
     const auto trial = Column<int32_t>(file, "/trials/trial");
