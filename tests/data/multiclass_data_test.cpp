@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -50,7 +49,7 @@ TEST_CASE("c = 2 through the multiclass pattern model gives the binary data bit 
     const Dataset train = model.Draw(Split::kTrain, 64);
     const Dataset test = model.Draw(Split::kTest, 16);
     const uint64_t got = Fingerprint(train) ^ (Fingerprint(test) * 31);
-    std::printf("pattern fingerprint %zu: 0x%016llxull\n", s, (unsigned long long)got);
+    INFO("spec " << s << ": fingerprint " << std::hex << got);
     CHECK(got == expected[s]);
   }
 }
@@ -77,9 +76,125 @@ TEST_CASE("c = 2 through the multiclass image model gives the binary data bit fo
     ImageModel model(*spec, SharedImageDataset(dir), 777);
     const uint64_t got = Fingerprint(model.Draw(Split::kTrain, 40)) ^
                          (Fingerprint(model.Draw(Split::kTest, 10)) * 31);
-    std::printf("image fingerprint: 0x%016llxull\n", (unsigned long long)got);
+    INFO("fingerprint " << std::hex << got);
     CHECK(got == expected);
   }
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+namespace {
+
+DataSpec Classes(int c) {
+  DataSpec spec;
+  spec.c = c;
+  spec.p = 2 * c + 2;  // a confuser set toward each side of every pair, and neutral ones
+  spec.d = 64;
+  return spec;
+}
+
+// The number of patches of sample i that are delta'-closer to one side of the pair (a, b).
+int CloserPatches(const Dataset& data, int i, const PatternModel& model, int a, int b,
+                  double dprime) {
+  const Vecd diff = model.pattern(a) - model.pattern(b);
+  int closer = 0;
+  for (int j = 0; j < data.n; ++j)
+    if (j != data.disc_pos[i] &&
+        std::abs(diff.dot(data.x.row(i * data.n + j).cast<double>().transpose())) > dprime)
+      ++closer;
+  return closer;
+}
+
+}  // namespace
+
+TEST_CASE("The c discriminative patterns are exactly equiangular at delta_d", "[data][multiclass]") {
+  for (int c : {3, 4, 5, 8}) {
+    for (double delta_d : {0.2, 0.0, -0.9 / (c - 1), 0.6}) {
+      DataSpec spec = Classes(c);
+      spec.delta_d = delta_d;
+      spec.delta_r = (1 - delta_d) / 2 + 0.15;  // strong confusers, feasible for every delta_d
+      const PatternPlan plan = PlanPatternModel(spec);
+      for (uint64_t seed = 0; seed < 25; ++seed) {
+        PatternModel model(plan, seed);
+        INFO("c=" << c << " delta_d=" << delta_d << " seed=" << seed);
+        for (int i = 0; i < c; ++i) {
+          REQUIRE(model.pattern(i).norm() == Approx(1.0).margin(1e-12));
+          for (int j = 0; j < i; ++j)
+            REQUIRE(model.pattern(i).dot(model.pattern(j)) == Approx(delta_d).margin(1e-12));
+          // Every set center is at most delta_r - radius from every pattern.
+          for (int set = 0; set < spec.p; ++set)
+            REQUIRE(std::abs(model.centers().row(set).dot(model.pattern(i))) <=
+                    spec.delta_r - spec.radius + 1e-12);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Realized l* of every trained pair is the asked one with K = l* - 1",
+          "[data][multiclass]") {
+  for (int c : {3, 4, 7}) {
+    for (int l_star : {1, 3, 5}) {
+      DataSpec spec = Classes(c);
+      spec.l_star = l_star;
+      const PatternPlan plan = PlanPatternModel(spec);
+      const auto pairs = RouterPairs(c);
+      for (uint64_t seed = 0; seed < 6; ++seed) {
+        PatternModel model(plan, seed);
+        const Dataset train = model.Draw(Split::kTrain, 400);
+        const Dataset test = model.Draw(Split::kTest, 100);
+        const RealizedStats stats = model.Measure(train, test);
+        INFO("c=" << c << " l*=" << l_star << " seed=" << seed);
+        REQUIRE(stats.l_star == l_star);
+        REQUIRE(stats.pair_l_star.size() == pairs.size());
+        REQUIRE(stats.delta_d == Approx(spec.delta_d).margin(1e-6));
+        REQUIRE(stats.delta_r <= spec.delta_r + 1e-6);
+        std::vector<int> classes_seen(c, 0);
+        for (size_t q = 0; q < pairs.size(); ++q) {
+          REQUIRE(stats.pair_l_star[q] == l_star);
+          // Recounted here from the patterns, independently of Measure: no sample exceeds K
+          // closer patches for the pair, and some sample has exactly K.
+          int most = 0;
+          for (int i = 0; i < train.size(); ++i)
+            most = std::max(most, CloserPatches(train, i, model, pairs[q].first,
+                                                pairs[q].second, plan.dprime));
+          REQUIRE(most == l_star - 1);
+        }
+        for (int label : train.label) ++classes_seen.at(label);
+        for (int count : classes_seen) REQUIRE(count > 400 / c / 2);  // labels uniform over c
+      }
+    }
+  }
+}
+
+TEST_CASE("Infeasible multiclass pattern models are refused naming the inequality",
+          "[data][multiclass]") {
+  auto refusal = [](const DataSpec& spec) {
+    try {
+      PlanPatternModel(spec);
+    } catch (const InfeasibleError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  using Catch::Matchers::Contains;
+  DataSpec obtuse = Classes(5);
+  obtuse.delta_d = -0.3;  // below -1/(c - 1) = -0.25
+  CHECK_THAT(refusal(obtuse), Contains("delta_d >= -1/(c - 1)") && Contains("c = 5"));
+  DataSpec narrow = Classes(8);
+  narrow.d = 20;  // p + c = 26
+  CHECK_THAT(refusal(narrow), Contains("d >= p + c") && Contains("d = 20"));
+  DataSpec few = Classes(6);
+  few.p_confuser = 4;  // three pairs need six
+  CHECK_THAT(refusal(few), Contains("p_confuser >= 2 * pairs") && Contains("p_confuser = 4"));
+  DataSpec close = Classes(4);
+  close.delta_r = 0.25;  // no room for a confuser toward either class of a pair
+  CHECK_THAT(refusal(close), Contains("delta_r > (1 - delta_d)/4"));
+  DataSpec fine = Classes(4);
+  fine.delta_d = -1.0 / 3.0;  // exactly -1/(c - 1): a regular simplex, still feasible
+  fine.delta_r = 0.75;
+  CHECK(refusal(fine) == "accepted");
 }
 
 }  // namespace pmoe
