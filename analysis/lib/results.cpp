@@ -195,7 +195,8 @@ Results KeepAxisRange(const Results& results, const std::string& axis, double lo
 std::string AxisName(const std::string& name) {
   static const std::map<std::string, std::string> shorts = {
       {"l", "model.l"}, {"k", "model.k"}, {"m", "model.m"}, {"n", "data.n"}, {"d", "data.d"},
-      {"p", "data.p"}, {"l_star", "data.l_star"}, {"kind", "model.kind"}};
+      {"p", "data.p"}, {"l_star", "data.l_star"}, {"kind", "model.kind"},
+      {"c", "data.c"}};
   const auto it = shorts.find(name);
   return it == shorts.end() ? name : it->second;
 }

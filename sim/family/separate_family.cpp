@@ -1,6 +1,7 @@
 // The separately trained pMoE as a family (MODEL.md §4-5, Algorithm 1): the router phase on the
 // first router_N samples, then SGD on the experts over their routed patches; Lemma 4.1's router
 // hit rate on the test set.
+#include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
@@ -67,6 +68,9 @@ class SeparateLearner final : public SgdLearner {
     options.epochs = spec_.model.router_epochs;
     Rng rng(StreamSeed(init_seed_, InitStream::kRouterSgd));
     auto& model = static_cast<SeparateMoe<float>&>(*model_);  // made by Separate::Make
+    PMOE_CHECK(model.router().rows() == train.classes)
+        << "separate pMoE with " << model.router().rows() << " experts on " << train.classes
+        << " classes (Validate asks k = c)";
     // Two classes: the binary router phase (one pair); more: pairwise (MODEL.md §7, M.1).
     metrics.Set("router_steps", static_cast<double>(TrainPairwiseRouters(train, options, rng,
                                                                          model.router())));
