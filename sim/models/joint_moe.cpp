@@ -126,44 +126,101 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
   gate_coef_.resize(routed);
   slope_routed_.resize(routed);
   mean_h_.resize(routed);
+  if (outputs_ > 1) {
+    ClassBackward(count, grad);
+    return loss / count;
+  }
+  for (int i = 0; i < count; ++i)
+    for (int t = 0; t < l_; ++t) slope_routed_[i * l_ + t] = slope[i];
   for (int s = 0; s < k_; ++s) {
     const T* gates = gate_[s].data();
-    // f_o = (1/l) sum_t G_t h_{o,t}, and dG_t/dg_u = G_t (1[t = u] - G_u):
-    // df_o/dg_t = G_t (h_{o,t} - mean_h_o) / l. The gating coefficient sums this over the
-    // outputs weighted by their slopes. Outputs from the last down, so that coef_ ends as
-    // output 0's for the pass below that also carries the gating column.
-    for (int o = outputs_ - 1; o >= 0; --o) {
-      const Vec<T>& h_o = h_[static_cast<size_t>(s) * outputs_ + o];
-      const T* h = h_o.data();
-      for (int i = 0; i < count; ++i) {
-        const T mean_h = gate_[s].segment(i * l_, l_).dot(h_o.segment(i * l_, l_));
-        for (int t = 0; t < l_; ++t) {
-          mean_h_[i * l_ + t] = mean_h;
-          slope_routed_[i * l_ + t] = slope[i * outputs_ + o];
-        }
-      }
-      // Over all routed rows at once, so that the divisions run as vector instructions.
-      const bool first = o == outputs_ - 1;
-      for (int r = 0; r < routed; ++r) {
-        coef_[r] = slope_routed_[r] * gates[r] / T(l_);
-        const T gate_term = slope_routed_[r] * gates[r] * (h[r] - mean_h_[r]) / T(l_);
-        gate_coef_[r] = first ? gate_term : gate_coef_[r] + gate_term;
-      }
-      if (o == 0) break;
-      // The neuron gradients of outputs 1.. (c outputs only), summed in g_more_.
-      ReluBackward<T>(z_[s], OutputWeights(s, o), coef_, nullptr, first ? g_more_ : g_scratch_);
-      if (!first) g_more_ += g_scratch_;
+    const T* h = h_[s].data();
+    for (int i = 0; i < count; ++i) {
+      const T mean_h = gate_[s].segment(i * l_, l_).dot(h_[s].segment(i * l_, l_));
+      for (int t = 0; t < l_; ++t) mean_h_[i * l_ + t] = mean_h;
+    }
+    // f = (1/l) sum_t G_t h_t, and dG_t/dg_u = G_t (1[t = u] - G_u): df/dg_t = G_t (h_t - mean_h) / l.
+    // Over all routed rows at once, so that the divisions run as vector instructions.
+    for (int r = 0; r < routed; ++r) {
+      coef_[r] = slope_routed_[r] * gates[r] / T(l_);
+      gate_coef_[r] = slope_routed_[r] * gates[r] * (h[r] - mean_h_[r]) / T(l_);
     }
     // One pass over the routed rows: the expert's neurons and, as one more column of g, its
     // gating kernel (the sum over rows of d(loss)/d(g) times the row).
-    ReluBackward<T>(z_[s], OutputWeights(s, 0), coef_, &gate_coef_, g_);
-    if (outputs_ > 1) g_.leftCols(per_expert_) += g_more_;
+    ReluBackward<T>(z_[s], a_.segment(s * per_expert_, per_expert_), coef_, &gate_coef_, g_);
     RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
     Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
                           per_expert_) = dw_.topRows(per_expert_).transpose();
     dgate.row(s) = dw_.row(per_expert_);
   }
   return loss / count;
+}
+
+// The backward pass with c outputs. With u_t = sum_o slope_o h_{o,t} (slope_o = dL/df_o), the
+// gating coefficient sum_o slope_o G_t (h_{o,t} - mean_h_o) / l is G_t (u_t - sum_u G_u u_u) / l:
+// one pass over the routed rows as for one output. The neurons' coefficients are per output
+// (slope_o G_t / l), each through its own ReluBackward, output 0's carrying the gating column.
+template <typename T>
+void JointMoe<T>::ClassBackward(int count, Vec<T>& grad) {
+  Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
+  const int routed = count * l_;
+  class_coef_.resize(outputs_);
+  class_slope_.resize(outputs_);
+  for (int o = 0; o < outputs_; ++o) {  // slope_{i,o} / l repeated over sample i's routed rows
+    class_coef_[o].resize(routed);
+    class_slope_[o].resize(routed);
+    for (int i = 0; i < count; ++i)
+      for (int t = 0; t < l_; ++t) class_slope_[o][i * l_ + t] = slope_[i * outputs_ + o] / T(l_);
+  }
+  gate_coef_.resize(routed);
+  total_.resize(routed);  // u_t
+  for (int s = 0; s < k_; ++s) {
+    const T* gates = gate_[s].data();
+    T* u = total_.data();
+    for (int o = 0; o < outputs_; ++o) {
+      const T* h = h_[static_cast<size_t>(s) * outputs_ + o].data();
+      const T* slope = class_slope_[o].data();
+      T* coef = class_coef_[o].data();
+      for (int r = 0; r < routed; ++r) {
+        coef[r] = slope[r] * gates[r];
+        u[r] = o == 0 ? slope[r] * h[r] : u[r] + slope[r] * h[r];
+      }
+    }
+    for (int i = 0; i < count; ++i) {
+      T mean_u = 0;
+      for (int t = 0; t < l_; ++t) mean_u += gates[i * l_ + t] * u[i * l_ + t];
+      for (int t = 0; t < l_; ++t)
+        gate_coef_[i * l_ + t] = gates[i * l_ + t] * (u[i * l_ + t] - mean_u);
+    }
+    bool fused = false;
+    if constexpr (std::is_same_v<T, float>) {
+      if (UseRowKernels<T>() && per_expert_ <= 16 && outputs_ <= kMaxClassOutputs) {
+        fused = true;
+        // Every output's neurons and the gating column in one pass over z.
+        class_a_.resize(outputs_);
+        class_coef_ptr_.resize(outputs_);
+        for (int o = 0; o < outputs_; ++o) {
+          class_a_[o] = OutputWeights(s, o).data();
+          class_coef_ptr_[o] = class_coef_[o].data();
+        }
+        g_.resize(z_[s].rows(), per_expert_ + 1);
+        ClassReluGradient(z_[s].data(), static_cast<int>(z_[s].rows()), per_expert_, outputs_,
+                          class_a_.data(), class_coef_ptr_.data(), gate_coef_.data(), g_.data());
+      }
+    }
+    if (!fused) {
+      ReluBackward<T>(z_[s], OutputWeights(s, 0), class_coef_[0], &gate_coef_, g_);
+      for (int o = 1; o < outputs_; ++o) {
+        ReluBackward<T>(z_[s], OutputWeights(s, o), class_coef_[o], nullptr, g_more_);
+        for (Eigen::Index r = 0; r < g_.rows(); ++r)
+          for (int k = 0; k < per_expert_; ++k) g_(r, k) += g_more_(r, k);
+      }
+    }
+    RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
+    Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
+                          per_expert_) = dw_.topRows(per_expert_).transpose();
+    dgate.row(s) = dw_.row(per_expert_);
+  }
 }
 
 template class JointMoe<float>;

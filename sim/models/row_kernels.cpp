@@ -251,6 +251,29 @@ void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   }
 }
 
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g) {
+  PMOE_CHECK(q <= 16 && outputs <= kMaxClassOutputs) << "q = " << q << ", outputs = " << outputs;
+  const int cols = q + (extra ? 1 : 0);
+  const __mmask16 m = static_cast<__mmask16>((1u << q) - 1);
+  __m512 av[kMaxClassOutputs];
+  for (int o = 0; o < outputs; ++o) av[o] = _mm512_maskz_loadu_ps(m, a[o]);
+  const int unmasked_rows = R - 15 / cols;  // as in ReluGradient: whole-vector stores
+  for (int r = 0; r < R; ++r) {
+    const __mmask16 active = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q),
+                                                     _mm512_setzero_ps(), _CMP_GT_OQ);
+    __m512 sum = _mm512_mul_ps(_mm512_set1_ps(coef[0][r]), av[0]);
+    for (int o = 1; o < outputs; ++o) sum = _mm512_fmadd_ps(_mm512_set1_ps(coef[o][r]), av[o], sum);
+    __m512 row = _mm512_maskz_mov_ps(active, sum);
+    if (extra)
+      row = _mm512_mask_mov_ps(row, static_cast<__mmask16>(1u << q), _mm512_set1_ps(extra[r]));
+    if (r < unmasked_rows)
+      _mm512_storeu_ps(g + r * cols, row);
+    else
+      _mm512_mask_storeu_ps(g + r * cols, static_cast<__mmask16>((1u << cols) - 1), row);
+  }
+}
+
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g) {
   const int cols = q + (extra ? 1 : 0);
@@ -307,6 +330,11 @@ void ReluGradient(const float*, int, int, const float*, const float*, const floa
 }
 
 void GTransposedTimesRows(const float* const*, int, int, const float*, int, float*) {
+  PMOE_CHECK(false) << "built without AVX-512";
+}
+
+void ClassReluGradient(const float*, int, int, int, const float* const*, const float* const*,
+                       const float*, float*) {
   PMOE_CHECK(false) << "built without AVX-512";
 }
 

@@ -43,6 +43,8 @@ class JointMoe : public Model<T> {
   // f for the samples all_rows_ points at (all n patches of each), keeping routes, gates and
   // activations for backward.
   void ForwardRows(int n, int count, T* f);
+  // The gradient with c > 1 outputs, from the slopes in slope_ (LossAndGradient's second half).
+  void ClassBackward(int count, Vec<T>& grad);
   auto OutputWeights(int s, int o) const {  // output o's weights of expert s's neurons
     return a_.segment(static_cast<Eigen::Index>(o) * m_ + s * per_expert_, per_expert_);
   }
@@ -59,7 +61,10 @@ class JointMoe : public Model<T> {
   // (count*l) per expert and output (h_, [s * outputs + o]) or expert (gate_): expert output,
   // softmax weight G.
   std::vector<Vec<T>> h_, gate_;
-  RowMat<T> g_, g_more_, g_scratch_, relu_, dw_;
+  RowMat<T> g_, g_more_, relu_, dw_;
+  // c outputs only, (outputs) of (count*l): each output's neuron coefficients; its slope / l.
+  std::vector<Vec<T>> class_coef_, class_slope_;
+  std::vector<const T*> class_a_, class_coef_ptr_;  // per output: weights of one expert, coef
   Vec<T> f_, slope_, coef_, gate_coef_;    // slope_: (count, outputs)
   Vec<T> total_, slope_routed_, mean_h_;  // (count*l) per-sample values repeated per routed row
   std::vector<double> sample_slope_;      // (outputs) dL/df of one sample
