@@ -11,7 +11,7 @@ ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
     : k_(k), m_(m), d_(d), per_expert_(m / k),
       outputs_(static_cast<int>(output_weights.size() / m)), a_(std::move(output_weights)),
       rows_(k), gathered_(k), z_(k), h_(static_cast<size_t>(k) * outputs_), coef_(outputs_),
-      slope_(outputs_) {
+      class_a_(outputs_), class_coef_(outputs_), slope_(outputs_) {
   PMOE_CHECK(m % k == 0 && a_.size() == static_cast<Eigen::Index>(m) * outputs_ && outputs_ >= 1)
       << "m = " << m << ", k = " << k << ", output weights " << a_.size();
   this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m) * d);
@@ -60,11 +60,14 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   }
   grad.resize(this->params_.size());
   for (int s = 0; s < k_; ++s) {
-    // dL/dz = sum over outputs o of coef_o a_o 1[z > 0].
-    ReluBackward<T>(z_[s], OutputWeights(s, 0), coef_[0], nullptr, g_);
-    for (int o = 1; o < outputs_; ++o) {
-      ReluBackward<T>(z_[s], OutputWeights(s, o), coef_[o], nullptr, g_more_);
-      g_ += g_more_;
+    if (outputs_ == 1) {
+      ReluBackward<T>(z_[s], OutputWeights(s, 0), coef_[0], nullptr, g_);
+    } else {  // dL/dz = sum over outputs o of coef_o a_o 1[z > 0], in one pass
+      for (int o = 0; o < outputs_; ++o) {
+        class_a_[o] = OutputWeights(s, o).data();
+        class_coef_[o] = coef_[o].data();
+      }
+      ClassReluBackward<T>(z_[s], class_a_, class_coef_, nullptr, g_, g_more_);
     }
     RowsWeightGradientTransposed<T>(
         rows_[s], d_, g_, gathered_[s],

@@ -159,13 +159,15 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
 // The backward pass with c outputs. With u_t = sum_o slope_o h_{o,t} (slope_o = dL/df_o), the
 // gating coefficient sum_o slope_o G_t (h_{o,t} - mean_h_o) / l is G_t (u_t - sum_u G_u u_u) / l:
 // one pass over the routed rows as for one output. The neurons' coefficients are per output
-// (slope_o G_t / l), each through its own ReluBackward, output 0's carrying the gating column.
+// (slope_o G_t / l), all in one pass over z with the gating column (ClassReluBackward).
 template <typename T>
 void JointMoe<T>::ClassBackward(int count, Vec<T>& grad) {
   Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
   const int routed = count * l_;
   class_coef_.resize(outputs_);
   class_slope_.resize(outputs_);
+  class_a_.resize(outputs_);
+  class_coef_ptr_.resize(outputs_);
   for (int o = 0; o < outputs_; ++o) {  // slope_{i,o} / l repeated over sample i's routed rows
     class_coef_[o].resize(routed);
     class_slope_[o].resize(routed);
@@ -192,30 +194,12 @@ void JointMoe<T>::ClassBackward(int count, Vec<T>& grad) {
       for (int t = 0; t < l_; ++t)
         gate_coef_[i * l_ + t] = gates[i * l_ + t] * (u[i * l_ + t] - mean_u);
     }
-    bool fused = false;
-    if constexpr (std::is_same_v<T, float>) {
-      if (UseRowKernels<T>() && per_expert_ <= 16 && outputs_ <= kMaxClassOutputs) {
-        fused = true;
-        // Every output's neurons and the gating column in one pass over z.
-        class_a_.resize(outputs_);
-        class_coef_ptr_.resize(outputs_);
-        for (int o = 0; o < outputs_; ++o) {
-          class_a_[o] = OutputWeights(s, o).data();
-          class_coef_ptr_[o] = class_coef_[o].data();
-        }
-        g_.resize(z_[s].rows(), per_expert_ + 1);
-        ClassReluGradient(z_[s].data(), static_cast<int>(z_[s].rows()), per_expert_, outputs_,
-                          class_a_.data(), class_coef_ptr_.data(), gate_coef_.data(), g_.data());
-      }
+    // Every output's neurons and the gating column in one pass over z.
+    for (int o = 0; o < outputs_; ++o) {
+      class_a_[o] = OutputWeights(s, o).data();
+      class_coef_ptr_[o] = class_coef_[o].data();
     }
-    if (!fused) {
-      ReluBackward<T>(z_[s], OutputWeights(s, 0), class_coef_[0], &gate_coef_, g_);
-      for (int o = 1; o < outputs_; ++o) {
-        ReluBackward<T>(z_[s], OutputWeights(s, o), class_coef_[o], nullptr, g_more_);
-        for (Eigen::Index r = 0; r < g_.rows(); ++r)
-          for (int k = 0; k < per_expert_; ++k) g_(r, k) += g_more_(r, k);
-      }
-    }
+    ClassReluBackward<T>(z_[s], class_a_, class_coef_ptr_, &gate_coef_, g_, g_more_);
     RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
     Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
                           per_expert_) = dw_.topRows(per_expert_).transpose();

@@ -26,7 +26,7 @@ void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g);
 
-// The same for c outputs (MODEL.md §7), q <= 16 only: g[r, k] = 1[z[r, k] > 0] *
+// The same for c <= kMaxClassOutputs outputs (MODEL.md §7): g[r, k] = 1[z[r, k] > 0] *
 // sum_o coef[o][r] a[o][k] for k < q, and g[r, q] = extra[r] when extra is given.
 void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
                        const float* const* coef, const float* extra, float* g);
