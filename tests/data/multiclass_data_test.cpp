@@ -11,6 +11,8 @@
 #include "pmoe/data/image_dataset.hpp"
 #include "pmoe/data/image_model.hpp"
 #include "pmoe/data/pattern_model.hpp"
+#include "pmoe/io/idx_file.hpp"
+#include "support/run_command.hpp"
 
 namespace pmoe {
 namespace {
@@ -195,6 +197,90 @@ TEST_CASE("Infeasible multiclass pattern models are refused naming the inequalit
   fine.delta_d = -1.0 / 3.0;  // exactly -1/(c - 1): a regular simplex, still feasible
   fine.delta_r = 0.75;
   CHECK(refusal(fine) == "accepted");
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+namespace {
+
+// Six classes of 2x2 images; the first pixel tells an image's class (class*20 + 1).
+std::string WriteSixClasses() {
+  const std::string dir = test::FreshDirectory("image_multiclass");
+  for (bool test_split : {false, true}) {
+    IdxImages images;
+    images.rows = images.cols = 2;
+    std::vector<uint8_t> labels;
+    for (int i = 0; i < 60; ++i) {
+      const int label = i % 6;
+      labels.push_back(static_cast<uint8_t>(label));
+      for (uint8_t v : {uint8_t(label * 20 + 1), uint8_t(i), uint8_t(7), uint8_t(9)})
+        images.pixels.push_back(v);
+    }
+    images.count = 60;
+    const std::string prefix = dir + (test_split ? "/t10k" : "/train");
+    WriteIdxImages(prefix + "-images-idx3-ubyte", images, false);
+    WriteIdxLabels(prefix + "-labels-idx1-ubyte", labels, false);
+  }
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("Image data with c classes: label i shows the i-th listed class; bad lists refused",
+          "[data][image][multiclass]") {
+  DataSpec spec;
+  spec.model = "image";
+  spec.idx_dir = WriteSixClasses();
+  spec.n = 4;
+  spec.classes = "4,1,5";
+  spec.irrelevant = "0,2";
+  ImageModel model(spec, SharedImageDataset(spec.idx_dir), 3);
+  const Dataset data = model.Draw(Split::kTrain, 300);
+  REQUIRE(data.classes == 3);
+  const int listed[3] = {4, 1, 5};
+  std::vector<int> seen(3, 0);
+  for (int i = 0; i < data.size(); ++i) {
+    ++seen.at(data.label[i]);
+    for (int j = 0; j < data.n; ++j) {
+      const int image_class =
+          static_cast<int>(std::lround(data.x(i * data.n + j, 0) * 255)) / 20;
+      if (j == data.disc_pos[i]) REQUIRE(image_class == listed[data.label[i]]);
+      else REQUIRE((image_class == 0 || image_class == 2));
+    }
+  }
+  for (int count : seen) CHECK(count > 60);  // uniform over the three classes
+  const RealizedStats stats = model.Measure(data, model.Draw(Split::kTest, 50));
+  CHECK(stats.pair_l_star.size() == 2);  // pairs (4,1) and (5,4)
+
+  auto refusal = [&](const DataSpec& s) {
+    try {
+      PlanImageModel(s, *SharedImageDataset(s.idx_dir));
+    } catch (const InfeasibleError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  using Catch::Matchers::Contains;
+  DataSpec twice = spec;
+  twice.classes = "4,1,4";
+  CHECK_THAT(refusal(twice), Contains("data.classes distinct") && Contains("class 4 twice"));
+  DataSpec one = spec;
+  one.classes = "3";
+  CHECK_THAT(refusal(one), Contains("at least two"));
+  DataSpec absent = spec;
+  absent.classes = "4,1,9";
+  CHECK_THAT(refusal(absent), Contains("class 9 has no images"));
+  DataSpec overlap = spec;
+  overlap.irrelevant = "0,5";
+  CHECK_THAT(refusal(overlap), Contains("irrelevant class 5 is also a discriminative class"));
+  DataSpec words = spec;
+  words.classes = "4,one";
+  CHECK_THAT(refusal(words), Contains("data.classes = \"4,one\""));
+  DataSpec others = spec;
+  others.irrelevant = "";
+  CHECK(PlanImageModel(others, *SharedImageDataset(others.idx_dir)).irrelevant ==
+        std::vector<int>{0, 2, 3});
 }
 
 }  // namespace pmoe
