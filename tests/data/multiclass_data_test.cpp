@@ -1,7 +1,6 @@
 // The multiclass data models (MODEL.md §7): equiangular patterns, l* per trained pair, refusals by
 // name, and c = 2 through the multiclass code giving the binary model's data bit for bit.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -43,8 +42,8 @@ TEST_CASE("c = 2 through the multiclass pattern model gives the binary data bit 
   specs[3].noise = 0.1;
   specs[3].n = 9;
   specs[3].d = 17;  // odd d: the per-position normal streams
-  const uint64_t expected[4] = {0x21b3f2fbcd92b7dbull, 0x3af18185147b48f7ull,
-                                0x94d02afff5b134c4ull, 0xcc261844b1726d58ull};
+  const uint64_t expected[4] = {0x21b3f2fbcd92b7dbull, 0x3af18185147b48f7ull, 0x94d02afff5b134c4ull,
+                                0xcc261844b1726d58ull};
   for (size_t s = 0; s < specs.size(); ++s) {
     specs[s].c = 2;
     PatternModel model(PlanPatternModel(specs[s]), 12345 + s);
@@ -110,7 +109,8 @@ int CloserPatches(const Dataset& data, int i, const PatternModel& model, int a, 
 
 }  // namespace
 
-TEST_CASE("The c discriminative patterns are exactly equiangular at delta_d", "[data][multiclass]") {
+TEST_CASE("The c discriminative patterns are exactly equiangular at delta_d",
+          "[data][multiclass]") {
   for (int c : {3, 4, 5, 8}) {
     for (double delta_d : {0.2, 0.0, -0.9 / (c - 1), 0.6}) {
       DataSpec spec = Classes(c);
@@ -159,8 +159,8 @@ TEST_CASE("Realized l* of every trained pair is the asked one with K = l* - 1",
           // closer patches for the pair, and some sample has exactly K.
           int most = 0;
           for (int i = 0; i < train.size(); ++i)
-            most = std::max(most, CloserPatches(train, i, model, pairs[q].first,
-                                                pairs[q].second, plan.dprime));
+            most = std::max(
+                most, CloserPatches(train, i, model, pairs[q].first, pairs[q].second, plan.dprime));
           REQUIRE(most == l_star - 1);
         }
         for (int label : train.label) ++classes_seen.at(label);
@@ -243,10 +243,11 @@ TEST_CASE("Image data with c classes: label i shows the i-th listed class; bad l
   for (int i = 0; i < data.size(); ++i) {
     ++seen.at(data.label[i]);
     for (int j = 0; j < data.n; ++j) {
-      const int image_class =
-          static_cast<int>(std::lround(data.x(i * data.n + j, 0) * 255)) / 20;
-      if (j == data.disc_pos[i]) REQUIRE(image_class == listed[data.label[i]]);
-      else REQUIRE((image_class == 0 || image_class == 2));
+      const int image_class = static_cast<int>(std::lround(data.x(i * data.n + j, 0) * 255)) / 20;
+      if (j == data.disc_pos[i])
+        REQUIRE(image_class == listed[data.label[i]]);
+      else
+        REQUIRE((image_class == 0 || image_class == 2));
     }
   }
   for (int count : seen) CHECK(count > 60);  // uniform over the three classes

@@ -1,9 +1,8 @@
 // The multiclass models of MODEL.md §7 (c outputs, per-class output weights, softmax
 // cross-entropy): analytic gradients against central finite differences in double, float against
 // double, and the output weights' initializations.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 
@@ -104,12 +103,12 @@ TEST_CASE("Float softmax models compute the double models' loss and gradient",
       Vec<float> gf;
       Vec<double> gd;
       const int count = static_cast<int>(problem.batch.size());
-      const double lf = single->LossAndGradient(single->Prepare(xf, problem.samples),
-                                                problem.batch.data(), count,
-                                                problem.labels.data(), gf);
-      const double ld = twice->LossAndGradient(twice->Prepare(problem.x, problem.samples),
-                                               problem.batch.data(), count,
-                                               problem.labels.data(), gd);
+      const double lf =
+          single->LossAndGradient(single->Prepare(xf, problem.samples), problem.batch.data(), count,
+                                  problem.labels.data(), gf);
+      const double ld =
+          twice->LossAndGradient(twice->Prepare(problem.x, problem.samples), problem.batch.data(),
+                                 count, problem.labels.data(), gd);
       INFO(kind << " d=" << d);
       CHECK(lf == Approx(ld).epsilon(1e-5));
       const double scale = std::max(1.0, gd.cwiseAbs().maxCoeff());

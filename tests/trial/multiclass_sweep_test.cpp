@@ -2,7 +2,6 @@
 // separate and joint pMoE at c = 2, 3, 4, and pmoe-analyze fits N* against c with the theory's
 // orders beside, and tabulates the per-class metrics as ordinary columns.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -55,8 +54,8 @@ TEST_CASE("A sweep over c runs and pmoe-analyze exponent --over c fits it", "[mu
   CHECK(separate_12);
   CHECK(joint_8);
 
-  const auto summary = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " summary " + dir +
-                                        "/c.h5");
+  const auto summary =
+      test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " summary " + dir + "/c.h5");
   REQUIRE(summary.status == 0);
   CHECK_THAT(summary.out, Contains("accuracy_class3") && Contains("router_hit_class3") &&
                               Contains("realized_l_star_pair1"));

@@ -2,7 +2,6 @@
 // its pair's samples with labels +1/-1, routers then find each class's pattern for l >= l*, and
 // a trial records its per-class metrics; a binary cell keeps its key and seeds.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "pmoe/core/errors.hpp"
@@ -50,7 +49,8 @@ TEST_CASE("Pairwise router training sees only its pair's samples, labelled +1 an
         if (data.label[i] != first && data.label[i] != second) continue;
         ++members;
         const double y = data.label[i] == first ? 1.0 : -1.0;
-        for (int j = 0; j < data.n; ++j) sum += y * data.x.row(i * data.n + j).cast<double>().transpose();
+        for (int j = 0; j < data.n; ++j)
+          sum += y * data.x.row(i * data.n + j).cast<double>().transpose();
       }
       const Vecd move = options.lr * sum / members;
       expected.row(first) += move.transpose();
