@@ -239,6 +239,45 @@ void Avx512ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   }
 }
 
+void Avx512ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                             const float* const* coef, const float* extra, float* g) {
+  const int cols = q + (extra ? 1 : 0);
+  if (q <= 16) {  // a row of g fits one vector: the output weights stay in registers
+    const __mmask16 m = static_cast<__mmask16>((1u << q) - 1);
+    __m512 av[kMaxClassOutputs];
+    for (int o = 0; o < outputs; ++o) av[o] = _mm512_maskz_loadu_ps(m, a[o]);
+    const int unmasked_rows = R - 15 / cols;  // as in ReluGradient: whole-vector stores
+    for (int r = 0; r < R; ++r) {
+      const __mmask16 active = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q),
+                                                       _mm512_setzero_ps(), _CMP_GT_OQ);
+      __m512 sum = _mm512_mul_ps(_mm512_set1_ps(coef[0][r]), av[0]);
+      for (int o = 1; o < outputs; ++o)
+        sum = _mm512_fmadd_ps(_mm512_set1_ps(coef[o][r]), av[o], sum);
+      __m512 row = _mm512_maskz_mov_ps(active, sum);
+      if (extra)
+        row = _mm512_mask_mov_ps(row, static_cast<__mmask16>(1u << q), _mm512_set1_ps(extra[r]));
+      if (r < unmasked_rows)
+        _mm512_storeu_ps(g + r * cols, row);
+      else
+        _mm512_mask_storeu_ps(g + r * cols, static_cast<__mmask16>((1u << cols) - 1), row);
+    }
+    return;
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int k = 0; k < q; k += 16) {
+      const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
+      const __mmask16 active =
+          _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps(),
+                                  _CMP_GT_OQ);
+      __m512 sum = _mm512_mul_ps(_mm512_set1_ps(coef[0][r]), _mm512_maskz_loadu_ps(m, a[0] + k));
+      for (int o = 1; o < outputs; ++o)
+        sum = _mm512_fmadd_ps(_mm512_set1_ps(coef[o][r]), _mm512_maskz_loadu_ps(m, a[o] + k), sum);
+      _mm512_mask_storeu_ps(g + r * cols + k, m, _mm512_maskz_mov_ps(active, sum));
+    }
+    if (extra) g[r * cols + q] = extra[r];
+  }
+}
+
 void Avx512ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                         const float* extra, float* g) {
   const int cols = q + (extra ? 1 : 0);
@@ -323,6 +362,13 @@ void ReluGradient(const float* z, int R, int q, const float* a, const float* coe
                   const float* extra, float* g) {
   if (UseAvx512()) Avx512ReluGradient(z, R, q, a, coef, extra, g);
   else portable::ReluGradient(z, R, q, a, coef, extra, g);
+}
+
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g) {
+  PMOE_CHECK(outputs >= 1 && outputs <= kMaxClassOutputs) << "outputs = " << outputs;
+  if (UseAvx512()) Avx512ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
+  else portable::ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
 }
 
 }  // namespace pmoe
