@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "pmoe/analysis/cell_summary.hpp"
+#include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/table.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
 namespace {
@@ -78,9 +80,13 @@ Arguments Parse(const std::vector<std::string>& args) {
     else if (arg == "--target-accuracy")
       a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
     else if (arg == "--min-converged") a.options.min_converged = NumberOption(arg, value(), 0, 1);
-    else if (arg == "--bootstrap") a.options.bootstrap = static_cast<int>(NumberOption(arg, value(), 0, 1e6));
+    else if (arg == "--bootstrap")
+      a.options.bootstrap =
+          static_cast<int>(ParseIntegerInRange("command line", arg, value(), 0, 1000000));
     else if (arg == "--level") a.options.level = NumberOption(arg, value(), 0.5, 0.999);
-    else if (arg == "--seed") a.options.seed = static_cast<uint64_t>(NumberOption(arg, value(), 0, 1e18));
+    else if (arg == "--seed")
+      a.options.seed =
+          static_cast<uint64_t>(ParseIntegerInRange("command line", arg, value(), 0, INT64_MAX));
     else if (arg == "--csv") a.format = Table::Format::kCsv;
     else if (arg == "--json") a.format = Table::Format::kJson;
     else if (arg.rfind("--", 0) == 0) throw ConfigError("command line: unknown option " + arg + "\n" + kUsage);
@@ -218,6 +224,8 @@ void PrintSection(const char* key, const Table& table, const Arguments& a, bool 
 int Run(const std::vector<std::string>& args) {
   const Arguments a = Parse(args);
   Results results = LoadResults(a.files);
+  const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
+  if (!missing.empty()) std::cerr << "pmoe-analyze: " << missing << "\n";
   if (std::isfinite(a.from) || std::isfinite(a.to)) {
     if (a.axis.empty()) throw ConfigError("command line: --from/--to need --over AXIS");
     results = KeepAxisRange(results, a.axis, a.from, a.to);
