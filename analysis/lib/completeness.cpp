@@ -15,8 +15,19 @@ std::string DescribeMissingTrials(const Results& results) {
   int expected = 0;
   std::set<std::string> configs;
   std::set<int64_t> shard_counts;
+  int searching = 0, adaptive_files = 0;
   for (const std::string& path : results.files) {
     const H5File file = H5File::OpenReadOnly(path);
+    // An adaptive sweep holds the trials its search chose, not cells x trials: it is unfinished
+    // only while a series is still searching (a line of adaptive_series in state "running").
+    if (const auto series = file.StringAttribute("/", "adaptive_series"); series) {
+      ++adaptive_files;
+      for (size_t at = series->find("\trunning\t"); at != std::string::npos;
+           at = series->find("\trunning\t", at + 1))
+        ++searching;
+      configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
+      continue;
+    }
     expected = std::max(expected,
                         static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0)));
     configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
@@ -24,6 +35,10 @@ std::string DescribeMissingTrials(const Results& results) {
     if (shard.find('/') != std::string::npos)
       shard_counts.insert(std::stoll(shard.substr(shard.find('/') + 1)));
   }
+  if (adaptive_files > 0 && searching > 0)
+    return "warning: " + std::to_string(searching) + " series of the adaptive search are still "
+           "searching (an unfinished run or shard?), so their N* are less precise than asked; "
+           "running the sweep again (`pmoe-sweep run " + *configs.begin() + "`) finishes them.";
   if (expected == 0) return "";
   std::vector<int> held(results.cells.size(), 0);
   for (const TrialRecord& t : results.trials) ++held[t.cell];

@@ -13,6 +13,7 @@
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/table.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
 namespace {
@@ -76,11 +77,16 @@ Arguments Parse(const std::vector<std::string>& args) {
     else if (arg == "--from") a.from = NumberOption(arg, value(), -1e300, 1e300);
     else if (arg == "--to") a.to = NumberOption(arg, value(), -1e300, 1e300);
     else if (arg == "--threshold") a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
-    else if (arg == "--target-accuracy") a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
+    else if (arg == "--target-accuracy")
+      a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
     else if (arg == "--min-converged") a.options.min_converged = NumberOption(arg, value(), 0, 1);
-    else if (arg == "--bootstrap") a.options.bootstrap = static_cast<int>(NumberOption(arg, value(), 0, 1e6));
+    else if (arg == "--bootstrap")
+      a.options.bootstrap =
+          static_cast<int>(ParseIntegerInRange("command line", arg, value(), 0, 1000000));
     else if (arg == "--level") a.options.level = NumberOption(arg, value(), 0.5, 0.999);
-    else if (arg == "--seed") a.options.seed = static_cast<uint64_t>(NumberOption(arg, value(), 0, 1e18));
+    else if (arg == "--seed")
+      a.options.seed =
+          static_cast<uint64_t>(ParseIntegerInRange("command line", arg, value(), 0, INT64_MAX));
     else if (arg == "--csv") a.format = Table::Format::kCsv;
     else if (arg == "--json") a.format = Table::Format::kJson;
     else if (arg.rfind("--", 0) == 0) throw ConfigError("command line: unknown option " + arg + "\n" + kUsage);

@@ -2,6 +2,7 @@
 #include "pmoe/sweep/grid.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -17,6 +18,11 @@ namespace {
 // early-stopping checks and small shapes run slower). Good enough to order work and to say
 // minutes or hours; `plan --pilot` measures.
 constexpr double kFlopsPerSecond = 30e9;
+
+// Grid size limits: a million cells takes minutes just to validate; a held row (TrialRow in the
+// run's map, its work item, the HDF5 write buffers) is about 1 kB.
+constexpr size_t kMaxCells = 1000000;
+constexpr double kBytesPerHeldRow = 1024;
 
 void CheckCell(const SweepConfig& config, const Cell& cell,
                std::set<std::string>& feasible_data) {
@@ -95,12 +101,41 @@ void CheckKindAxesNotOverridden(const SweepConfig& config) {
                             " both set it for " + kind + " cells: keep one");
 }
 
+// The grid's size, refused before anything is expanded or allocated: the number of cells (each is
+// validated and keeps its spec), and the memory the finished rows take, since a run holds every
+// row of its sweep to write the result file.
+size_t CheckGridSize(const SweepConfig& config) {
+  double cells = 1;
+  std::string sizes;
+  for (const Axis& axis : config.axes) {
+    cells *= static_cast<double>(axis.values.size());
+    sizes += (sizes.empty() ? "" : " x ") + std::to_string(axis.values.size()) + " (" +
+             axis.name + ")";
+  }
+  if (cells > kMaxCells) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", cells);
+    throw ConfigError(config.path + ": [grid] has " + count + " cells (" + sizes +
+                      "): expected at most " + std::to_string(kMaxCells) +
+                      "; shorten an axis or split the sweep");
+  }
+  const double trials = cells * config.trials;
+  const double need = trials * kBytesPerHeldRow, have = PhysicalMemoryBytes();
+  if (have > 0 && need > 0.5 * have) {
+    char text[200];
+    std::snprintf(text, sizeof text, "%.4g trials (%.0f cells x trials = %d) would hold about "
+                  "%.3g GB of results in memory, more than half of this machine's %.3g GB",
+                  trials, cells, config.trials, need / 1e9, have / 1e9);
+    throw ConfigError(config.path + ": " + text + ": lower trials or shorten an axis");
+  }
+  return static_cast<size_t>(cells);
+}
+
 }  // namespace
 
 std::vector<Cell> ExpandGrid(const SweepConfig& config) {
   CheckKindAxesNotOverridden(config);
-  size_t total = 1;
-  for (const Axis& axis : config.axes) total *= axis.values.size();
+  const size_t total = CheckGridSize(config);
   std::vector<Cell> cells;
   std::set<std::string> feasible_data;
   std::map<uint64_t, std::string> labels_by_id;

@@ -8,6 +8,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/ini_file.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
 
 namespace pmoe {
 namespace {
@@ -47,6 +48,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   config.path = path;
   config.text = text;
   config.name = std::filesystem::path(path).stem().string();
+  bool trials_set = false;
   for (const IniEntry& entry : ini.entries) {
     if (const std::string kind = KindSection(entry.key, "grid"); !kind.empty()) {
       config.axes.push_back(KindAxis(config, kind, entry.key, entry.value));
@@ -63,23 +65,34 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       TrialSpec probe;  // checks the parameter and its value now, naming the file
       SetParam(probe, param, entry.value, path);
       config.overrides.push_back({kind, {param, entry.value}});
+    } else if (entry.key.rfind("adaptive.", 0) == 0) {
+      if (!config.adaptive) config.adaptive.emplace();
+      SetAdaptiveKey(path, entry.key.substr(9), entry.value, *config.adaptive);
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
       config.seed =
           static_cast<uint64_t>(ParseIntegerInRange(path, "seed", entry.value, 0, INT64_MAX));
     } else if (entry.key == "trials") {
+      trials_set = true;
       config.trials =
-          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, 10000000));
+          static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, kMaxTrials));
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
       throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
-                        "pmoe-sim --help, a [model.KIND] override or a [grid] axis)");
+                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis or an "
+                        "[adaptive] setting)");
     }
   }
+  // The name becomes results/NAME.h5: it must be one file name, not a path.
+  if (config.name.empty() || config.name == "." || config.name == ".." ||
+      config.name.find('/') != std::string::npos)
+    throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
+                      config.name);
+  if (config.adaptive) FinishAdaptive(config, trials_set);
   return config;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
 
@@ -39,15 +40,18 @@ std::string ShardSpec::Text() const {
 ShardSpec ParseShard(const std::string& text) {
   ShardSpec shard;
   const size_t slash = text.find('/');
-  char* end1 = nullptr;
-  char* end2 = nullptr;
   if (slash != std::string::npos) {
-    const std::string a = text.substr(0, slash), b = text.substr(slash + 1);
-    shard.index = static_cast<int>(std::strtol(a.c_str(), &end1, 10));
-    shard.count = static_cast<int>(std::strtol(b.c_str(), &end2, 10));
-    if (!a.empty() && !b.empty() && *end1 == '\0' && *end2 == '\0' && shard.count >= 1 &&
-        shard.index >= 1 && shard.index <= shard.count)
-      return shard;
+    // The checked integer parser: "4294967297/4294967298" must not wrap into "1/2".
+    long long index = 0, count = 0;
+    try {
+      index = ParseIntegerInRange("", "", text.substr(0, slash), 1, 1000000);
+      count = ParseIntegerInRange("", "", text.substr(slash + 1), 1, 1000000);
+    } catch (const ConfigError&) {
+      index = count = 0;
+    }
+    shard.index = static_cast<int>(index);
+    shard.count = static_cast<int>(count);
+    if (count >= 1 && index >= 1 && index <= count) return shard;
   }
   throw ConfigError("command line", "--shard", "I/K with 1 <= I <= K (e.g. 2/3), or auto/K in a Slurm job array", text);
 }

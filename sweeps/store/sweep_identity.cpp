@@ -3,6 +3,9 @@
 #include "pmoe/sweep/sweep_identity.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -62,6 +65,7 @@ std::string SweepIdentity::Text() const {
                      "\nseed=" + std::to_string(seed) +
                      "\ntrials=" + std::to_string(trials) +
                      "\nshard=" + shard + "\ncolumns=" + columns + "\n";
+  if (!adaptive.empty()) text += "adaptive=" + adaptive + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
   return text;
 }
@@ -71,12 +75,26 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("numerics=", 0) == 0) id.numerics = std::stoi(line.substr(9));
+    // Read from a journal written by some other version, or damaged: a number that does not
+    // parse is -1, which no config gives, so the difference is reported, not thrown.
+    auto number = [](const std::string& text) -> long long {
+      char* end = nullptr;
+      errno = 0;
+      const long long v = std::strtoll(text.c_str(), &end, 10);
+      return text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX ? -1 : v;
+    };
+    if (line.rfind("numerics=", 0) == 0) id.numerics = static_cast<int>(number(line.substr(9)));
     else if (line.rfind("build=", 0) == 0) id.build = line.substr(6);
-    else if (line.rfind("seed=", 0) == 0) id.seed = std::stoull(line.substr(5));
-    else if (line.rfind("trials=", 0) == 0) id.trials = std::stoi(line.substr(7));
+    else if (line.rfind("seed=", 0) == 0) {
+      char* end = nullptr;
+      errno = 0;
+      id.seed = std::strtoull(line.substr(5).c_str(), &end, 10);
+      if (*end != '\0' || errno != 0) id.seed = UINT64_MAX;
+    }
+    else if (line.rfind("trials=", 0) == 0) id.trials = static_cast<int>(number(line.substr(7)));
     else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
     else if (line.rfind("columns=", 0) == 0) id.columns = line.substr(8);
+    else if (line.rfind("adaptive=", 0) == 0) id.adaptive = line.substr(9);
     else if (line.rfind("cell=", 0) == 0) {
       const size_t tab = line.find('\t');
       id.cells.push_back(line.substr(5, tab - 5));
@@ -111,6 +129,9 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
   if (a.columns != b.columns)
     add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
         ")");
+  if (a.adaptive != b.adaptive)
+    add("adaptive search \"" + (a.adaptive.empty() ? "none" : a.adaptive) + "\" in " + a_name +
+        ", \"" + (b.adaptive.empty() ? "none" : b.adaptive) + "\" in " + b_name);
   if (!ignore_shard && a.shard != b.shard)
     add("shard \"" + a.shard + "\" in " + a_name + ", \"" + b.shard + "\" in " + b_name);
   // Which parameters take other values: the most useful thing to say about a changed config.

@@ -6,7 +6,9 @@
 #include <map>
 
 #include "commands.hpp"
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -65,6 +67,9 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   }
   if (files.size() < 2) throw ConfigError("merge: expected " + usage);
   const std::string out = files[0];
+  for (const std::string& path : {out, out + ".tmp"})
+    if (const std::string problem = OutputFileProblem(path); !problem.empty())
+      throw ConfigError(path + ": " + problem + " (merge's OUT.h5 names the merged file)");
   for (size_t i = 1; i < files.size(); ++i)
     if (std::filesystem::exists(out) && std::filesystem::exists(files[i]) &&
         std::filesystem::equivalent(out, files[i]))
@@ -101,8 +106,29 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   size_t missing = 0;
   int count = 0;
   if (!first.shard.empty()) count = ParseShard(first.shard).count;
-  const auto owner = count > 0 ? Owners(cells, config.trials, count) : std::map<RowKey, int>{};
-  for (const Cell& c : cells)
+  std::string adaptive_series;
+  if (config.adaptive) {
+    // The whole search replayed over the merged rows: what one machine would have run. A
+    // round it still lacks means a shard has not finished.
+    std::map<RowKey, bool> success;
+    for (const TrialRow& r : rows) success[{r.cell_id, r.result.trial}] = r.result.success;
+    AdaptiveWork search(cells, *config.adaptive, ShardSpec{});
+    const std::vector<WorkItem> lacking =
+        search.Next([&](size_t cell, int trial) -> std::optional<bool> {
+          const auto it = success.find({cells[cell].id, trial});
+          if (it == success.end()) return std::nullopt;
+          return it->second;
+        });
+    if (!lacking.empty())
+      throw ConfigError("merge: the adaptive search is unfinished: " +
+                        std::to_string(lacking.size()) + " trials of its current rounds are in "
+                        "none of the files (e.g. " + cells[lacking[0].cell].label + " trial " +
+                        std::to_string(lacking[0].trial) + "); run the unfinished shards again");
+    adaptive_series = SeriesTable(search.Outcomes());
+  }
+  const auto owner = count > 0 && !config.adaptive ? Owners(cells, config.trials, count)
+                                                   : std::map<RowKey, int>{};
+  for (const Cell& c : config.adaptive ? std::vector<Cell>{} : cells)
     for (int t = 0; t < config.trials; ++t)
       if (!source.count({c.id, t})) {
         ++missing;
@@ -126,6 +152,7 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   RefuseOtherSweep(out, base, force);
   ResultMeta meta = first;
   meta.shard.clear();
+  if (config.adaptive) meta.adaptive_series = adaptive_series;
   meta.command_line = command_line;
   meta.created_utc = UtcNow();
   WriteResultFile(out, meta, cells, *shards[0].schema, rows);

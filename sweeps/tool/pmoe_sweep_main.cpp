@@ -2,7 +2,9 @@
 // Exit status: 0 done, 1 incomplete (status, missing), 2 bad command, config, file or infeasible
 // cell, 3 a file could not be written, 4 a CPU lacking the build's instructions, 130 interrupted.
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -61,6 +63,11 @@ double ParseNumber(const std::string& key, const std::string& text, double least
   return v;
 }
 
+const std::string& RequireOutPath(const std::string& text) {
+  if (text.empty()) throw ConfigError("command line", "--out", "a file name", text);
+  return text;
+}
+
 double ParsePositive(const std::string& key, const std::string& text) {
   return ParseNumber(key, text, 0, false, INFINITY, "a positive number");
 }
@@ -87,6 +94,9 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, which the store reports by
+  // path, instead of killing the process without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     if (command == "run") return pmoe::RunRunCommand(args, command_line);
     if (command == "plan") return pmoe::RunPlanCommand(args, command_line);
@@ -103,6 +113,10 @@ int main(int argc, char** argv) {
   } catch (const pmoe::SchemaError& e) {
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
     return 2;
+  } catch (const std::filesystem::filesystem_error& e) {  // the path and the system's reason
+    std::cerr << "pmoe-sweep: error: " << e.path1().string() << ": " << e.code().message()
+              << (e.path2().empty() ? "" : " (" + e.path2().string() + ")") << "\n";
+    return 3;
   } catch (const pmoe::IoError& e) {  // a file the store writes: disk full, read-only, ...
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";
     return 3;

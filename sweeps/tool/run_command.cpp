@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 
 namespace pmoe {
@@ -33,8 +34,10 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& { return OptionValue(args, &i); };
-    if (a == "--out") out = value();
-    else if (a == "--threads") options.threads = static_cast<int>(ParsePositive(a, value()));
+    if (a == "--out") out = RequireOutPath(value());
+    else if (a == "--threads")
+      options.threads =
+          static_cast<int>(ParseIntegerInRange("command line", a, value(), 1, kMaxThreads));
     else if (a == "--shard") shard = ResolveShard(value());
     else if (a == "--force") options.force = true;
     else if (a == "--checkpoint-seconds") options.checkpoint_seconds = ParsePositive(a, value());
@@ -57,6 +60,8 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   options.interrupted = [] { return g_interrupted != 0; };
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
+  std::signal(SIGHUP, OnSignal);   // a closed terminal or ssh session: save, as for SIGTERM
+  std::signal(SIGQUIT, OnSignal);
   const RunReport report = RunSweep(setup, options, std::cerr);
   std::cout << setup.out_path << ": " << report.held + report.ran << "/" << report.shard_trials
             << " trials" << (report.interrupted ? " (interrupted; run again to resume)" : "")
@@ -74,6 +79,7 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                   report.test_set_reuses);
     std::cout << line;
   }
+  if (!report.adaptive.empty()) PrintSeriesOutcomes(report.adaptive, std::cout);
   return report.interrupted ? 130 : 0;
 }
 

@@ -24,6 +24,12 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
         << (id.shard.empty() ? "" : ", shard " + id.shard)
         << " (stopped or still running before its first checkpoint)\n";
   out << "  numerics version " << id.numerics << ", build " << id.build << "\n";
+  if (s.adaptive)
+    out << "  adaptive search of N* in " << s.adaptive_series.size() << " series (" << id.adaptive
+        << "); held " << s.held.size() << " trials (" << s.by_status[0] << " ok, " << s.by_status[1]
+        << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
+        << s.successes << " successes)\n";
+  else
   out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held " << s.held.size()
       << " of " << s.work.size() << " (" << s.by_status[0] << " ok, " << s.by_status[1]
       << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
@@ -31,11 +37,18 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
   if (s.file_exists && s.journal_only > 0)
     out << "  journal " << s.path << ".journal: " << s.journal_only << " finished trials not "
         << "yet in the file (a run is going on or was stopped; running again folds them in)\n";
+  if (!s.journal_damage.empty()) out << "  warning: " << s.journal_damage << "\n";
   if (s.journal_of_another)
     out << "  journal " << s.path << ".journal holds another sweep (a run would refuse it)\n";
+  if (s.adaptive) PrintSeriesOutcomes(s.adaptive_series, out);
   if (s.lacking.empty()) {
-    out << "  complete\n";
+    out << "  complete" << (s.adaptive ? ": every series has stopped" : "") << "\n";
     return true;
+  }
+  if (s.adaptive) {
+    out << "  incomplete: series still searching; their current rounds lack " << s.Missing()
+        << " trials (running the sweep again goes on from there)\n";
+    return false;
   }
   out << "  incomplete: " << s.Missing() << " trials missing in " << s.lacking.size()
       << " cells:\n";

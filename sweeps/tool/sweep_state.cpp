@@ -13,6 +13,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -72,8 +73,10 @@ std::vector<Cell> CellsOf(const SweepIdentity& id, const std::string& path) {
   return cells;
 }
 
-void Count(SweepState& s, const TrialRow& r) {
+void Count(SweepState& s, const TrialRow& r,
+           std::map<std::pair<uint64_t, int>, bool>& success) {
   if (!s.held.insert({r.cell_id, r.result.trial}).second) return;
+  success[{r.cell_id, r.result.trial}] = r.result.success;
   ++s.by_status[static_cast<int>(r.result.status) % 4];
   s.successes += r.result.success;
 }
@@ -116,15 +119,29 @@ SweepState ReadSweepState(const std::string& path) {
     s.cells = CellsOf(s.identity, journal_path);
   }
   if (!s.identity.shard.empty()) s.shard = ParseShard(s.identity.shard);
-  s.work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);
-  for (const TrialRow& r : file_rows) Count(s, r);
+  std::map<std::pair<uint64_t, int>, bool> success;
+  for (const TrialRow& r : file_rows) Count(s, r, success);
   if (s.journal_exists) {
     // Rows only of a journal of this very sweep (another identity's are not decoded).
-    const JournalContents journal = PeekJournal(journal_path, s.identity.Text(), *schema);
+    const JournalContents journal = PeekJournal(journal_path, s.identity.Text(), *schema,
+                                                LimitsOf(s.identity.cells, s.identity.trials));
+    s.journal_damage = DescribeDamage(journal_path, journal.damage);
     s.journal_of_another = journal.has_identity && journal.identity != s.identity.Text();
     const size_t before = s.held.size();
-    for (const TrialRow& r : journal.rows) Count(s, r);
+    for (const TrialRow& r : journal.rows) Count(s, r, success);
     s.journal_only = s.held.size() - before;
+  }
+  if (!s.identity.adaptive.empty()) {
+    s.adaptive = true;
+    AdaptiveWork search(s.cells, ParseAdaptiveIdentity(s.identity.adaptive), s.shard);
+    s.work = search.Next([&](size_t cell, int trial) -> std::optional<bool> {
+      const auto it = success.find({s.cells[cell].id, trial});
+      if (it == success.end()) return std::nullopt;
+      return it->second;
+    });
+    s.adaptive_series = search.Outcomes();
+  } else {
+    s.work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);
   }
   for (const WorkItem& item : s.work)
     if (!s.held.count({s.cells[item.cell].id, item.trial})) ++s.lacking[item.cell];

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/work_plan.hpp"
@@ -27,10 +28,16 @@ struct SweepState {
   std::vector<WorkItem> work;   // this file's share, most costly first
   std::set<std::pair<uint64_t, int>> held;  // (cell id, trial) in the file or the journal
   size_t journal_only = 0;      // of them, only in the journal (not yet checkpointed)
+  std::string journal_damage;   // DescribeDamage of the journal: "" when it is intact
   bool journal_of_another = false;  // the journal beside the file holds another sweep
   size_t by_status[4] = {0, 0, 0, 0};  // ok, diverged, infeasible, error
   size_t successes = 0;
   std::map<size_t, int> lacking;  // cell index -> trials of this share missing
+  // An adaptive sweep: its share is decided round by round, so `work` and `lacking` are the
+  // current rounds of the series still searching (replayed from the held rows), and
+  // `adaptive_series` says where each series stands.
+  bool adaptive = false;
+  std::vector<SeriesOutcome> adaptive_series;
 
   size_t Missing() const;  // trials of this share held nowhere
 };

@@ -54,6 +54,10 @@ class H5File {
  private:
   H5File(hid_t id, std::string path) : id_(id), path_(std::move(path)) {}
   [[noreturn]] void Fail(const std::string& what) const;
+  // The rows of a 1-D dataset; SchemaError for any other rank or an implausible extent.
+  hsize_t ColumnRows(hid_t set, const std::string& name) const;
+  void RequireScalar(hid_t attr, const std::string& object, const std::string& name) const;
+  static constexpr hsize_t kMaxColumnRows = hsize_t{1} << 31;
 
   hid_t id_ = -1;
   std::string path_;

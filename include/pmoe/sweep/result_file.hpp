@@ -30,6 +30,11 @@ struct ResultMeta {
   std::string created_utc;   // ISO 8601
   std::string tool_version;
   std::string git_describe;
+  // Adaptive sweeps: AdaptiveIdentity(), and one line per series of this file's search:
+  // "label<TAB>state<TAB>rounds<TAB>trials<TAB>N*<TAB>lo<TAB>hi" (state: running, precise,
+  // budget, below_range, above_range). Both "" otherwise.
+  std::string adaptive;
+  std::string adaptive_series;
 };
 
 struct StoredCell {

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/sweep/axis.hpp"
+#include "pmoe/sweep/psi_search.hpp"
 
 namespace pmoe {
 
@@ -26,6 +28,9 @@ struct SweepConfig {
   // cells whose model.kind is KIND, after the axes, so one sweep can compare models whose
   // parameters differ. Pairs of (kind, (parameter, value)), in file order.
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overrides;
+  // [adaptive]: each series searches its N* round by round (adaptive_config.hpp); the grid's
+  // last axis is then N over the search's candidates, and `trials` is the budget per series.
+  std::optional<AdaptiveSettings> adaptive;
 };
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.

@@ -19,6 +19,7 @@ struct SweepIdentity {
   std::string columns;             // the rows' schema, RowSchema::Text()
   std::vector<std::string> cells;  // canonical keys, grid order
   std::vector<std::string> labels; // the same cells' swept values, for messages
+  std::string adaptive;            // AdaptiveIdentity() of an adaptive sweep, else ""
 
   std::string Text() const;  // stored at the head of the journal
   static SweepIdentity FromText(const std::string& text);

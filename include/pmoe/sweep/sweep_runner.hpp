@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_config.hpp"
@@ -60,6 +61,7 @@ struct RunReport {
   double store_seconds = 0;  // journal appends and HDF5 rebuilds, on the writer thread
   size_t test_sets_kept = 0, test_set_reuses = 0;  // the test-set cache's work
   size_t test_cache_peak_bytes = 0;
+  std::vector<SeriesOutcome> adaptive;  // an adaptive sweep's series, as the run left them
 };
 
 // Throws IoError when the journal or the result file cannot be written: the workers are stopped
