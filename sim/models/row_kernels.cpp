@@ -321,12 +321,14 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
 
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   if (UseAvx512()) Avx512ReluOutputs(z, R, q, a, h);
+  else if (UseAvx2()) avx2::ReluOutputs(z, R, q, a, h);
   else portable::ReluOutputs(z, R, q, a, h);
 }
 
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g) {
   if (UseAvx512()) Avx512ReluGradient(z, R, q, a, coef, extra, g);
+  else if (UseAvx2()) avx2::ReluGradient(z, R, q, a, coef, extra, g);
   else portable::ReluGradient(z, R, q, a, coef, extra, g);
 }
 

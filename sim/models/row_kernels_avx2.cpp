@@ -137,9 +137,60 @@ void DotForward(const float* const* rows, int R, int d, const float* w, float* z
   for (; r < R; ++r) DotBlock<Q, 1>(rows + r, d, w, z + r * Q, (R - r) * Q);
 }
 
+// row_kernels.cpp's SumLanes16 on a 16-lane vector held as two halves.
+inline float SumLanes16(__m256 low, __m256 high) {
+  const __m256 halves = _mm256_add_ps(high, low);
+  const __m128 quarters =
+      _mm_add_ps(_mm256_extractf128_ps(halves, 1), _mm256_extractf128_ps(halves, 0));
+  const __m128 pairs = _mm_add_ps(quarters, _mm_shuffle_ps(quarters, quarters, 0x4e));
+  return _mm_cvtss_f32(pairs) + _mm_cvtss_f32(_mm_shuffle_ps(pairs, pairs, 0x55));
+}
+
+void ReluOutputsImpl(const float* z, int R, int q, const float* a, float* h) {
+  const __m256 zero = _mm256_setzero_ps();
+  for (int r = 0; r < R; ++r) {
+    __m256 low = zero, high = zero;  // lanes 0-7 and 8-15 of the AVX-512 accumulator
+    for (int k = 0; k < q; k += 16) {
+      const __m256i m0 = Mask(q - k), m1 = Mask(q - k - 8);
+      // max(z, +0) returns its second operand for NaN and for zeros, as the AVX-512 max does.
+      const __m256 z0 = _mm256_max_ps(_mm256_maskload_ps(z + r * q + k, m0), zero);
+      const __m256 z1 = _mm256_max_ps(_mm256_maskload_ps(z + r * q + k + 8, m1), zero);
+      low = _mm256_fmadd_ps(z0, _mm256_maskload_ps(a + k, m0), low);
+      high = _mm256_fmadd_ps(z1, _mm256_maskload_ps(a + k + 8, m1), high);
+    }
+    h[r] = SumLanes16(low, high);
+  }
+}
+
+void ReluGradientImpl(const float* z, int R, int q, const float* a, const float* coef,
+                      const float* extra, float* g) {
+  const int cols = q + (extra ? 1 : 0);
+  for (int r = 0; r < R; ++r) {
+    const __m256 c = _mm256_set1_ps(coef[r]);
+    for (int k = 0; k < q; k += 8) {
+      const __m256i m = Mask(q - k);
+      const __m256 active = _mm256_cmp_ps(_mm256_maskload_ps(z + r * q + k, m),
+                                          _mm256_setzero_ps(), _CMP_GT_OQ);
+      // Inactive neurons get +0, as from the AVX-512 kernel's zeroing multiply.
+      const __m256 value = _mm256_and_ps(active, _mm256_mul_ps(c, _mm256_maskload_ps(a + k, m)));
+      _mm256_maskstore_ps(g + r * cols + k, m, value);
+    }
+    if (extra) g[r * cols + q] = extra[r];
+  }
+}
+
 #pragma GCC pop_options
 
 }  // namespace
+
+void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
+  ReluOutputsImpl(z, R, q, a, h);
+}
+
+void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
+                  const float* extra, float* g) {
+  ReluGradientImpl(z, R, q, a, coef, extra, g);
+}
 
 void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q,
                           float* z) {

@@ -10,5 +10,8 @@ void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* w
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z);
 void WeightGradient(const float* const* rows, int R, int d, const float* g, int q, float* dw,
                     int k_stride, int j_stride);
+void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
+void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
+                  const float* extra, float* g);
 
 }  // namespace pmoe::avx2
