@@ -18,6 +18,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/json_writer.hpp"
+#include "pmoe/models/kernel_path.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "pmoe/trial/trial.hpp"
 
@@ -143,7 +144,8 @@ SweepTiming TimeSweep(const std::string& config, int threads) {
 
 void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
                 const std::string& sweep_config, const FmaPeak& peak) {
-  std::printf("build: %s\n", NumericsBuild().c_str());
+  std::printf("build: %s\nkernels running: %s (PMOE_KERNELS=avx2 or =portable for the others)\n",
+              NumericsBuild().c_str(), KernelPathName(ActiveKernelPath()));
   std::printf("FMA peak of this core: %.1f GFLOP/s (%s)\n", peak.gflops, peak.how.c_str());
   std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s %8s\n", "cell", "trial_s", "train_s",
               "eval_s", "data_s", "data/trial", "GFLOP", "GFLOP/s", "of peak");
@@ -164,7 +166,9 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
 void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
                const std::string& sweep_config, const FmaPeak& peak) {
   JsonWriter w(std::cout);
-  w.BeginObject().Field("build", NumericsBuild()).Field("fma_peak_gflops", peak.gflops)
+  w.BeginObject().Field("build", NumericsBuild())
+      .Field("kernels", KernelPathName(ActiveKernelPath()))
+      .Field("fma_peak_gflops", peak.gflops)
       .Field("fma_peak_how", peak.how).Key("cells").BeginObject();
   for (const CellTiming& c : cells)
     w.Key(c.name).BeginObject().Field("median_trial_s", c.trial_s).Field("train_s", c.train_s)
