@@ -115,6 +115,19 @@ ImageModel::ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset>
                        uint64_t seed)
     : spec_(spec), images_(std::move(images)), seed_(seed), plan_(PlanImageModel(spec, *images_)) {
   for (int c : plan_.classes) o_.push_back(ClassPattern(*images_, c));
+  // Degenerate images give no statistics (delta = 1 / (1 - delta_d) would be infinite): refused
+  // when the cell is checked, before any trial.
+  for (size_t i = 0; i < o_.size(); ++i)
+    if (o_[i].squaredNorm() == 0)
+      throw InfeasibleError("infeasible data model: class " + std::to_string(plan_.classes[i]) +
+                            "'s train images are all blank (their mean has no direction)");
+  for (size_t i = 0; i < o_.size(); ++i)
+    for (size_t j = i + 1; j < o_.size(); ++j)
+      if (o_[i].dot(o_[j]) >= 1 - 1e-12)
+        throw InfeasibleError("infeasible data model: delta_d < 1 violated: classes " +
+                              std::to_string(plan_.classes[i]) + " and " +
+                              std::to_string(plan_.classes[j]) + " have the same mean image "
+                              "direction");
 }
 
 void ImageModel::Draw(Split split, int count, Dataset& out) const {
@@ -188,6 +201,9 @@ RealizedStats ImageModel::Measure(const Dataset& train, const Dataset& test) con
     }
   }
   stats.l_star = 1 + most_closer;
+  if (std::max(stats.delta_d, stats.delta_r) >= 1 - 1e-12)
+    throw InfeasibleError("infeasible data model: delta_r < 1 violated: an irrelevant image "
+                          "points along a class's mean image (degenerate images)");
   stats.delta = 1 / (1 - std::max(stats.delta_d, stats.delta_r));
   stats.confusers_outrank = most_closer > 0 && weakest_closer > 1 - stats.delta_d;
   for (int most : most_per_pair) stats.pair_l_star.push_back(1 + most);
