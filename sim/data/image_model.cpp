@@ -92,6 +92,18 @@ ImageModel::ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset>
     : spec_(spec), images_(std::move(images)), seed_(seed), plan_(PlanImageModel(spec, *images_)) {
   o1_ = ClassPattern(*images_, plan_.class_pos);
   o2_ = ClassPattern(*images_, plan_.class_neg);
+  // Degenerate images give no statistics (delta = 1 / (1 - delta_d) would be infinite): refused
+  // when the cell is checked, before any trial.
+  for (const auto& [pattern, label] : {std::pair{&o1_, plan_.class_pos},
+                                       std::pair{&o2_, plan_.class_neg}})
+    if (pattern->squaredNorm() == 0)
+      throw InfeasibleError("infeasible data model: class " + std::to_string(label) +
+                            "'s train images are all blank (their mean has no direction)");
+  if (o1_.dot(o2_) >= 1 - 1e-12)
+    throw InfeasibleError("infeasible data model: delta_d < 1 violated: classes " +
+                          std::to_string(plan_.class_pos) + " and " +
+                          std::to_string(plan_.class_neg) + " have the same mean image "
+                          "direction");
 }
 
 void ImageModel::Draw(Split split, int count, Dataset& out) const {
@@ -150,6 +162,9 @@ RealizedStats ImageModel::Measure(const Dataset& train, const Dataset& test) con
     }
   }
   stats.l_star = 1 + most_closer;
+  if (std::max(stats.delta_d, stats.delta_r) >= 1 - 1e-12)
+    throw InfeasibleError("infeasible data model: delta_r < 1 violated: an irrelevant image "
+                          "points along a class's mean image (degenerate images)");
   stats.delta = 1 / (1 - std::max(stats.delta_d, stats.delta_r));
   stats.confusers_outrank = most_closer > 0 && weakest_closer > 1 - stats.delta_d;
   return stats;

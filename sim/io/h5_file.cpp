@@ -3,8 +3,10 @@
 #include "pmoe/io/h5_file.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
 
 namespace pmoe {
 namespace {
@@ -74,10 +76,33 @@ H5File H5File::Create(const std::string& path) {
   return H5File(id, path);
 }
 
+H5File H5File::CreateInMemory(const std::string& name) {
+  Quiet();
+  Handle access(H5Pcreate(H5P_FILE_ACCESS));
+  const size_t growth = size_t{1} << 20;  // the image grows in steps of 1 MiB
+  if (!access.ok() || H5Pset_fapl_core(access.get(), growth, /*backing_store=*/0) < 0)
+    throw SchemaError(name + ": cannot set up an in-memory HDF5 file");
+  const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
+  if (id < 0) throw SchemaError(name + ": cannot create the in-memory HDF5 file");
+  return H5File(id, name);
+}
+
+std::vector<char> H5File::Image() const {
+  if (H5Fflush(id_, H5F_SCOPE_GLOBAL) < 0) Fail("cannot flush the HDF5 file");
+  const ssize_t size = H5Fget_file_image(id_, nullptr, 0);
+  if (size < 0) Fail("cannot size the HDF5 file image");
+  std::vector<char> bytes(static_cast<size_t>(size));
+  if (H5Fget_file_image(id_, bytes.data(), bytes.size()) != size)
+    Fail("cannot copy the HDF5 file image");
+  return bytes;
+}
+
 H5File H5File::OpenReadOnly(const std::string& path) {
   Quiet();
+  if (const std::string problem = InputFileProblem(path); !problem.empty())
+    throw SchemaError(path + ": " + problem + " (expected an HDF5 result file)");
   if (H5Fis_hdf5(path.c_str()) <= 0)
-    throw SchemaError(path + ": not an HDF5 file (or cannot be read)");
+    throw SchemaError(path + ": not an HDF5 file");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw SchemaError(path + ": cannot open the HDF5 file");
   return H5File(id, path);
@@ -98,6 +123,14 @@ void H5File::Close() {
 }
 
 void H5File::Fail(const std::string& what) const { throw SchemaError(path_ + ": " + what); }
+
+void H5File::RequireScalar(hid_t attr, const std::string& object, const std::string& name) const {
+  if (attr < 0) Fail("cannot open attribute " + name + " of " + object);
+  Handle space(H5Aget_space(attr));
+  // Read into one value: an attribute of several would overrun it.
+  if (!space.ok() || H5Sget_simple_extent_npoints(space.get()) != 1)
+    Fail("attribute " + name + " of " + object + " is not a single value");
+}
 
 void H5File::CreateGroup(const std::string& name) {
   Handle group(H5Gcreate2(id_, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -146,6 +179,7 @@ std::optional<std::string> H5File::StringAttribute(const std::string& object,
                                                    const std::string& name) const {
   if (H5Aexists_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
   Handle attr(H5Aopen_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  RequireScalar(attr.get(), object, name);
   Handle stored(H5Aget_type(attr.get()));
   if (H5Tget_class(stored.get()) != H5T_STRING || !H5Tis_variable_str(stored.get()))
     Fail("attribute " + name + " of " + object + " is not a variable-length string");
@@ -161,6 +195,7 @@ std::optional<int64_t> H5File::IntAttribute(const std::string& object,
                                             const std::string& name) const {
   if (H5Aexists_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
   Handle attr(H5Aopen_by_name(id_, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  RequireScalar(attr.get(), object, name);
   Handle stored(H5Aget_type(attr.get()));
   if (H5Tget_class(stored.get()) != H5T_INTEGER)
     Fail("attribute " + name + " of " + object + " is not an integer");
@@ -197,14 +232,40 @@ void H5File::WriteStrings(const std::string& name, const std::vector<std::string
     Fail("cannot write column " + name);
 }
 
+hsize_t H5File::ColumnRows(hid_t set, const std::string& name) const {
+  Handle space(H5Dget_space(set));
+  if (!space.ok() || H5Sget_simple_extent_ndims(space.get()) != 1)
+    Fail(name + " is not a 1-D column (expected one value per row)");
+  hsize_t rows = 0;
+  if (H5Sget_simple_extent_dims(space.get(), &rows, nullptr) != 1)
+    Fail("cannot read the size of " + name);
+  // A dataset's extent costs nothing to declare: a damaged or hostile file may claim more rows
+  // than it stores (unwritten chunks read as fill values). Refused before allocating.
+  Handle stored(H5Dget_type(set));
+  const size_t stored_bytes = H5Tget_size(stored.get());
+  const hsize_t storage = H5Dget_storage_size(set);
+  if (rows > kMaxColumnRows || (rows > 0 && storage / std::max<size_t>(stored_bytes, 1) < rows))
+    Fail(name + " claims " + std::to_string(rows) + " rows but stores " +
+         std::to_string(storage) + " bytes (" + std::to_string(stored_bytes) +
+         " per row expected): a damaged file");
+  return rows;
+}
+
 template <typename T>
 std::vector<T> H5File::ReadColumn(const std::string& name) const {
   Handle set(H5Dopen2(id_, name.c_str(), H5P_DEFAULT));
   if (!set.ok()) Fail("no column " + name);
-  Handle space(H5Dget_space(set.get()));
-  if (H5Sget_simple_extent_ndims(space.get()) != 1) Fail(name + " is not a 1-D column");
-  hsize_t rows = 0;
-  H5Sget_simple_extent_dims(space.get(), &rows, nullptr);
+  {
+    Handle stored(H5Dget_type(set.get()));
+    const H5T_class_t type_class = H5Tget_class(stored.get());
+    // Integers read as integers; doubles from floats or integers (HDF5 converts them).
+    const bool fits = type_class == H5T_INTEGER ||
+                      (std::is_floating_point_v<T> && type_class == H5T_FLOAT);
+    if (!fits)
+      Fail(name + " holds " + (type_class == H5T_STRING ? "text" : "values of another type") +
+           " (expected " + (std::is_floating_point_v<T> ? "numbers" : "integers") + ")");
+  }
+  const hsize_t rows = ColumnRows(set.get(), name);
   std::vector<T> values(rows);
   if (rows > 0 &&
       H5Dread(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
@@ -215,9 +276,13 @@ std::vector<T> H5File::ReadColumn(const std::string& name) const {
 std::vector<std::string> H5File::ReadStrings(const std::string& name) const {
   Handle set(H5Dopen2(id_, name.c_str(), H5P_DEFAULT));
   if (!set.ok()) Fail("no column " + name);
-  Handle space(H5Dget_space(set.get()));
-  hsize_t rows = 0;
-  H5Sget_simple_extent_dims(space.get(), &rows, nullptr);
+  {
+    Handle stored(H5Dget_type(set.get()));
+    if (H5Tget_class(stored.get()) != H5T_STRING || H5Tis_variable_str(stored.get()) <= 0)
+      Fail(name + " is not a column of variable-length strings");
+  }
+  // Checked first: a 2-D column read into a 1-D buffer overran it (a double free).
+  const hsize_t rows = ColumnRows(set.get(), name);
   Handle type(StringType());
   std::vector<char*> pointers(rows, nullptr);
   if (rows > 0 &&

@@ -3,17 +3,48 @@
 #include "pmoe/io/ini_file.hpp"
 
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
 
 namespace po = boost::program_options;
 
 namespace pmoe {
+namespace {
 
-IniFile ParseIniText(const std::string& path, const std::string& text) {
+constexpr size_t kMaxConfigBytes = 16 << 20;  // a config is a page of text; more is not one
+constexpr const char kByteOrderMark[] = "\xef\xbb\xbf";
+
+// Control characters other than tab and line ends are refused by line: Boost's parser would
+// cut a value at a NUL and keep going, so "N = 100\0junk" read as N = 100.
+void RequirePlainText(const std::string& path, const std::string& text) {
+  int line = 1;
+  for (const char c : text) {
+    if (c == '\n') ++line;
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", u);
+      throw ConfigError(path + ": line " + std::to_string(line) + ": control character " + code +
+                        " (expected plain text: key = value lines, [section] headers, # comments)");
+    }
+  }
+}
+
+}  // namespace
+
+IniFile ParseIniText(const std::string& path, const std::string& text_in) {
+  // A UTF-8 byte-order mark (some Windows editors write one) is not part of the first key.
+  const std::string text =
+      text_in.rfind(kByteOrderMark, 0) == 0 ? text_in.substr(3) : text_in;
+  if (text.size() > kMaxConfigBytes)
+    throw ConfigError(path + ": " + std::to_string(text.size()) + " bytes (expected a config of "
+                      "at most " + std::to_string(kMaxConfigBytes) + " bytes)");
+  RequirePlainText(path, text);
   IniFile ini;
   ini.path = path;
   ini.text = text;
@@ -38,7 +69,12 @@ IniFile ParseIniText(const std::string& path, const std::string& text) {
 }
 
 IniFile ReadIniFile(const std::string& path) {
-  std::ifstream file(path);
+  if (const std::string problem = InputFileProblem(path); !problem.empty())
+    throw ConfigError(path + ": " + problem + " (expected a sweep config file)");
+  if (FileSize(path) > static_cast<int64_t>(kMaxConfigBytes))
+    throw ConfigError(path + ": " + std::to_string(FileSize(path)) + " bytes (expected a config "
+                      "of at most " + std::to_string(kMaxConfigBytes) + " bytes)");
+  std::ifstream file(path, std::ios::binary);
   if (!file) throw ConfigError(path + ": cannot read the config file");
   std::stringstream buffer;
   buffer << file.rdbuf();

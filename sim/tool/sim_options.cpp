@@ -72,7 +72,7 @@ void Apply(SimOptions& out, const std::string& key, const std::string& value,
   auto integer = [&](long long min, long long max) {
     return ParseIntegerInRange(where, name, value, min, max);
   };
-  if (name == "trials") out.trials = static_cast<int>(integer(1, 10000000));
+  if (name == "trials") out.trials = static_cast<int>(integer(1, kMaxTrials));
   else if (name == "seed") out.seed = static_cast<uint64_t>(integer(0, INT64_MAX));
   else if (name == "threads") out.threads = static_cast<int>(integer(0, 4096));
   else if (name == "name") return;

@@ -2,6 +2,7 @@
 // to 12 significant digits so that 0.1:0.5:0.1 yields 0.3, not 0.30000000000000004.
 #include "pmoe/sweep/axis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,18 @@ namespace pmoe {
 namespace {
 
 constexpr size_t kMaxValues = 100000;
+// Integer endpoints are computed in double precision: beyond 2^53 they would not be exact.
+constexpr double kMaxExactInteger = 9007199254740992.0;
+
+// An axis too long to be meant: refused by its count, not as a malformed range.
+[[noreturn]] void TooMany(const std::string& where, const std::string& name,
+                          const std::string& text, double count) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", count);
+  throw ConfigError(where, "grid." + name,
+                    "at most " + std::to_string(kMaxValues) + " values on one axis (this one "
+                    "has " + buf + ")", text);
+}
 
 std::string Trim(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t");
@@ -48,21 +61,30 @@ std::vector<std::string> Split(const std::string& text, char sep) {
 }
 
 // "a:b" or "a:b:step", inclusive of b.
-bool ParseRange(const std::string& text, std::vector<std::string>& values) {
+bool ParseRange(const std::string& text, std::vector<std::string>& values, double* too_many) {
   const auto parts = Split(text, ':');
   if (parts.size() < 2 || parts.size() > 3) return false;
   double a, b, step = 1;
   bool ia, ib, is = true;
   if (!ParseNumber(parts[0], &a, &ia) || !ParseNumber(parts[1], &b, &ib)) return false;
   if (parts.size() == 3 && !ParseNumber(parts[2], &step, &is)) return false;
-  if (!(step > 0) || a > b || (b - a) / step >= kMaxValues) return false;
+  if (!(step > 0) || a > b) return false;
+  const bool integer = ia && ib && is;
+  if (integer && (std::abs(a) > kMaxExactInteger || std::abs(b) > kMaxExactInteger)) return false;
+  if ((b - a) / step >= kMaxValues) {
+    *too_many = std::floor((b - a) / step) + 1;
+    return true;
+  }
   for (size_t i = 0; a + i * step <= b + 1e-9 * step; ++i)
-    values.push_back(NumberText(a + i * step, ia && ib && is));
+    values.push_back(NumberText(a + i * step, integer));
   return true;
 }
 
-// "a..b xF": a, a F, a F^2, ... up to b.
-bool ParseGeometric(const std::string& text, std::vector<std::string>& values) {
+// "a..b xF": a, a F, a F^2, ... up to b. For an integer parameter each term is rounded to the
+// nearest integer and a value already taken is dropped (16..1024 x1.414: 16, 23, 32, 45, ...);
+// `rounded` says whether any term was not an integer already.
+bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std::string>& values,
+                    bool* rounded, double* too_many) {
   const size_t dots = text.find(".."), times = text.find('x');
   if (dots == std::string::npos || times == std::string::npos || times < dots) return false;
   double a, b, factor;
@@ -72,8 +94,25 @@ bool ParseGeometric(const std::string& text, std::vector<std::string>& values) {
       !ParseNumber(text.substr(times + 1), &factor, &iff))
     return false;
   if (!(a > 0) || a > b || !(factor > 1)) return false;
-  for (double v = a; v <= b * (1 + 1e-9) && values.size() < kMaxValues; v *= factor)
-    values.push_back(NumberText(v, ia && iff));
+  if (ia && iff && b > kMaxExactInteger) return false;
+  const double count = std::floor(std::log(b / a) / std::log(factor)) + 1;
+  if (count > kMaxValues) {
+    *too_many = count;
+    return true;
+  }
+  *rounded = false;
+  size_t terms = 0;
+  // Powers of the factor, not repeated products, so the rounding does not drift over many terms.
+  for (double v = a; v <= b * (1 + 1e-9) && terms <= kMaxValues; v = a * std::pow(factor, ++terms)) {
+    if (!integer_param) {
+      values.push_back(NumberText(v, ia && iff));
+      continue;
+    }
+    const double nearest = std::round(v);
+    if (std::abs(v - nearest) > 1e-9 * v) *rounded = true;
+    const std::string text = NumberText(nearest, true);
+    if (values.empty() || values.back() != text) values.push_back(text);
+  }
   return true;
 }
 
@@ -83,21 +122,35 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
   if (FindParam(name) == nullptr)
     throw ConfigError(where + ": [grid] " + name + ": not a parameter (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
-  Axis axis{name, {}};
+  Axis axis{name, {}, "", {}};
   const std::string t = Trim(text);
   bool ok;
-  if (t.find("..") != std::string::npos) ok = ParseGeometric(t, axis.values);
-  else if (t.find(':') != std::string::npos) ok = ParseRange(t, axis.values);
+  double too_many = 0;
+  if (t.find("..") != std::string::npos) {
+    bool rounded = false;
+    ok = ParseGeometric(t, FindParam(name)->type == ParamType::kInt, axis.values, &rounded,
+                        &too_many);
+    if (ok && rounded)
+      axis.note = "geometric series " + t + " rounded to integers, duplicates dropped";
+  }
+  else if (t.find(':') != std::string::npos) ok = ParseRange(t, axis.values, &too_many);
   else {
     axis.values = Split(t, ',');
     ok = true;
     for (const auto& v : axis.values) ok = ok && !v.empty();
+    if (axis.values.size() > kMaxValues) too_many = static_cast<double>(axis.values.size());
   }
+  if (too_many > 0) TooMany(where, name, text, too_many);
   if (!ok || axis.values.empty())
     throw ConfigError(where, "grid." + name,
                       "a range a:b or a:b:step (a <= b, step > 0), a list v1,v2,... or a "
-                      "geometric series a..b xF (0 < a <= b, F > 1)", text);
+                      "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers of at "
+                      "most 2^53", text);
   return axis;
+}
+
+bool Axis::AppliesToKind(const std::string& kind) const {
+  return kinds.empty() || std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
 }  // namespace pmoe

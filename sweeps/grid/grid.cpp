@@ -2,6 +2,7 @@
 #include "pmoe/sweep/grid.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -17,6 +18,11 @@ namespace {
 // early-stopping checks and small shapes run slower). Good enough to order work and to say
 // minutes or hours; `plan --pilot` measures.
 constexpr double kFlopsPerSecond = 30e9;
+
+// Grid size limits: a million cells takes minutes just to validate; a held row (TrialRow in the
+// run's map, its work item, the HDF5 write buffers) is about 1 kB.
+constexpr size_t kMaxCells = 1000000;
+constexpr double kBytesPerHeldRow = 1024;
 
 void CheckCell(const SweepConfig& config, const Cell& cell,
                std::set<std::string>& feasible_data) {
@@ -65,6 +71,16 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
       throw ConfigError(config.path + ": " + key + " is read by none of this sweep's families (" +
                         families() + ", as data.model/model.kind): remove it, or choose a family "
                         "that reads it (pmoe-sim --help says which read what)");
+  // An axis for one model kind needs cells of that kind that read it.
+  for (const Axis& axis : config.axes)
+    for (const std::string& kind : axis.kinds) {
+      const bool read = std::any_of(cells.begin(), cells.end(), [&](const Cell& c) {
+        return c.spec.model.kind == kind && Reads(c.spec, axis.name);
+      });
+      if (!read)
+        throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + ": no cell of "
+                          "this sweep is a " + kind + " model that reads " + axis.name);
+    }
   for (const auto& [kind, setting] : config.overrides) {
     TrialSpec probe = config.base;
     probe.model.kind = kind;
@@ -74,11 +90,52 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
   }
 }
 
+// A [model.KIND] override of a [grid.KIND] axis's parameter would overwrite every value of it.
+void CheckKindAxesNotOverridden(const SweepConfig& config) {
+  for (const Axis& axis : config.axes)
+    for (const std::string& kind : axis.kinds)
+      for (const auto& [override_kind, setting] : config.overrides)
+        if (override_kind == kind && setting.first == axis.name)
+          throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + " and [model." +
+                            kind + "] " + axis.name.substr(axis.name.find('.') + 1) +
+                            " both set it for " + kind + " cells: keep one");
+}
+
+// The grid's size, refused before anything is expanded or allocated: the number of cells (each is
+// validated and keeps its spec), and the memory the finished rows take, since a run holds every
+// row of its sweep to write the result file.
+size_t CheckGridSize(const SweepConfig& config) {
+  double cells = 1;
+  std::string sizes;
+  for (const Axis& axis : config.axes) {
+    cells *= static_cast<double>(axis.values.size());
+    sizes += (sizes.empty() ? "" : " x ") + std::to_string(axis.values.size()) + " (" +
+             axis.name + ")";
+  }
+  if (cells > kMaxCells) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", cells);
+    throw ConfigError(config.path + ": [grid] has " + count + " cells (" + sizes +
+                      "): expected at most " + std::to_string(kMaxCells) +
+                      "; shorten an axis or split the sweep");
+  }
+  const double trials = cells * config.trials;
+  const double need = trials * kBytesPerHeldRow, have = PhysicalMemoryBytes();
+  if (have > 0 && need > 0.5 * have) {
+    char text[200];
+    std::snprintf(text, sizeof text, "%.4g trials (%.0f cells x trials = %d) would hold about "
+                  "%.3g GB of results in memory, more than half of this machine's %.3g GB",
+                  trials, cells, config.trials, need / 1e9, have / 1e9);
+    throw ConfigError(config.path + ": " + text + ": lower trials or shorten an axis");
+  }
+  return static_cast<size_t>(cells);
+}
+
 }  // namespace
 
 std::vector<Cell> ExpandGrid(const SweepConfig& config) {
-  size_t total = 1;
-  for (const Axis& axis : config.axes) total *= axis.values.size();
+  CheckKindAxesNotOverridden(config);
+  const size_t total = CheckGridSize(config);
   std::vector<Cell> cells;
   std::set<std::string> feasible_data;
   std::map<uint64_t, std::string> labels_by_id;
@@ -92,16 +149,23 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
       digit[a] = rest % config.axes[a].values.size();
       rest /= config.axes[a].values.size();
     }
+    // Axes of every kind first (model.kind among them), then those of [grid.KIND] sections,
+    // which only cells of their kind take.
     for (size_t a = 0; a < config.axes.size(); ++a)
-      SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
+      if (config.axes[a].kinds.empty())
+        SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
+    for (size_t a = 0; a < config.axes.size(); ++a)
+      if (!config.axes[a].kinds.empty() && config.axes[a].AppliesToKind(cell.spec.model.kind))
+        SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
     for (const auto& [kind, setting] : config.overrides)
       if (cell.spec.model.kind == kind)
         SetParam(cell.spec, setting.first, setting.second, config.path);
-    // The label names the axes the cell reads; an axis it does not read repeats the same cell,
-    // which is kept once (the first time), under the values of the axes it reads.
+    // The label names the axes the cell reads; an axis it does not read (or that is not for its
+    // model kind) repeats the same cell, which is kept once (the first time), under the values
+    // of the axes it reads.
     bool ignores_an_axis = false;
     for (const Axis& axis : config.axes) {
-      if (!Reads(cell.spec, axis.name)) {
+      if (!axis.AppliesToKind(cell.spec.model.kind) || !Reads(cell.spec, axis.name)) {
         ignores_an_axis = true;
         continue;
       }

@@ -2,36 +2,31 @@
 // for /cells and the sweep's RowSchema for /trials, so neither list is repeated here.
 #include "pmoe/sweep/result_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <map>
+#include <set>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/io/durable_file.hpp"
+#include "pmoe/core/rng.hpp"
 #include "pmoe/io/h5_file.hpp"
+#include "pmoe/sweep/journal.hpp"
 
 namespace pmoe {
 namespace {
 
-// fsync of a file or directory by path; a failure means the data may not be durable.
-void SyncPath(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    if (fd >= 0) ::close(fd);
-    throw SchemaError(path + ": fsync failed");
-  }
-  ::close(fd);
-}
-
 void WriteMeta(H5File& file, const ResultMeta& meta) {
   file.SetAttribute("/", "schema_version", kSchemaVersion);
   file.SetAttribute("/", "numerics_version", static_cast<int64_t>(meta.numerics_version));
+  file.SetAttribute("/", "numerics_build", meta.numerics_build);
+  if (!meta.adaptive.empty()) {
+    file.SetAttribute("/", "adaptive", meta.adaptive);
+    file.SetAttribute("/", "adaptive_series", meta.adaptive_series);
+  }
   file.SetAttribute("/", "name", meta.name);
   file.SetAttribute("/", "config", meta.config);
   file.SetAttribute("/", "config_path", meta.config_path);
@@ -242,6 +237,42 @@ std::vector<TrialRow> ReadTrials(const H5File& file, const RowSchema& schema) {
   return rows;
 }
 
+// Every cell once, its id the hash of its key (as ExpandGrid made it): a duplicated or altered row
+// is named here rather than mistaken later for another sweep or another cell.
+void CheckCells(const std::string& path, const std::vector<StoredCell>& cells) {
+  std::map<uint64_t, size_t> seen;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const StoredCell& c = cells[i];
+    if (c.key.empty() || SplitCanonicalKey(c.key).empty())
+      throw SchemaError(path + ": /cells row " + std::to_string(i) + ": key \"" + c.key +
+                        "\" is not a list of name=value; pairs");
+    if (c.id != HashString(c.key))
+      throw SchemaError(path + ": /cells row " + std::to_string(i) + ": cell_id " +
+                        std::to_string(c.id) + " is not the hash of its key (a damaged file)");
+    const auto [it, fresh] = seen.emplace(c.id, i);
+    if (!fresh)
+      throw SchemaError(path + ": /cells rows " + std::to_string(it->second) + " and " +
+                        std::to_string(i) + " are the same cell (" + c.label + ")");
+  }
+}
+
+// Every row names a cell of /cells and a trial index below trials_per_cell, with a known status,
+// and no (cell, trial) twice: a damaged row must never be copied into a journal or counted.
+void CheckRows(const std::string& path, const ResultContents& contents) {
+  std::vector<std::string> keys;
+  for (const StoredCell& c : contents.cells) keys.push_back(c.key);
+  const RowLimits limits = LimitsOf(keys, contents.meta.trials_per_cell);
+  std::set<std::pair<uint64_t, int>> seen;
+  for (size_t i = 0; i < contents.rows.size(); ++i) {
+    const TrialRow& r = contents.rows[i];
+    if (const std::string problem = RowProblem(r, limits); !problem.empty())
+      throw SchemaError(path + ": /trials row " + std::to_string(i) + ": " + problem);
+    if (!seen.insert({r.cell_id, r.result.trial}).second)
+      throw SchemaError(path + ": /trials row " + std::to_string(i) + " repeats trial " +
+                        std::to_string(r.result.trial) + " of cell " + std::to_string(r.cell_id));
+  }
+}
+
 }  // namespace
 
 std::string UtcNow() {
@@ -264,18 +295,18 @@ void WriteResultFile(const std::string& path, const ResultMeta& meta,
     const size_t pa = position[a.cell_id], pb = position[b.cell_id];
     return pa != pb ? pa < pb : a.result.trial < b.result.trial;
   });
-  const std::string temp = path + ".tmp";
+  // Built in memory, then written by ReplaceFileDurably: a full disk or a read-only directory
+  // is a clean IoError and the previous file stays as it was.
+  std::vector<char> image;
   {
-    H5File file = H5File::Create(temp);
+    H5File file = H5File::CreateInMemory(path);
     WriteMeta(file, meta);
     WriteCells(file, cells);
     WriteTrials(file, schema, rows);
-    file.Close();  // closed, not only flushed, before the fsync and rename
+    image = file.Image();
+    file.Close();
   }
-  SyncPath(temp);
-  std::filesystem::rename(temp, path);
-  const auto dir = std::filesystem::absolute(path).parent_path();
-  SyncPath(dir.string());
+  ReplaceFileDurably(path, image);
 }
 
 ResultContents ReadResultFile(const std::string& path) {
@@ -289,12 +320,22 @@ ResultContents ReadResultFile(const std::string& path) {
   ResultContents contents;
   ResultMeta& m = contents.meta;
   auto text = [&](const char* name) { return file.StringAttribute("/", name).value_or(""); };
-  m.numerics_version = static_cast<int>(file.IntAttribute("/", "numerics_version").value_or(1));
+  auto integer = [&](const char* name, int64_t fallback, int64_t min, int64_t max) {
+    const int64_t v = file.IntAttribute("/", name).value_or(fallback);
+    if (v < min || v > max)
+      throw SchemaError(path + ": attribute " + name + " = " + std::to_string(v) + " (expected " +
+                        std::to_string(min) + ".." + std::to_string(max) + ")");
+    return v;
+  };
+  m.numerics_version = static_cast<int>(integer("numerics_version", 1, 0, INT32_MAX));
+  m.numerics_build = text("numerics_build");
+  m.adaptive = text("adaptive");
+  m.adaptive_series = text("adaptive_series");
   m.name = text("name");
   m.config = text("config");
   m.config_path = text("config_path");
-  m.master_seed = static_cast<uint64_t>(file.IntAttribute("/", "master_seed").value_or(0));
-  m.trials_per_cell = static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0));
+  m.master_seed = static_cast<uint64_t>(integer("master_seed", 0, 0, INT64_MAX));
+  m.trials_per_cell = static_cast<int>(integer("trials_per_cell", -1, 1, kMaxTrials));
   m.shard = text("shard");
   m.command_line = text("command_line");
   m.created_utc = text("created_utc");
@@ -306,8 +347,10 @@ ResultContents ReadResultFile(const std::string& path) {
   if (keys.size() != ids.size() || labels.size() != ids.size())
     throw SchemaError(path + ": /cells columns differ in length");
   for (size_t i = 0; i < ids.size(); ++i) contents.cells.push_back({ids[i], keys[i], labels[i]});
+  CheckCells(path, contents.cells);
   contents.schema = SchemaOf(file);
   contents.rows = ReadTrials(file, *contents.schema);
+  CheckRows(path, contents);
   return contents;
 }
 

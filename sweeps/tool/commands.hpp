@@ -15,6 +15,9 @@ const std::string& OptionValue(const std::vector<std::string>& args, size_t* i);
 double ParseNumber(const std::string& key, const std::string& text, double least,
                    bool least_allowed, double most, const char* expected);
 double ParsePositive(const std::string& key, const std::string& text);
+// --out's value, refused when empty (it would silently mean the default).
+const std::string& RequireOutPath(const std::string& text);
+inline constexpr long long kMaxThreads = 4096;  // --threads: an integer in 1..kMaxThreads
 
 // Throws ConfigError for an argument a command does not take, with its usage line.
 [[noreturn]] void UnexpectedArgument(const std::string& argument, const std::string& usage);
@@ -23,5 +26,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
 int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line);
 int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line);
 int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunMissingCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunSlurmCommand(const std::vector<std::string>& args, const std::string& command_line);
 
 }  // namespace pmoe

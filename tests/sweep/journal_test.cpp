@@ -124,7 +124,9 @@ TEST_CASE("A journal written with other columns is refused by name, never decode
   SweepSetup setup = PrepareSweep(config, dir + "/r.h5", ShardSpec{});
   {
     Journal journal(setup.journal_path, setup.identity.Text(), setup.schema);
-    journal.Append(SomeRows(0, 2));
+    std::vector<TrialRow> rows = SomeRows(0, 2);
+    for (TrialRow& r : rows) r.cell_id = setup.cells[0].id;  // rows of no cell are refused
+    journal.Append(rows);
   }
   REQUIRE(HeldRows(setup).size() == 2);
   // The same sweep read by a build whose families record one metric more: the bytes would

@@ -65,6 +65,9 @@ long long ExtraIntValue(const TrialSpec& spec, const std::string& name);
 double ExtraDoubleValue(const TrialSpec& spec, const std::string& name);
 std::string ExtraText(const TrialSpec& spec, const std::string& name);
 
+// Trials per cell (a run option of pmoe-sim and sweep configs, and what result files may claim).
+inline constexpr long long kMaxTrials = 10000000;
+
 // An integer in [min, max] from text, else ConfigError "where: key = "text": expected an integer
 // in min..max" (run options such as trials and seed, which are not TrialSpec parameters).
 long long ParseIntegerInRange(const std::string& where, const std::string& key,
