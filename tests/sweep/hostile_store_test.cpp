@@ -436,6 +436,25 @@ TEST_CASE("A stale temp file of a killed rebuild is removed at the next start",
   CHECK(ReadResultFile(out).rows.size() == 2);
 }
 
+TEST_CASE("A file-size limit stops a run with the path and the reason, not a silent kill",
+          "[store][hostile][cli]") {
+  // No trap of SIGXFSZ here: by default it killed pmoe-sweep at its first write past the limit.
+  const std::string dir = test::FreshDirectory("hostile_fsize");
+  std::ofstream(dir + "/s.ini") << "trials = 200\nN_test = 50\n[model]\nm = 8\nepochs = 2\n"
+                                   "[grid]\nN = 20,40\n";
+  const std::string out = dir + "/r.h5";
+  const auto r = RunCommand("bash -c 'ulimit -f 20; exec " +
+                            SweepCommand("run " + dir + "/s.ini --out " + out) + "'");
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Contains(out + ".journal") && Contains("File too large") &&
+                        Contains("run again once the cause is fixed"));
+  // Nothing acknowledged is lost: the next run resumes from the journal and finishes.
+  const auto again = RunCommand(SweepCommand("run " + dir + "/s.ini --out " + out));
+  REQUIRE(again.status == 0);
+  CHECK_THAT(again.err, !Contains(" 0 already done"));
+  CHECK(ReadResultFile(out).rows.size() == 400);
+}
+
 TEST_CASE("SIGHUP and SIGQUIT save like SIGTERM", "[store][hostile][cli]") {
   for (const int signal : {SIGHUP, SIGQUIT}) {
     INFO("signal " << signal);
