@@ -436,6 +436,35 @@ TEST_CASE("A stale temp file of a killed rebuild is removed at the next start",
   CHECK(ReadResultFile(out).rows.size() == 2);
 }
 
+TEST_CASE("pmoe-sweep's numeric options refuse wrapped, truncated and non-finite values",
+          "[store][hostile][cli]") {
+  const std::string dir = test::FreshDirectory("hostile_options");
+  std::ofstream(dir + "/s.ini") << "trials = 2\nN = 20\nN_test = 20\n[model]\nepochs = 2\n";
+  struct Option {
+    std::string command, name;
+    std::vector<std::string> bad;
+  };
+  const std::vector<std::string> always = {"''", "x", "nan", "inf", "-inf", "1e999", "-1"};
+  for (const Option& o :
+       {Option{"run", "--threads", {"1.5", "0", "4294967297", "4097", "1e3"}},
+        Option{"run", "--checkpoint-seconds", {"0", "1e-320"}},
+        Option{"run", "--test-cache-mb", {"1e10"}},
+        Option{"run", "--shard", {"4294967297/4294967298", "2/1", "0/3", "1.5/3", "1/"}},
+        Option{"plan", "--pilot", {"1.5", "0", "4294967297", "1e3"}},
+        Option{"plan", "--threads", {"1.5", "2147483648"}}}) {
+    std::vector<std::string> values = o.bad;
+    if (o.name != "--shard") values.insert(values.end(), always.begin(), always.end());
+    for (const std::string& v : values) {
+      INFO(o.command << " " << o.name << " " << v);
+      const auto r = RunCommand(SweepCommand(o.command + " " + dir + "/s.ini " + o.name + " " + v +
+                                             " --out " + dir + "/r.h5"));
+      CHECK(r.status == 2);
+      CHECK_THAT(r.err, Contains(o.name));
+      CHECK_FALSE(std::filesystem::exists(dir + "/r.h5"));
+    }
+  }
+}
+
 TEST_CASE("A file-size limit stops a run with the path and the reason, not a silent kill",
           "[store][hostile][cli]") {
   // No trap of SIGXFSZ here: by default it killed pmoe-sweep at its first write past the limit.
