@@ -124,8 +124,8 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
   if (!ok || axis.values.empty())
     throw ConfigError(where, "grid." + name,
                       "a range a:b or a:b:step (a <= b, step > 0), a list v1,v2,... or a "
-                      "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers of at "
-                      "most 2^53", text);
+                      "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers "
+                      "of at most 2^53", text);
   return axis;
 }
 

@@ -1,11 +1,10 @@
 // Damaged result files and journals, and filesystem trouble: refused or reported by name, never
 // a crash, never a row of a damaged file copied on, never compute lost without a word.
-#include <catch2/catch.hpp>
-
 #include <hdf5.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -51,7 +50,8 @@ std::string GoodResultFile(const std::string& dir) {
 // The HDF5 C API, to write what pmoe-sweep never would.
 struct Editor {
   hid_t file;
-  explicit Editor(const std::string& path) : file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)) {
+  explicit Editor(const std::string& path)
+      : file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)) {
     REQUIRE(file >= 0);
   }
   ~Editor() { H5Fclose(file); }
@@ -173,7 +173,9 @@ std::vector<Damage> Damages() {
       {"trials_per_cell = -5", "attribute trials_per_cell = -5",
        [](Editor& e, const ResultContents&) { e.SetIntAttribute("trials_per_cell", -5); }},
       {"trials_per_cell = 2^32 + 3", "attribute trials_per_cell = 4294967299",
-       [](Editor& e, const ResultContents&) { e.SetIntAttribute("trials_per_cell", (1LL << 32) + 3); }},
+       [](Editor& e, const ResultContents&) {
+         e.SetIntAttribute("trials_per_cell", (1LL << 32) + 3);
+       }},
       {"a 2-D attribute", "attribute name of / is not a single value",
        [](Editor& e, const ResultContents&) {
          H5Adelete(e.file, "name");
@@ -300,7 +302,8 @@ TEST_CASE("A changed byte anywhere in a journal loses only its own record, and s
   CHECK(flips == clean.size());
 }
 
-TEST_CASE("A journal damaged mid-way is salvaged, rewritten and reported once", "[journal][hostile]") {
+TEST_CASE("A journal damaged mid-way is salvaged, rewritten and reported once",
+          "[journal][hostile]") {
   const std::string dir = test::FreshDirectory("journal_salvage");
   std::ofstream(dir + "/c.ini") << "trials = 12\nN = 40\nN_test = 50\n[grid]\nmodel.l = 1,2\n";
   const SweepSetup setup = PrepareSweep(dir + "/c.ini", dir + "/r.h5", ShardSpec{});
@@ -490,7 +493,8 @@ TEST_CASE("SIGHUP and SIGQUIT save like SIGTERM", "[store][hostile][cli]") {
     const std::string dir = test::FreshDirectory("sweep_hangup");
     const std::string config = test::WriteQuickSweep(dir, "hup", 15);
     const std::string out = dir + "/h.h5";
-    const int pid = test::SpawnCommand(SweepCommand("run " + config + " --out " + out), dir + "/log");
+    const int pid =
+        test::SpawnCommand(SweepCommand("run " + config + " --out " + out), dir + "/log");
     for (int waited = 0; waited < 2000; ++waited) {
       if (std::filesystem::exists(out + ".journal") &&
           std::filesystem::file_size(out + ".journal") > 2000)
