@@ -20,6 +20,11 @@ std::vector<CellSummary> SummarizeCells(const Results& results) {
     if (t.status == 1) ++s.diverged;
     if (t.status == 2) ++s.infeasible;
     if (t.status == 3) ++s.error;
+    if (!(t.status == 0 && t.zero_train_error)) {
+      if (t.status == 0 && t.stop_reason == 2) ++s.stopped_epoch_cap;
+      else if (t.status == 0 && t.stop_reason == 3) ++s.stopped_step_cap;
+      else ++s.stopped_other;
+    }
     if (t.status != 0) continue;
     ++s.ok;
     s.converged += t.zero_train_error;

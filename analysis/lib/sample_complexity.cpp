@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <cstdlib>
 #include <map>
@@ -47,6 +48,15 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
       axis_texts.push_back(cell.Text(axis));
   if (!axis.empty() && axis_texts.empty())
     throw std::invalid_argument("no parameter \"" + axis + "\" in the results");
+  for (const std::string& text : axis_texts) {
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0')
+      throw std::invalid_argument(
+          axis + " is not a numeric axis (it takes the value \"" + text + "\"): sample "
+          "complexity runs over a number such as l, k or n; series are formed per " + axis +
+          " already, without --over");
+  }
   std::vector<Series> series;
   std::map<std::string, size_t> index;
   for (size_t c = 0; c < results.cells.size(); ++c) {
@@ -98,23 +108,34 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
   return series;
 }
 
-// success[cell][trial index]: 1 or 0, -1 when the trial is missing.
-std::vector<std::vector<int8_t>> SuccessTable(const Results& results, int* trial_count) {
-  int count = 0;
-  for (const TrialRecord& t : results.trials) count = std::max(count, t.trial + 1);
-  std::vector<std::vector<int8_t>> table(results.cells.size(), std::vector<int8_t>(count, -1));
-  for (const TrialRecord& t : results.trials) table[t.cell][t.trial] = t.success ? 1 : 0;
-  *trial_count = count;
+// Per cell and trial index: success (1 or 0, -1 when the trial is missing) and test accuracy
+// (NaN when missing or not ok: a diverged trial has no accuracy to average).
+struct TrialTable {
+  int trials = 0;
+  std::vector<std::vector<int8_t>> success;
+  std::vector<std::vector<double>> accuracy;
+};
+
+TrialTable MakeTrialTable(const Results& results) {
+  TrialTable table;
+  for (const TrialRecord& t : results.trials) table.trials = std::max(table.trials, t.trial + 1);
+  table.success.assign(results.cells.size(), std::vector<int8_t>(table.trials, -1));
+  table.accuracy.assign(results.cells.size(), std::vector<double>(table.trials, NAN));
+  for (const TrialRecord& t : results.trials) {
+    table.success[t.cell][t.trial] = t.success ? 1 : 0;
+    if (t.status == 0) table.accuracy[t.cell][t.trial] = t.test_acc;
+  }
   return table;
 }
 
-double Crossing(const AxisPoint& point, const std::vector<std::vector<int8_t>>& success,
-                const std::vector<int>& weight, double threshold, int* trials) {
+// Where the fitted success curve reaches the threshold; NaN with fewer than two N.
+double SuccessCrossing(const AxisPoint& point, const TrialTable& table,
+                       const std::vector<int>& weight, double threshold, int* trials) {
   std::vector<SuccessPoint> points;
   int total = 0;
   for (size_t i = 0; i < point.cells.size(); ++i) {
     SuccessPoint sp{point.N[i], 0, 0};
-    const auto& row = success[point.cells[i]];
+    const auto& row = table.success[point.cells[i]];
     for (size_t t = 0; t < row.size(); ++t) {
       if (row[t] < 0 || weight[t] == 0) continue;
       sp.trials += weight[t];
@@ -125,7 +146,70 @@ double Crossing(const AxisPoint& point, const std::vector<std::vector<int8_t>>& 
   }
   if (trials) *trials = total;
   if (points.size() < 2) return NAN;
-  return FitLogistic(points).Crossing(threshold);
+  const LogisticCurve curve = FitLogistic(points);
+  // A curve that does not rise (all successes, all failures) crosses nowhere: it is at or past
+  // the threshold everywhere, or nowhere.
+  if (!(curve.b > 0)) return curve.Probability(points.front().N) >= threshold ? -kInf : kInf;
+  return curve.Crossing(threshold);
+}
+
+// The first N at which the (weighted) mean test accuracy reaches `target`, interpolated linearly
+// in log N from the N before it; -inf when already reached at the smallest N, +inf when never.
+double AccuracyCrossing(const AxisPoint& point, const TrialTable& table,
+                        const std::vector<int>& weight, double target) {
+  double previous_N = NAN, previous_mean = NAN;
+  for (size_t i = 0; i < point.cells.size(); ++i) {
+    double sum = 0, count = 0;
+    const auto& row = table.accuracy[point.cells[i]];
+    for (size_t t = 0; t < row.size(); ++t)
+      if (!std::isnan(row[t]) && weight[t] > 0) {
+        sum += weight[t] * row[t];
+        count += weight[t];
+      }
+    if (count == 0) continue;
+    const double mean = sum / count;
+    if (mean >= target) {
+      if (std::isnan(previous_N)) return -kInf;
+      const double fraction = (target - previous_mean) / (mean - previous_mean);
+      return std::exp(std::log(previous_N) +
+                      fraction * (std::log(point.N[i]) - std::log(previous_N)));
+    }
+    previous_N = point.N[i];
+    previous_mean = mean;
+  }
+  return std::isnan(previous_N) ? NAN : kInf;
+}
+
+// Outside the grid a crossing is a bound: +inf above N_max, -inf below N_min (NaN: no curve).
+double AsBound(double crossing, const AxisPoint& point) {
+  if (std::isnan(crossing)) return NAN;
+  if (crossing > point.N.back()) return kInf;
+  if (crossing < point.N.front()) return -kInf;
+  return crossing;
+}
+
+// The fraction of the trials in the cells around `estimate` that reached zero training error.
+double ConvergedNear(const AxisPoint& point, double estimate,
+                     const std::vector<std::pair<int, int>>& converged_of_cell) {
+  std::vector<size_t> near;
+  if (estimate == kInf || std::isnan(estimate)) {
+    near.push_back(point.cells.size() - 1);
+  } else if (estimate == -kInf) {
+    near.push_back(0);
+  } else {
+    for (size_t i = 0; i < point.cells.size(); ++i) {
+      const bool below = point.N[i] <= estimate &&
+                         (i + 1 == point.cells.size() || point.N[i + 1] > estimate);
+      const bool above = point.N[i] >= estimate && (i == 0 || point.N[i - 1] < estimate);
+      if (below || above) near.push_back(i);
+    }
+  }
+  int converged = 0, trials = 0;
+  for (size_t i : near) {
+    converged += converged_of_cell[point.cells[i]].first;
+    trials += converged_of_cell[point.cells[i]].second;
+  }
+  return trials ? double(converged) / trials : NAN;
 }
 
 // Line of log y on log x over the indices `use`; NaN slope with fewer than two finite points.
@@ -164,59 +248,87 @@ Exponent SlopeWithInterval(const std::vector<double>& x, const std::vector<doubl
 
 }  // namespace
 
+const char* ReadingName(Reading reading) {
+  return reading == Reading::kSuccess ? "success" : "mean_accuracy";
+}
+
 SampleComplexity EstimateSampleComplexity(const Results& results, const std::string& axis,
                                           const SampleComplexityOptions& o) {
   SampleComplexity sc;
   sc.axis = axis;
   sc.series = BuildSeries(results, axis);
-  int trial_count = 0;
-  const auto success = SuccessTable(results, &trial_count);
-  sc.nstar.resize(sc.series.size());
-  sc.replicates.resize(sc.series.size());
-  const std::vector<int> all(trial_count, 1);
-  for (size_t s = 0; s < sc.series.size(); ++s) {
-    for (const AxisPoint& p : sc.series[s].points) {
-      NStar n;
-      n.estimate = Crossing(p, success, all, o.threshold, &n.trials);
-      n.N_min = p.N.front();
-      n.N_max = p.N.back();
-      n.below_grid = n.estimate < n.N_min;
-      n.above_grid = !(n.estimate <= n.N_max);
-      sc.nstar[s].push_back(n);
-      sc.replicates[s].emplace_back();
-    }
+  const TrialTable table = MakeTrialTable(results);
+  std::vector<std::pair<int, int>> converged(results.cells.size());  // (converged, trials)
+  for (const TrialRecord& t : results.trials) {
+    converged[t.cell].first += t.zero_train_error;
+    ++converged[t.cell].second;
   }
-  // One draw of trial indices per replicate, shared by every cell: a paired bootstrap.
-  Rng rng(CombineSeed(o.seed, 0x626f6f74));
-  std::vector<int> weight(trial_count);
-  for (int r = 0; r < o.bootstrap; ++r) {
-    std::fill(weight.begin(), weight.end(), 0);
-    for (int t = 0; t < trial_count; ++t) ++weight[rng.Below(trial_count)];
+  auto crossing = [&](int reading, const AxisPoint& p, const std::vector<int>& weight,
+                      int* trials) {
+    const double c = reading == 0 ? SuccessCrossing(p, table, weight, o.threshold, trials)
+                                  : AccuracyCrossing(p, table, weight, o.target_accuracy);
+    return AsBound(c, p);
+  };
+  const std::vector<int> all(table.trials, 1);
+  for (int reading = 0; reading < 2; ++reading) {
+    sc.estimates[reading].resize(sc.series.size());
+    sc.replicates[reading].resize(sc.series.size());
     for (size_t s = 0; s < sc.series.size(); ++s)
-      for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
-        const double c = Crossing(sc.series[s].points[i], success, weight, o.threshold, nullptr);
-        sc.replicates[s][i].push_back(std::isnan(c) ? kInf : c);
+      for (const AxisPoint& p : sc.series[s].points) {
+        NStar n;
+        int trials = 0;
+        n.estimate = crossing(reading, p, all, &trials);
+        if (reading == 1) trials = sc.estimates[0][s][sc.estimates[1][s].size()].trials;
+        n.trials = trials;
+        n.N_min = p.N.front();
+        n.N_max = p.N.back();
+        n.below_grid = n.estimate == -kInf;
+        n.above_grid = n.estimate == kInf;
+        n.converged_near = ConvergedNear(p, n.estimate, converged);
+        n.low_convergence = n.converged_near < o.min_converged;
+        sc.estimates[reading][s].push_back(n);
+        sc.replicates[reading][s].emplace_back();
       }
   }
-  for (size_t s = 0; s < sc.series.size(); ++s)
-    for (size_t i = 0; i < sc.nstar[s].size(); ++i) {
-      sc.nstar[s][i].lo = Percentile(sc.replicates[s][i], (1 - o.level) / 2);
-      sc.nstar[s][i].hi = Percentile(sc.replicates[s][i], 1 - (1 - o.level) / 2);
-    }
+  // One draw of trial indices per replicate, shared by every cell and both readings: a paired
+  // bootstrap.
+  Rng rng(CombineSeed(o.seed, 0x626f6f74));
+  std::vector<int> weight(table.trials);
+  for (int r = 0; r < o.bootstrap; ++r) {
+    std::fill(weight.begin(), weight.end(), 0);
+    for (int t = 0; t < table.trials; ++t) ++weight[rng.Below(table.trials)];
+    for (int reading = 0; reading < 2; ++reading)
+      for (size_t s = 0; s < sc.series.size(); ++s)
+        for (size_t i = 0; i < sc.series[s].points.size(); ++i)
+          sc.replicates[reading][s][i].push_back(
+              crossing(reading, sc.series[s].points[i], weight, nullptr));
+  }
+  for (int reading = 0; reading < 2; ++reading)
+    for (size_t s = 0; s < sc.series.size(); ++s)
+      for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
+        NStar& n = sc.estimates[reading][s][i];
+        std::vector<double> known;
+        for (double v : sc.replicates[reading][s][i])
+          if (!std::isnan(v)) known.push_back(v);
+        n.lo = Percentile(known, (1 - o.level) / 2);
+        n.hi = Percentile(known, 1 - (1 - o.level) / 2);
+      }
   return sc;
 }
 
-std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleComplexityOptions& o) {
+std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
+                                   Reading reading) {
   std::vector<Exponent> out;
+  const auto& estimates = sc.Of(reading);
   for (size_t s = 0; s < sc.series.size(); ++s) {
     std::vector<double> x, y;
     std::vector<size_t> use;
     for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
       x.push_back(sc.series[s].points[i].value);
-      y.push_back(sc.nstar[s][i].estimate);
-      if (!sc.nstar[s][i].Censored()) use.push_back(i);
+      y.push_back(estimates[s][i].estimate);
+      if (!estimates[s][i].Censored()) use.push_back(i);
     }
-    Exponent e = SlopeWithInterval(x, y, sc.replicates[s], use, o.level);
+    Exponent e = SlopeWithInterval(x, y, sc.replicates[int(reading)][s], use, o.level);
     e.label = sc.series[s].label;
     e.theory = TheoryOrder(sc.series[s].model_kind, sc.axis);
     e.theory_formula = TheoryFormula(sc.series[s].model_kind);
@@ -244,21 +356,49 @@ std::vector<std::pair<size_t, size_t>> ModelPairs(const SampleComplexity& sc) {
 struct RatioData {
   std::vector<double> x, y;
   std::vector<std::vector<double>> replicates;
-  std::vector<bool> censored;
+  std::vector<bool> censored, low_convergence;
+  std::vector<std::string> bound;
 };
 
-RatioData RatioOf(const SampleComplexity& sc, size_t a, size_t b) {
+// a / b where either may be a bound (+inf: above its grid, -inf: below it): +inf or -inf when
+// the ratio is only known to be huge or tiny, NaN when nothing is known (both beyond like edges).
+double BoundedRatio(double a, double b) {
+  if (std::isfinite(a) && std::isfinite(b)) return a / b;
+  if (a == b || std::isnan(a) || std::isnan(b)) return NAN;
+  if (a == kInf || b == -kInf) return kInf;
+  return -kInf;
+}
+
+// The bound a censored ratio still gives: the edge of the grid stands in for the censored side.
+std::string RatioBound(const NStar& a, const NStar& b) {
+  const bool a_up = a.above_grid, a_down = a.below_grid, b_up = b.above_grid,
+             b_down = b.below_grid;
+  if ((a_up && b_up) || (a_down && b_down)) return "n/a";
+  const double a_edge = a_up ? a.N_max : a_down ? a.N_min : a.estimate;
+  const double b_edge = b_up ? b.N_max : b_down ? b.N_min : b.estimate;
+  char text[48];
+  std::snprintf(text, sizeof text, "%s %.3g", (a_up || b_down) ? ">" : "<", a_edge / b_edge);
+  return text;
+}
+
+RatioData RatioOf(const SampleComplexity& sc, Reading reading, size_t a, size_t b) {
   RatioData d;
+  const auto& est = sc.Of(reading);
+  const auto& reps = sc.replicates[int(reading)];
   for (size_t i = 0; i < sc.series[a].points.size(); ++i)
     for (size_t j = 0; j < sc.series[b].points.size(); ++j) {
       if (sc.series[a].points[i].text != sc.series[b].points[j].text) continue;
+      const NStar &na = est[a][i], &nb = est[b][j];
       d.x.push_back(sc.series[a].points[i].value);
-      d.y.push_back(sc.nstar[a][i].estimate / sc.nstar[b][j].estimate);
-      d.censored.push_back(sc.nstar[a][i].Censored() || sc.nstar[b][j].Censored());
-      std::vector<double> reps;
-      for (size_t r = 0; r < sc.replicates[a][i].size(); ++r)
-        reps.push_back(sc.replicates[a][i][r] / sc.replicates[b][j][r]);
-      d.replicates.push_back(reps);
+      const bool censored = na.Censored() || nb.Censored();
+      d.censored.push_back(censored);
+      d.y.push_back(censored ? NAN : na.estimate / nb.estimate);
+      d.bound.push_back(censored ? RatioBound(na, nb) : "");
+      d.low_convergence.push_back(na.low_convergence || nb.low_convergence);
+      std::vector<double> ratio_reps;
+      for (size_t r = 0; r < reps[a][i].size(); ++r)
+        ratio_reps.push_back(BoundedRatio(reps[a][i][r], reps[b][j][r]));
+      d.replicates.push_back(ratio_reps);
     }
   return d;
 }
@@ -270,31 +410,36 @@ std::string RatioLabel(const SampleComplexity& sc, size_t a, size_t b) {
 
 }  // namespace
 
-std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexityOptions& o) {
+std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexityOptions& o,
+                               Reading reading) {
   std::vector<Ratio> out;
   for (const auto& [a, b] : ModelPairs(sc)) {
-    const RatioData d = RatioOf(sc, a, b);
+    const RatioData d = RatioOf(sc, reading, a, b);
     Ratio ratio;
     ratio.label = RatioLabel(sc, a, b);
     ratio.axis_values = d.x;
     ratio.estimate = d.y;
     ratio.censored = d.censored;
-    for (const auto& reps : d.replicates) {
-      std::vector<double> finite;
-      for (double v : reps)
-        if (!std::isnan(v)) finite.push_back(v);
-      ratio.lo.push_back(Percentile(finite, (1 - o.level) / 2));
-      ratio.hi.push_back(Percentile(finite, 1 - (1 - o.level) / 2));
+    ratio.bound = d.bound;
+    ratio.low_convergence = d.low_convergence;
+    for (size_t i = 0; i < d.replicates.size(); ++i) {
+      std::vector<double> known;
+      for (double v : d.replicates[i])
+        if (!std::isnan(v)) known.push_back(v);
+      // A censored ratio has its bound and no interval.
+      ratio.lo.push_back(d.censored[i] ? NAN : Percentile(known, (1 - o.level) / 2));
+      ratio.hi.push_back(d.censored[i] ? NAN : Percentile(known, 1 - (1 - o.level) / 2));
     }
     out.push_back(ratio);
   }
   return out;
 }
 
-std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleComplexityOptions& o) {
+std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
+                                     Reading reading) {
   std::vector<Exponent> out;
   for (const auto& [a, b] : ModelPairs(sc)) {
-    const RatioData d = RatioOf(sc, a, b);
+    const RatioData d = RatioOf(sc, reading, a, b);
     std::vector<size_t> use;
     for (size_t i = 0; i < d.x.size(); ++i)
       if (!d.censored[i]) use.push_back(i);

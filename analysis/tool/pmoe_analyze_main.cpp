@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmoe/analysis/cell_summary.hpp"
+#include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/table.hpp"
@@ -20,17 +21,25 @@ namespace {
 constexpr const char* kUsage =
     "usage: pmoe-analyze COMMAND FILE.h5... [options]\n"
     "  summary            per cell: trials, statuses, success rate with its 95% Wilson interval,\n"
-    "                     mean ± sd of test accuracy, router hit rate, epochs\n"
-    "  sample-complexity  N* per series and axis value: where the logistic fit of success\n"
-    "                     against log N reaches the threshold, with a bootstrap interval\n"
-    "  exponent           slope of log N* against log axis per series, beside MODEL.md §9's\n"
-    "                     order, and N*(CNN)/N*(pMoE) ratios when the files hold both\n"
+    "                     mean ± sd of test accuracy, the fraction that reached zero training\n"
+    "                     error and how the others stopped, every declared metric, epochs\n"
+    "  sample-complexity  per series and axis value, both readings with paired bootstrap\n"
+    "                     intervals: N* where the logistic fit of success against log N reaches\n"
+    "                     the threshold, and N_acc where mean test accuracy reaches the target;\n"
+    "                     outside the N grid a bound (> N_max, < N_min), never a number; beside\n"
+    "                     each, the converged fraction of the trials near it (flagged when low)\n"
+    "  exponent           slope of log N* (and log N_acc) against log axis per series, beside\n"
+    "                     MODEL.md §9's order, and N*(CNN)/N*(pMoE) ratios when the files hold\n"
+    "                     both (a bound, or n/a, where a side lies outside its grid)\n"
     "options:\n"
     "  --over AXIS        the axis (l, k, n, m, d, p or any parameter name, e.g. data.delta_r);\n"
     "                     required by exponent; without it sample-complexity uses N alone\n"
     "  --from X, --to Y   keep only axis values in [X, Y] (e.g. --over l --from 4: l >= l*,\n"
     "                     where the theory's scaling applies)\n"
     "  --threshold P      success probability that defines N* (default 0.5)\n"
+    "  --target-accuracy A  mean test accuracy that defines N_acc (default 0.95: 1 - epsilon)\n"
+    "  --min-converged F  flag estimates whose nearby trials reached zero training error less\n"
+    "                     often than F (default 0.9)\n"
     "  --bootstrap B      bootstrap replicates (default 1000)\n"
     "  --level L          confidence level of the intervals (default 0.95)\n"
     "  --seed S           bootstrap seed (default 1)\n"
@@ -68,6 +77,8 @@ Arguments Parse(const std::vector<std::string>& args) {
     else if (arg == "--from") a.from = NumberOption(arg, value(), -1e300, 1e300);
     else if (arg == "--to") a.to = NumberOption(arg, value(), -1e300, 1e300);
     else if (arg == "--threshold") a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
+    else if (arg == "--target-accuracy") a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
+    else if (arg == "--min-converged") a.options.min_converged = NumberOption(arg, value(), 0, 1);
     else if (arg == "--bootstrap")
       a.options.bootstrap =
           static_cast<int>(ParseIntegerInRange("command line", arg, value(), 0, 1000000));
@@ -90,7 +101,7 @@ void Summary(const Results& results, const Arguments& a) {
   if (swept.empty()) columns.push_back("cell");
   for (const char* c : {"trials", "ok", "diverged", "infeasible", "error", "successes",
                         "success_rate", "success_lo", "success_hi", "test_acc", "test_acc_sd",
-                        "converged"})
+                        "converged", "stop_epoch_cap", "stop_step_cap", "stop_other"})
     columns.push_back(c);
   // Every metric the files' families declared (a rate with its sd), then epochs.
   for (const MetricColumnInfo& m : results.metrics) {
@@ -117,6 +128,8 @@ void Summary(const Results& results, const Arguments& a) {
     row.push_back(TableValue::Number(s.test_acc.mean, 4));
     row.push_back(TableValue::Number(s.test_acc.sd, 2));
     row.push_back(TableValue::Number(s.ok ? double(s.converged) / s.ok : NAN, 3));
+    for (int v : {s.stopped_epoch_cap, s.stopped_step_cap, s.stopped_other})
+      row.push_back(TableValue::Number(v));
     for (size_t m = 0; m < results.metrics.size(); ++m) {
       row.push_back(TableValue::Number(s.metrics[m].mean, 4));
       if (results.metrics[m].rate) row.push_back(TableValue::Number(s.metrics[m].sd, 2));
@@ -127,42 +140,73 @@ void Summary(const Results& results, const Arguments& a) {
   table.Print(std::cout, a.format);
 }
 
+// An estimate or interval end that may be a bound: +inf "> N_max", -inf "< N_min" in the aligned
+// view, empty in CSV and null in JSON (the grid column and N_min, N_max say which bound).
+TableValue Bounded(double v, double N_min, double N_max) {
+  if (std::isfinite(v) || std::isnan(v)) return TableValue::Number(v, 4);
+  TableValue t = TableValue::Number(NAN);
+  t.text = v > 0 ? "> " + TableValue::Number(N_max, 6).text
+                 : "< " + TableValue::Number(N_min, 6).text;
+  return t;
+}
+
+const char* GridWord(const NStar& n) {
+  return std::isnan(n.estimate) ? "-" : n.below_grid ? "below" : n.above_grid ? "above" : "inside";
+}
+
 Table NStarTable(const SampleComplexity& sc) {
   Table table({"series", sc.axis.empty() ? "axis" : sc.axis, "N_star", "lo", "hi", "grid",
-               "N_min", "N_max", "trials"});
+               "converged", "flag", "N_acc", "acc_lo", "acc_hi", "acc_grid", "acc_converged",
+               "acc_flag", "N_min", "N_max", "trials"});
+  const auto& success = sc.Of(Reading::kSuccess);
+  const auto& accuracy = sc.Of(Reading::kMeanAccuracy);
   for (size_t s = 0; s < sc.series.size(); ++s)
     for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
-      const NStar& n = sc.nstar[s][i];
+      const NStar& n = success[s][i];
+      const NStar& a = accuracy[s][i];
       const AxisPoint& p = sc.series[s].points[i];
+      auto flag = [](const NStar& e) {
+        return TableValue::Text(e.low_convergence ? "low_convergence" : "");
+      };
       table.Add({TableValue::Text(sc.series[s].label),
                  std::isnan(p.value) ? TableValue::Text(p.text.empty() ? "-" : p.text)
                                      : TableValue::Number(p.value, 6),
-                 TableValue::Number(n.estimate, 4), TableValue::Number(n.lo, 4),
-                 TableValue::Number(n.hi, 4),
-                 TableValue::Text(n.below_grid ? "below" : n.above_grid ? "above" : "inside"),
+                 Bounded(n.estimate, n.N_min, n.N_max), Bounded(n.lo, n.N_min, n.N_max),
+                 Bounded(n.hi, n.N_min, n.N_max), TableValue::Text(GridWord(n)),
+                 TableValue::Number(n.converged_near, 3), flag(n),
+                 Bounded(a.estimate, a.N_min, a.N_max), Bounded(a.lo, a.N_min, a.N_max),
+                 Bounded(a.hi, a.N_min, a.N_max), TableValue::Text(GridWord(a)),
+                 TableValue::Number(a.converged_near, 3), flag(a),
                  TableValue::Number(n.N_min, 6), TableValue::Number(n.N_max, 6),
                  TableValue::Number(n.trials)});
     }
   return table;
 }
 
-Table ExponentTable(const std::vector<Exponent>& exponents) {
-  Table table({"series", "exponent", "lo", "hi", "intercept", "points", "theory", "theory_formula"});
-  for (const Exponent& e : exponents)
-    table.Add({TableValue::Text(e.label), TableValue::Number(e.slope, 3),
-               TableValue::Number(e.lo, 3), TableValue::Number(e.hi, 3),
-               TableValue::Number(e.intercept, 4), TableValue::Number(e.points),
-               TableValue::Number(e.theory, 3), TableValue::Text(e.theory_formula)});
+Table ExponentTable(const std::vector<std::pair<Reading, Exponent>>& exponents) {
+  Table table({"series", "reading", "exponent", "lo", "hi", "intercept", "points", "theory",
+               "theory_formula"});
+  for (const auto& [reading, e] : exponents)
+    table.Add({TableValue::Text(e.label), TableValue::Text(ReadingName(reading)),
+               TableValue::Number(e.slope, 3), TableValue::Number(e.lo, 3),
+               TableValue::Number(e.hi, 3), TableValue::Number(e.intercept, 4),
+               TableValue::Number(e.points), TableValue::Number(e.theory, 3),
+               TableValue::Text(e.theory_formula)});
   return table;
 }
 
-Table RatioTable(const std::vector<Ratio>& ratios, const std::string& axis) {
-  Table table({"ratio", axis, "N_star_ratio", "lo", "hi", "censored"});
-  for (const Ratio& r : ratios)
-    for (size_t i = 0; i < r.axis_values.size(); ++i)
-      table.Add({TableValue::Text(r.label), TableValue::Number(r.axis_values[i], 6),
-                 TableValue::Number(r.estimate[i], 4), TableValue::Number(r.lo[i], 4),
-                 TableValue::Number(r.hi[i], 4), TableValue::Text(r.censored[i] ? "yes" : "no")});
+Table RatioTable(const std::vector<std::pair<Reading, Ratio>>& ratios, const std::string& axis) {
+  Table table({"ratio", "reading", axis, "N_star_ratio", "lo", "hi", "bound", "censored", "flag"});
+  for (const auto& [reading, r] : ratios)
+    for (size_t i = 0; i < r.axis_values.size(); ++i) {
+      TableValue estimate = TableValue::Number(r.estimate[i], 4);
+      if (r.censored[i]) estimate.text = r.bound[i];  // the aligned view shows the bound
+      table.Add({TableValue::Text(r.label), TableValue::Text(ReadingName(reading)),
+                 TableValue::Number(r.axis_values[i], 6), estimate,
+                 TableValue::Number(r.lo[i], 4), TableValue::Number(r.hi[i], 4),
+                 TableValue::Text(r.bound[i]), TableValue::Text(r.censored[i] ? "yes" : "no"),
+                 TableValue::Text(r.low_convergence[i] ? "low_convergence" : "")});
+    }
   return table;
 }
 
@@ -179,6 +223,8 @@ void PrintSection(const char* key, const Table& table, const Arguments& a, bool 
 int Run(const std::vector<std::string>& args) {
   const Arguments a = Parse(args);
   Results results = LoadResults(a.files);
+  const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
+  if (!missing.empty()) std::cerr << "pmoe-analyze: " << missing << "\n";
   if (std::isfinite(a.from) || std::isfinite(a.to)) {
     if (a.axis.empty()) throw ConfigError("command line: --from/--to need --over AXIS");
     results = KeepAxisRange(results, a.axis, a.from, a.to);
@@ -199,11 +245,16 @@ int Run(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("cannot estimate sample complexity: ") + e.what());
   }
-  std::vector<Exponent> exponents;
-  if (a.command == "exponent") {
-    exponents = FitExponents(sc, a.options);
-    const auto ratio_exponents = RatioExponents(sc, a.options);
-    exponents.insert(exponents.end(), ratio_exponents.begin(), ratio_exponents.end());
+  std::vector<std::pair<Reading, Exponent>> exponents;
+  std::vector<std::pair<Reading, Ratio>> ratios;
+  for (Reading reading : {Reading::kSuccess, Reading::kMeanAccuracy}) {
+    if (a.command == "exponent") {
+      for (const Exponent& e : FitExponents(sc, a.options, reading))
+        exponents.push_back({reading, e});
+      for (const Exponent& e : RatioExponents(sc, a.options, reading))
+        exponents.push_back({reading, e});
+    }
+    for (const Ratio& r : ModelRatios(sc, a.options, reading)) ratios.push_back({reading, r});
   }
   if (a.format == Table::Format::kCsv) {  // one table per CSV: the command's own
     (a.command == "exponent" ? ExponentTable(exponents) : NStarTable(sc))
@@ -212,12 +263,25 @@ int Run(const std::vector<std::string>& args) {
   }
   PrintSection("nstar", NStarTable(sc), a, true);
   if (a.command == "exponent") PrintSection("exponents", ExponentTable(exponents), a, false);
-  const auto ratios = ModelRatios(sc, a.options);
   if (!ratios.empty() || a.format == Table::Format::kJson)
     PrintSection("ratios", RatioTable(ratios, a.axis.empty() ? "axis" : a.axis), a, false);
-  if (a.format == Table::Format::kJson) std::cout << "}\n";
-  if (a.format == Table::Format::kAligned && a.command == "exponent")
-    std::cout << "\nexponent: slope of log N* against log " << a.axis
+  if (a.format == Table::Format::kJson) {
+    std::cout << "}\n";
+    return 0;
+  }
+  std::cout << "\nN_star: success probability " << a.options.threshold
+            << " (logistic fit in log N); N_acc: mean test accuracy " << a.options.target_accuracy
+            << " (interpolated in log N); > and <: outside the N grid, a bound\n";
+  bool flagged = false;
+  for (int r = 0; r < 2; ++r)
+    for (const auto& series : sc.estimates[r])
+      for (const NStar& n : series) flagged = flagged || n.low_convergence;
+  if (flagged)
+    std::cout << "low_convergence: fewer than " << a.options.min_converged
+              << " of the trials near the estimate reached zero training error; it measures the "
+                 "training budget as much as the data (MODEL.md §5)\n";
+  if (a.command == "exponent")
+    std::cout << "exponent: slope of log N* against log " << a.axis
               << " over the axis values whose N* lies inside the N grid; theory: the order of "
                  "MODEL.md §9's sufficient sample complexity (an upper bound)\n";
   return 0;

@@ -76,6 +76,27 @@ H5File H5File::Create(const std::string& path) {
   return H5File(id, path);
 }
 
+H5File H5File::CreateInMemory(const std::string& name) {
+  Quiet();
+  Handle access(H5Pcreate(H5P_FILE_ACCESS));
+  const size_t growth = size_t{1} << 20;  // the image grows in steps of 1 MiB
+  if (!access.ok() || H5Pset_fapl_core(access.get(), growth, /*backing_store=*/0) < 0)
+    throw SchemaError(name + ": cannot set up an in-memory HDF5 file");
+  const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
+  if (id < 0) throw SchemaError(name + ": cannot create the in-memory HDF5 file");
+  return H5File(id, name);
+}
+
+std::vector<char> H5File::Image() const {
+  if (H5Fflush(id_, H5F_SCOPE_GLOBAL) < 0) Fail("cannot flush the HDF5 file");
+  const ssize_t size = H5Fget_file_image(id_, nullptr, 0);
+  if (size < 0) Fail("cannot size the HDF5 file image");
+  std::vector<char> bytes(static_cast<size_t>(size));
+  if (H5Fget_file_image(id_, bytes.data(), bytes.size()) != size)
+    Fail("cannot copy the HDF5 file image");
+  return bytes;
+}
+
 H5File H5File::OpenReadOnly(const std::string& path) {
   Quiet();
   if (const std::string problem = InputFileProblem(path); !problem.empty())

@@ -2,6 +2,7 @@
 // to 12 significant digits so that 0.1:0.5:0.1 yields 0.3, not 0.30000000000000004.
 #include "pmoe/sweep/axis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -79,9 +80,11 @@ bool ParseRange(const std::string& text, std::vector<std::string>& values, doubl
   return true;
 }
 
-// "a..b xF": a, a F, a F^2, ... up to b.
-bool ParseGeometric(const std::string& text, std::vector<std::string>& values,
-                    double* too_many) {
+// "a..b xF": a, a F, a F^2, ... up to b. For an integer parameter each term is rounded to the
+// nearest integer and a value already taken is dropped (16..1024 x1.414: 16, 23, 32, 45, ...);
+// `rounded` says whether any term was not an integer already.
+bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std::string>& values,
+                    bool* rounded, double* too_many) {
   const size_t dots = text.find(".."), times = text.find('x');
   if (dots == std::string::npos || times == std::string::npos || times < dots) return false;
   double a, b, factor;
@@ -91,14 +94,25 @@ bool ParseGeometric(const std::string& text, std::vector<std::string>& values,
       !ParseNumber(text.substr(times + 1), &factor, &iff))
     return false;
   if (!(a > 0) || a > b || !(factor > 1)) return false;
-  if (ia && iff && b > kMaxExactInteger) return false;
+  if ((integer_param || (ia && iff)) && b > kMaxExactInteger) return false;
   const double count = std::floor(std::log(b / a) / std::log(factor)) + 1;
-  if (count > kMaxValues) {
+  if (count > kMaxValues) {  // was cut at the limit without a word
     *too_many = count;
     return true;
   }
-  for (double v = a; v <= b * (1 + 1e-9) && values.size() <= kMaxValues; v *= factor)
-    values.push_back(NumberText(v, ia && iff));
+  *rounded = false;
+  size_t terms = 0;
+  // Powers of the factor, not repeated products, so the rounding does not drift over many terms.
+  for (double v = a; v <= b * (1 + 1e-9) && terms < kMaxValues; v = a * std::pow(factor, ++terms)) {
+    if (!integer_param) {
+      values.push_back(NumberText(v, ia && iff));
+      continue;
+    }
+    const double nearest = std::round(v);
+    if (std::abs(v - nearest) > 1e-9 * v) *rounded = true;
+    const std::string text = NumberText(nearest, true);
+    if (values.empty() || values.back() != text) values.push_back(text);
+  }
   return true;
 }
 
@@ -108,11 +122,17 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
   if (FindParam(name) == nullptr)
     throw ConfigError(where + ": [grid] " + name + ": not a parameter (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
-  Axis axis{name, {}};
+  Axis axis{name, {}, "", {}};
   const std::string t = Trim(text);
   bool ok;
   double too_many = 0;
-  if (t.find("..") != std::string::npos) ok = ParseGeometric(t, axis.values, &too_many);
+  if (t.find("..") != std::string::npos) {
+    bool rounded = false;
+    ok = ParseGeometric(t, FindParam(name)->type == ParamType::kInt, axis.values, &rounded,
+                        &too_many);
+    if (ok && rounded)
+      axis.note = "geometric series " + t + " rounded to integers, duplicates dropped";
+  }
   else if (t.find(':') != std::string::npos) ok = ParseRange(t, axis.values, &too_many);
   else {
     axis.values = Split(t, ',');
@@ -127,6 +147,10 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
                       "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers "
                       "of at most 2^53", text);
   return axis;
+}
+
+bool Axis::AppliesToKind(const std::string& kind) const {
+  return kinds.empty() || std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
 }  // namespace pmoe

@@ -71,6 +71,16 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
       throw ConfigError(config.path + ": " + key + " is read by none of this sweep's families (" +
                         families() + ", as data.model/model.kind): remove it, or choose a family "
                         "that reads it (pmoe-sim --help says which read what)");
+  // An axis for one model kind needs cells of that kind that read it.
+  for (const Axis& axis : config.axes)
+    for (const std::string& kind : axis.kinds) {
+      const bool read = std::any_of(cells.begin(), cells.end(), [&](const Cell& c) {
+        return c.spec.model.kind == kind && Reads(c.spec, axis.name);
+      });
+      if (!read)
+        throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + ": no cell of "
+                          "this sweep is a " + kind + " model that reads " + axis.name);
+    }
   for (const auto& [kind, setting] : config.overrides) {
     TrialSpec probe = config.base;
     probe.model.kind = kind;
@@ -110,9 +120,21 @@ size_t CheckGridSize(const SweepConfig& config) {
   return static_cast<size_t>(cells);
 }
 
+// A [model.KIND] override of a [grid.KIND] axis's parameter would overwrite every value of it.
+void CheckKindAxesNotOverridden(const SweepConfig& config) {
+  for (const Axis& axis : config.axes)
+    for (const std::string& kind : axis.kinds)
+      for (const auto& [override_kind, setting] : config.overrides)
+        if (override_kind == kind && setting.first == axis.name)
+          throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + " and [model." +
+                            kind + "] " + axis.name.substr(axis.name.find('.') + 1) +
+                            " both set it for " + kind + " cells: keep one");
+}
+
 }  // namespace
 
 std::vector<Cell> ExpandGrid(const SweepConfig& config) {
+  CheckKindAxesNotOverridden(config);
   const size_t total = CheckGridSize(config);
   std::vector<Cell> cells;
   std::set<std::string> feasible_data;
@@ -127,16 +149,23 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
       digit[a] = rest % config.axes[a].values.size();
       rest /= config.axes[a].values.size();
     }
+    // Axes of every kind first (model.kind among them), then those of [grid.KIND] sections,
+    // which only cells of their kind take.
     for (size_t a = 0; a < config.axes.size(); ++a)
-      SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
+      if (config.axes[a].kinds.empty())
+        SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
+    for (size_t a = 0; a < config.axes.size(); ++a)
+      if (!config.axes[a].kinds.empty() && config.axes[a].AppliesToKind(cell.spec.model.kind))
+        SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
     for (const auto& [kind, setting] : config.overrides)
       if (cell.spec.model.kind == kind)
         SetParam(cell.spec, setting.first, setting.second, config.path);
-    // The label names the axes the cell reads; an axis it does not read repeats the same cell,
-    // which is kept once (the first time), under the values of the axes it reads.
+    // The label names the axes the cell reads; an axis it does not read (or that is not for its
+    // model kind) repeats the same cell, which is kept once (the first time), under the values
+    // of the axes it reads.
     bool ignores_an_axis = false;
     for (const Axis& axis : config.axes) {
-      if (!Reads(cell.spec, axis.name)) {
+      if (!axis.AppliesToKind(cell.spec.model.kind) || !Reads(cell.spec, axis.name)) {
         ignores_an_axis = true;
         continue;
       }

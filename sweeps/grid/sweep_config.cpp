@@ -8,17 +8,36 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/ini_file.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
 
 namespace pmoe {
 namespace {
 
-// "model.joint.k" -> "joint" when joint is a model kind; "" otherwise.
-std::string OverrideKind(const std::string& key) {
+// "model.joint.k" -> "joint" when joint is a model kind; "" otherwise. `section` is "model" for
+// parameter overrides, "grid" for axes that apply to one kind ("grid.joint.model.l").
+std::string KindSection(const std::string& key, const std::string& section = "model") {
   for (const std::string& kind : FindParam("model.kind")->choices) {  // the model families
-    const std::string prefix = "model." + kind + ".";
+    const std::string prefix = section + "." + kind + ".";
     if (key.rfind(prefix, 0) == 0) return kind;
   }
   return "";
+}
+
+// An axis of [grid.KIND]: the parameter, applied to KIND's cells only.
+Axis KindAxis(const SweepConfig& config, const std::string& kind, const std::string& key,
+              const std::string& value) {
+  const std::string name = key.substr(std::string("grid.").size() + kind.size() + 1);
+  if (name == "model.kind")
+    throw ConfigError(config.path + ": [grid." + kind + "] model.kind: the model kind cannot "
+                      "be restricted to a model kind (sweep it in [grid])");
+  for (const Axis& axis : config.axes)
+    if (axis.name == name)
+      throw ConfigError(config.path + ": [grid." + kind + "] " + name + ": " + name +
+                        " is already an axis" + (axis.kinds.empty() ? " of [grid]" :
+                        " of [grid." + axis.kinds[0] + "]") + "; one parameter, one axis");
+  Axis axis = ParseAxis(config.path, name, value);
+  axis.kinds = {kind};
+  return axis;
 }
 
 }  // namespace
@@ -29,21 +48,33 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   config.path = path;
   config.text = text;
   config.name = std::filesystem::path(path).stem().string();
+  bool trials_set = false;
   for (const IniEntry& entry : ini.entries) {
-    if (entry.key.rfind("grid.", 0) == 0) {
-      config.axes.push_back(ParseAxis(path, entry.key.substr(5), entry.value));
-    } else if (const std::string kind = OverrideKind(entry.key); !kind.empty()) {
+    if (const std::string kind = KindSection(entry.key, "grid"); !kind.empty()) {
+      config.axes.push_back(KindAxis(config, kind, entry.key, entry.value));
+    } else if (entry.key.rfind("grid.", 0) == 0) {
+      const std::string name = entry.key.substr(5);
+      for (const Axis& axis : config.axes)
+        if (axis.name == name)
+          throw ConfigError(path + ": [grid] " + name + " is already an axis of [grid." +
+                            axis.kinds.at(0) + "]; one parameter, one axis");
+      config.axes.push_back(ParseAxis(path, name, entry.value));
+    } else if (const std::string kind = KindSection(entry.key); !kind.empty()) {
       const std::string param = "model." + entry.key.substr(std::string("model.").size() +
                                                             kind.size() + 1);
       TrialSpec probe;  // checks the parameter and its value now, naming the file
       SetParam(probe, param, entry.value, path);
       config.overrides.push_back({kind, {param, entry.value}});
+    } else if (entry.key.rfind("adaptive.", 0) == 0) {
+      if (!config.adaptive) config.adaptive.emplace();
+      SetAdaptiveKey(path, entry.key.substr(9), entry.value, *config.adaptive);
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
       config.seed =
           static_cast<uint64_t>(ParseIntegerInRange(path, "seed", entry.value, 0, INT64_MAX));
     } else if (entry.key == "trials") {
+      trials_set = true;
       config.trials =
           static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, kMaxTrials));
     } else if (FindParam(entry.key) != nullptr) {
@@ -52,9 +83,11 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else {
       throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
-                        "pmoe-sim --help, a [model.KIND] override or a [grid] axis)");
+                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis or an "
+                        "[adaptive] setting)");
     }
   }
+  if (config.adaptive) FinishAdaptive(config, trials_set);
   // The name becomes results/NAME.h5: it must be one file name, not a path.
   if (config.name.empty() || config.name == "." || config.name == ".." ||
       config.name.find('/') != std::string::npos)

@@ -12,15 +12,19 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <iostream>
 #include <thread>
 
 #include "progress.hpp"
+#include "pmoe/core/build_info.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/version.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/file_kind.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -32,11 +36,6 @@ using RowKey = std::pair<uint64_t, int>;  // (cell_id, trial)
 
 RowKey KeyOf(const TrialRow& r) { return {r.cell_id, r.result.trial}; }
 
-std::string DefaultOutput(const std::string& name, const ShardSpec& shard) {
-  if (shard.count == 0) return "results/" + name + ".h5";
-  return "results/" + name + ".shard-" + std::to_string(shard.index) + "-of-" +
-         std::to_string(shard.count) + ".h5";
-}
 
 // Rows of the result file at out_path when it holds this sweep; throws when it holds another.
 std::vector<TrialRow> FileRows(const SweepSetup& setup, bool force) {
@@ -84,30 +83,37 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   s.schema = RowSchema(MetricsOf(specs), classes);
   s.identity.columns = s.schema.Text();
   s.identity.numerics = kNumericsVersion;
+  s.identity.build = NumericsBuild();
   s.identity.seed = s.config.seed;
   s.identity.trials = s.config.trials;
   s.identity.shard = shard.Text();
+  if (s.config.adaptive) s.identity.adaptive = AdaptiveIdentity(*s.config.adaptive);
   for (const Cell& c : s.cells) {
     s.identity.cells.push_back(c.key);
     s.identity.labels.push_back(c.label);
   }
-  s.out_path = out.empty() ? DefaultOutput(s.config.name, shard) : out;
+  s.merged_path = out.empty() ? "results/" + s.config.name + ".h5" : out;
+  s.out_path = shard.count > 0 ? ShardPath(s.merged_path, shard) : s.merged_path;
   s.journal_path = s.out_path + ".journal";
   // Before anything runs: a directory as --out would be found only at the first checkpoint.
   for (const std::string& path : {s.out_path, s.journal_path, s.out_path + ".tmp"})
     if (const std::string problem = OutputFileProblem(path); !problem.empty())
       throw ConfigError(path + ": " + problem + " (--out names the result file; its journal and "
                         "temp file go beside it)");
-  s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
+  // An adaptive sweep's work is decided round by round while it runs (AdaptiveWork).
+  if (!s.config.adaptive)
+    s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
   return s;
 }
 
 SweepIdentity IdentityOf(const ResultContents& contents) {
   SweepIdentity id;
   id.numerics = contents.meta.numerics_version;
+  id.build = contents.meta.numerics_build;
   id.seed = contents.meta.master_seed;
   id.trials = contents.meta.trials_per_cell;
   id.shard = contents.meta.shard;
+  id.adaptive = contents.meta.adaptive;
   if (contents.schema) id.columns = contents.schema->Text();
   for (const StoredCell& c : contents.cells) {
     id.cells.push_back(c.key);
@@ -133,6 +139,7 @@ std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
 ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
   ResultMeta meta;
   meta.numerics_version = kNumericsVersion;
+  meta.numerics_build = NumericsBuild();
   meta.name = setup.config.name;
   meta.config = setup.config.text;
   meta.config_path = setup.config.path;
@@ -143,6 +150,7 @@ ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
   meta.created_utc = UtcNow();
   meta.tool_version = kToolVersion;
   meta.git_describe = kGitDescribe;
+  meta.adaptive = setup.identity.adaptive;
   return meta;
 }
 
@@ -188,105 +196,153 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
   journal.Append(missing_from_journal);
   Insert(rows, journal.recovered());
 
-  std::vector<WorkItem> todo;
-  for (const WorkItem& item : setup.work)
-    if (!rows.count({setup.cells[item.cell].id, item.trial})) todo.push_back(item);
   RunReport report;
-  report.shard_trials = setup.work.size();
-  report.held = setup.work.size() - todo.size();
-  log << "pmoe-sweep: " << setup.config.name << ": " << report.shard_trials << " trials"
-      << (setup.shard.count ? " in shard " + setup.shard.Text() : "") << ", " << report.held
-      << " already done, " << todo.size() << " to run -> " << setup.out_path << "\n";
-
-  const ResultMeta meta = MetaFor(setup, options.command_line);
-  TestSetCache test_cache(options.test_cache_bytes);
-  std::vector<std::string> data_keys(setup.cells.size());
-  for (const WorkItem& item : todo) {
-    const TrialSpec& spec = setup.cells[item.cell].spec;
-    std::string& key = data_keys[item.cell];
-    if (key.empty()) key = CanonicalKey(spec, "data.");
-    test_cache.ExpectUses(key, DeriveSeeds(setup.config.seed, spec, item.trial).data,
-                          spec.N_test, 1);
+  std::optional<AdaptiveWork> adaptive;
+  auto held_success = [&](size_t cell, int trial) -> std::optional<bool> {
+    const auto it = rows.find({setup.cells[cell].id, trial});
+    if (it == rows.end()) return std::nullopt;
+    return it->second.result.success;
+  };
+  std::vector<WorkItem> todo;
+  if (setup.config.adaptive) {
+    adaptive.emplace(setup.cells, *setup.config.adaptive, setup.shard);
+    todo = adaptive->Next(held_success);
+    report.held = rows.size();
+    log << "pmoe-sweep: " << setup.config.name << ": adaptive search of N* in "
+        << adaptive->series() << " series"
+        << (setup.shard.count ? " in shard " + setup.shard.Text() : "") << ", " << report.held
+        << " trials already done -> " << setup.out_path << "\n";
+  } else {
+    for (const WorkItem& item : setup.work)
+      if (!rows.count({setup.cells[item.cell].id, item.trial})) todo.push_back(item);
+    report.shard_trials = setup.work.size();
+    report.held = setup.work.size() - todo.size();
+    log << "pmoe-sweep: " << setup.config.name << ": " << report.shard_trials << " trials"
+        << (setup.shard.count ? " in shard " + setup.shard.Text() : "") << ", " << report.held
+        << " already done, " << todo.size() << " to run -> " << setup.out_path << "\n";
   }
-  std::atomic<size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::condition_variable ready;
-  std::vector<TrialRow> pending;
-  bool workers_done = false;
-  std::thread workers([&] {
-    tbb::task_arena arena(options.threads > 0 ? options.threads
-                                              : tbb::task_arena::automatic);
-    arena.execute([&] {
-      // One loop per worker over a shared counter keeps the costly-first order.
-      tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
-        for (size_t i; !stop && (i = next++) < todo.size();) {
-          const Cell& cell = setup.cells[todo[i].cell];
-          TrialRow row{cell.id,
-                       RunTrial(cell.spec, todo[i].trial, setup.config.seed, &test_cache)};
-          std::lock_guard<std::mutex> lock(mutex);
-          pending.push_back(std::move(row));
-          ready.notify_one();
-        }
-      });
-    });
-    std::lock_guard<std::mutex> lock(mutex);
-    workers_done = true;
-    ready.notify_one();
-  });
 
+  ResultMeta meta = MetaFor(setup, options.command_line);
+  TestSetCache test_cache(options.test_cache_bytes);
   std::ostream null_stream(nullptr);
-  Progress progress(options.progress ? std::cerr : null_stream, options.terminal, todo.size(),
-                    report.held);
   auto last_checkpoint = Clock::now();
-  std::vector<TrialRow> batch;
-  try {
-    for (bool finished = false; !finished;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        ready.wait_for(lock, std::chrono::milliseconds(250),
-                       [&] { return !pending.empty() || workers_done; });
-        batch.swap(pending);
-        finished = workers_done && pending.empty();
-      }
-      timed([&] { journal.Append(batch); });  // durable before it counts
-      Insert(rows, batch);
-      report.ran += batch.size();
-      batch.clear();
-      progress.Update(report.ran);
-      if (options.interrupted() && !stop) {
-        stop = true;
-        report.interrupted = true;
-        log << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";
-      }
-      const auto now = Clock::now();
-      if (std::chrono::duration<double>(now - last_checkpoint).count() >=
-          options.checkpoint_seconds) {
-        timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, setup.schema,
-                                    Values(rows)); });
-        last_checkpoint = now;
-      }
+  std::atomic<bool> stop{false};
+  auto save = [&] {
+    if (adaptive) meta.adaptive_series = SeriesTable(adaptive->Outcomes());
+    timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, setup.schema, Values(rows)); });
+  };
+  // Runs `todo` on the workers; this thread appends finished rows to the journal.
+  auto run_items = [&](const std::vector<WorkItem>& items) {
+    std::vector<std::string> data_keys(setup.cells.size());
+    for (const WorkItem& item : items) {
+      const TrialSpec& spec = setup.cells[item.cell].spec;
+      std::string& key = data_keys[item.cell];
+      if (key.empty()) key = CanonicalKey(spec, "data.");
+      test_cache.ExpectUses(key, DeriveSeeds(setup.config.seed, spec, item.trial).data,
+                            spec.N_test, 1);
     }
-  } catch (const std::exception& e) {
-    // The store failed: stop the workers (the trials in flight are lost, nothing acknowledged
-    // is), join them, and say what failed. The journal holds every row appended before.
-    stop = true;
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::vector<TrialRow> pending;
+    bool workers_done = false;
+    std::thread workers([&] {
+      tbb::task_arena arena(options.threads > 0 ? options.threads
+                                                : tbb::task_arena::automatic);
+      arena.execute([&] {
+        // One loop per worker over a shared counter keeps the costly-first order.
+        tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+          for (size_t i; !stop && (i = next++) < items.size();) {
+            const Cell& cell = setup.cells[items[i].cell];
+            TrialRow row{cell.id,
+                         RunTrial(cell.spec, items[i].trial, setup.config.seed, &test_cache)};
+            std::lock_guard<std::mutex> lock(mutex);
+            pending.push_back(std::move(row));
+            ready.notify_one();
+          }
+        });
+      });
+      std::lock_guard<std::mutex> lock(mutex);
+      workers_done = true;
+      ready.notify_one();
+    });
+
+    // An adaptive round is short: its progress is the loop's line per round instead.
+    Progress progress(options.progress && !adaptive ? std::cerr : null_stream, options.terminal,
+                      report.ran + items.size(), report.held);
+    std::vector<TrialRow> batch;
+    try {
+      for (bool finished = false; !finished;) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          ready.wait_for(lock, std::chrono::milliseconds(250),
+                         [&] { return !pending.empty() || workers_done; });
+          batch.swap(pending);
+          finished = workers_done && pending.empty();
+        }
+        timed([&] { journal.Append(batch); });  // durable before it counts
+        Insert(rows, batch);
+        report.ran += batch.size();
+        batch.clear();
+        progress.Update(report.ran);
+        if (options.interrupted() && !stop) {
+          stop = true;
+          report.interrupted = true;
+          log << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";
+        }
+        const auto now = Clock::now();
+        if (std::chrono::duration<double>(now - last_checkpoint).count() >=
+            options.checkpoint_seconds) {
+          save();
+          last_checkpoint = now;
+        }
+      }
+    } catch (const std::exception& e) {
+      // The store failed: stop the workers (the trials in flight are lost, nothing
+      // acknowledged is), join them, and say what failed. The journal holds every row
+      // appended before.
+      stop = true;
+      workers.join();
+      progress.Finish(report.ran);
+      throw IoError(std::string(e.what()) + "; stopped after " + std::to_string(report.ran) +
+                    " new trials, " + std::to_string(report.held + report.ran) +
+                    (adaptive ? "" : " of " + std::to_string(report.shard_trials)) +
+                    " held in " + setup.journal_path +
+                    " (run again once the cause is fixed: it resumes from there)");
+    }
     workers.join();
     progress.Finish(report.ran);
-    throw IoError(std::string(e.what()) + "; stopped after " + std::to_string(report.ran) +
-                  " new trials, " + std::to_string(report.held + report.ran) + " of " +
-                  std::to_string(report.shard_trials) + " held in " + setup.journal_path +
-                  " (run again once the cause is fixed: it resumes from there)");
+  };
+
+  // A fixed grid is one batch; an adaptive sweep one batch per round of its running series,
+  // each chosen from the rows held once the previous one has finished.
+  auto last_line = Clock::now();
+  for (int round = 1; !todo.empty(); ++round) {
+    run_items(todo);
+    if (!adaptive || stop) break;
+    todo = adaptive->Next(held_success);
+    if (options.progress && std::chrono::duration<double>(Clock::now() - last_line).count() >= 2) {
+      size_t searching = 0;
+      for (const SeriesOutcome& o : adaptive->Outcomes())
+        searching += o.state == SearchState::kRunning;
+      log << "pmoe-sweep: round " << round << ": " << report.held + report.ran << " trials, "
+          << searching << " of " << adaptive->series() << " series still searching\n";
+      last_line = Clock::now();
+    }
   }
-  workers.join();
-  progress.Finish(report.ran);
+  bool complete = report.held + report.ran == report.shard_trials;
+  if (adaptive) {
+    complete = !stop && todo.empty();
+    report.shard_trials = report.held + report.ran;
+    report.adaptive = adaptive->Outcomes();
+  }
   try {
-    timed([&] { WriteResultFile(setup.out_path, meta, setup.cells, setup.schema, Values(rows)); });
+    save();
   } catch (const std::exception& e) {
     throw IoError(std::string(e.what()) + "; every trial is held in " + setup.journal_path +
                   " (run again once the cause is fixed: it rebuilds the file from there)");
   }
-  if (report.held + report.ran == report.shard_trials) Journal::Remove(setup.journal_path);
+  if (complete) Journal::Remove(setup.journal_path);
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
   report.store_seconds = store_seconds;
   const TestSetCache::Counts cached = test_cache.counts();

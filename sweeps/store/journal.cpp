@@ -167,8 +167,14 @@ int OpenLocked(const std::string& path, int flags) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | flags, 0644);
   if (fd < 0) Fail(path, "cannot open the journal");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
     ::close(fd);
-    throw ConfigError(path + ": another pmoe-sweep process is writing this sweep");
+    if (error == EWOULDBLOCK)
+      throw ConfigError(path + ": another pmoe-sweep process is writing this sweep");
+    // NFS without a lock manager, Lustre without -o flock, ...: say so, do not blame a process.
+    throw ConfigError(path + ": cannot lock the journal (" + std::strerror(error) +
+                      "): its filesystem does not support flock; write the results (--out) to "
+                      "one that does");
   }
   return fd;
 }

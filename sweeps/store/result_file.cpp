@@ -2,39 +2,31 @@
 // for /cells and the sweep's RowSchema for /trials, so neither list is repeated here.
 #include "pmoe/sweep/result_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <map>
 #include <set>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/h5_file.hpp"
 #include "pmoe/sweep/journal.hpp"
 
 namespace pmoe {
 namespace {
 
-// fsync of a file or directory by path; a failure means the data may not be durable.
-void SyncPath(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    if (fd >= 0) ::close(fd);
-    throw SchemaError(path + ": fsync failed");
-  }
-  ::close(fd);
-}
-
 void WriteMeta(H5File& file, const ResultMeta& meta) {
   file.SetAttribute("/", "schema_version", kSchemaVersion);
   file.SetAttribute("/", "numerics_version", static_cast<int64_t>(meta.numerics_version));
+  file.SetAttribute("/", "numerics_build", meta.numerics_build);
+  if (!meta.adaptive.empty()) {
+    file.SetAttribute("/", "adaptive", meta.adaptive);
+    file.SetAttribute("/", "adaptive_series", meta.adaptive_series);
+  }
   file.SetAttribute("/", "name", meta.name);
   file.SetAttribute("/", "config", meta.config);
   file.SetAttribute("/", "config_path", meta.config_path);
@@ -264,18 +256,18 @@ void WriteResultFile(const std::string& path, const ResultMeta& meta,
     const size_t pa = position[a.cell_id], pb = position[b.cell_id];
     return pa != pb ? pa < pb : a.result.trial < b.result.trial;
   });
-  const std::string temp = path + ".tmp";
+  // Built in memory, then written by ReplaceFileDurably: a full disk or a read-only directory
+  // is a clean IoError and the previous file stays as it was.
+  std::vector<char> image;
   {
-    H5File file = H5File::Create(temp);
+    H5File file = H5File::CreateInMemory(path);
     WriteMeta(file, meta);
     WriteCells(file, cells);
     WriteTrials(file, schema, rows);
-    file.Close();  // closed, not only flushed, before the fsync and rename
+    image = file.Image();
+    file.Close();
   }
-  SyncPath(temp);
-  std::filesystem::rename(temp, path);
-  const auto dir = std::filesystem::absolute(path).parent_path();
-  SyncPath(dir.string());
+  ReplaceFileDurably(path, image);
 }
 
 ResultContents ReadResultFile(const std::string& path) {
@@ -297,6 +289,9 @@ ResultContents ReadResultFile(const std::string& path) {
     return v;
   };
   m.numerics_version = static_cast<int>(integer("numerics_version", 1, 0, INT32_MAX));
+  m.numerics_build = text("numerics_build");
+  m.adaptive = text("adaptive");
+  m.adaptive_series = text("adaptive_series");
   m.name = text("name");
   m.config = text("config");
   m.config_path = text("config_path");

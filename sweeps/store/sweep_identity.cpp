@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "pmoe/core/build_info.hpp"
 #include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
@@ -60,9 +61,11 @@ std::string SetText(const std::set<std::string>& values) {
 }  // namespace
 
 std::string SweepIdentity::Text() const {
-  std::string text = "numerics=" + std::to_string(numerics) + "\nseed=" + std::to_string(seed) +
+  std::string text = "numerics=" + std::to_string(numerics) + "\nbuild=" + build +
+                     "\nseed=" + std::to_string(seed) +
                      "\ntrials=" + std::to_string(trials) +
                      "\nshard=" + shard + "\ncolumns=" + columns + "\n";
+  if (!adaptive.empty()) text += "adaptive=" + adaptive + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
   return text;
 }
@@ -81,6 +84,7 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
       return text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX ? -1 : v;
     };
     if (line.rfind("numerics=", 0) == 0) id.numerics = static_cast<int>(number(line.substr(9)));
+    else if (line.rfind("build=", 0) == 0) id.build = line.substr(6);
     else if (line.rfind("seed=", 0) == 0) {
       char* end = nullptr;
       errno = 0;
@@ -90,6 +94,7 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
     else if (line.rfind("trials=", 0) == 0) id.trials = static_cast<int>(number(line.substr(7)));
     else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
     else if (line.rfind("columns=", 0) == 0) id.columns = line.substr(8);
+    else if (line.rfind("adaptive=", 0) == 0) id.adaptive = line.substr(9);
     else if (line.rfind("cell=", 0) == 0) {
       const size_t tab = line.find('\t');
       id.cells.push_back(line.substr(5, tab - 5));
@@ -108,6 +113,10 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
     add("numerics version " + std::to_string(a.numerics) + " in " + a_name + ", " +
         std::to_string(b.numerics) + " in " + b_name + " (computed by another version of "
         "pmoe-sim: its trials would not match)");
+  if (a.build != b.build)
+    add("computed by another build (" + DescribeBuildDifference(a.build, b.build, a_name, b_name) +
+        "): two builds may differ in the last bits of every trial, so their trials are not "
+        "mixed; use the build that began the sweep");
   if (a.seed != b.seed)
     add("seed " + std::to_string(a.seed) + " in " + a_name + ", " + std::to_string(b.seed) +
         " in " + b_name);
@@ -117,6 +126,9 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
   if (a.columns != b.columns)
     add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
         ")");
+  if (a.adaptive != b.adaptive)
+    add("adaptive search \"" + (a.adaptive.empty() ? "none" : a.adaptive) + "\" in " + a_name +
+        ", \"" + (b.adaptive.empty() ? "none" : b.adaptive) + "\" in " + b_name);
   if (!ignore_shard && a.shard != b.shard)
     add("shard \"" + a.shard + "\" in " + a_name + ", \"" + b.shard + "\" in " + b_name);
   // Which parameters take other values: the most useful thing to say about a changed config.

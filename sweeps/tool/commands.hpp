@@ -26,5 +26,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
 int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line);
 int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line);
 int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunMissingCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunSlurmCommand(const std::vector<std::string>& args, const std::string& command_line);
 
 }  // namespace pmoe

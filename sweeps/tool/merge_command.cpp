@@ -1,10 +1,12 @@
 // `pmoe-sweep merge OUT.h5 SHARD.h5...`: one result file from the shards of one sweep, identical
 // in /cells and /trials to the file a single machine would have written. Refuses files of other
 // sweeps, overlapping trials and missing ones, saying which.
+#include <filesystem>
 #include <iostream>
 #include <map>
 
 #include "commands.hpp"
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/result_file.hpp"
@@ -27,19 +29,53 @@ std::map<RowKey, int> Owners(const std::vector<Cell>& cells, int trials, int cou
   return owner;
 }
 
+// " --out X.h5" for a shard file X.shards/shard-I-of-K.h5 (where `run --out X.h5` puts it).
+std::string MergedOutOption(const std::string& shard_file) {
+  const std::string dir = std::filesystem::path(shard_file).parent_path().string();
+  const std::string suffix = ".shards";
+  if (dir.size() <= suffix.size() || dir.compare(dir.size() - suffix.size(), suffix.size(), suffix))
+    return "";
+  return " --out " + dir.substr(0, dir.size() - suffix.size()) + ".h5";
+}
+
+// Like `run`, merge does not overwrite a file of another sweep (or no result file at all) unless
+// told to: a mistyped output name must not destroy a finished sweep.
+void RefuseOtherSweep(const std::string& out, SweepIdentity merged, bool force) {
+  if (force || !std::filesystem::exists(out)) return;
+  merged.shard.clear();
+  std::string diff;
+  try {
+    diff = DescribeDifference(IdentityOf(ReadResultFile(out)), merged, out, "the shards");
+  } catch (const SchemaError& e) {
+    diff = e.what();
+  }
+  if (!diff.empty())
+    throw ConfigError("merge: " + out + " exists and is not this sweep's file: " + diff +
+                      " (--force overwrites it; or merge into another OUT.h5)");
+}
+
 }  // namespace
 
 int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  const std::string usage = "pmoe-sweep merge OUT.h5 SHARD.h5...";
-  for (const auto& a : args)
-    if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
-  if (args.size() < 2) throw ConfigError("merge: expected " + usage);
-  const std::string out = args[0];
+  const std::string usage = "pmoe-sweep merge OUT.h5 SHARD.h5... [--force]";
+  std::vector<std::string> files;
+  bool force = false;
+  for (const auto& a : args) {
+    if (a == "--force") force = true;
+    else if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
+    else files.push_back(a);
+  }
+  if (files.size() < 2) throw ConfigError("merge: expected " + usage);
+  const std::string out = files[0];
+  for (size_t i = 1; i < files.size(); ++i)
+    if (std::filesystem::exists(out) && std::filesystem::exists(files[i]) &&
+        std::filesystem::equivalent(out, files[i]))
+      throw ConfigError("merge: the output " + out + " is also one of the files to merge");
   for (const std::string& path : {out, out + ".tmp"})
     if (const std::string problem = OutputFileProblem(path); !problem.empty())
       throw ConfigError(path + ": " + problem + " (merge's OUT.h5 names the merged file)");
   std::vector<ResultContents> shards;
-  for (size_t i = 1; i < args.size(); ++i) shards.push_back(ReadResultFile(args[i]));
+  for (size_t i = 1; i < files.size(); ++i) shards.push_back(ReadResultFile(files[i]));
 
   const SweepIdentity base = IdentityOf(shards[0]);
   std::map<uint64_t, std::string> label_of;
@@ -47,11 +83,11 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   std::map<RowKey, std::string> source;
   std::vector<TrialRow> rows;
   for (size_t i = 0; i < shards.size(); ++i) {
-    const std::string& file = args[i + 1];
-    const std::string diff = DescribeDifference(base, IdentityOf(shards[i]), args[1], file,
+    const std::string& file = files[i + 1];
+    const std::string diff = DescribeDifference(base, IdentityOf(shards[i]), files[1], file,
                                                 /*ignore_shard=*/true);
     if (!diff.empty())
-      throw ConfigError("merge: " + args[1] + " and " + file + " are not parts of one sweep: " +
+      throw ConfigError("merge: " + files[1] + " and " + file + " are not parts of one sweep: " +
                         diff);
     for (const TrialRow& r : shards[i].rows) {
       auto [it, fresh] = source.emplace(RowKey{r.cell_id, r.result.trial}, file);
@@ -70,8 +106,29 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   size_t missing = 0;
   int count = 0;
   if (!first.shard.empty()) count = ParseShard(first.shard).count;
-  const auto owner = count > 0 ? Owners(cells, config.trials, count) : std::map<RowKey, int>{};
-  for (const Cell& c : cells)
+  std::string adaptive_series;
+  if (config.adaptive) {
+    // The whole search replayed over the merged rows: what one machine would have run. A
+    // round it still lacks means a shard has not finished.
+    std::map<RowKey, bool> success;
+    for (const TrialRow& r : rows) success[{r.cell_id, r.result.trial}] = r.result.success;
+    AdaptiveWork search(cells, *config.adaptive, ShardSpec{});
+    const std::vector<WorkItem> lacking =
+        search.Next([&](size_t cell, int trial) -> std::optional<bool> {
+          const auto it = success.find({cells[cell].id, trial});
+          if (it == success.end()) return std::nullopt;
+          return it->second;
+        });
+    if (!lacking.empty())
+      throw ConfigError("merge: the adaptive search is unfinished: " +
+                        std::to_string(lacking.size()) + " trials of its current rounds are in "
+                        "none of the files (e.g. " + cells[lacking[0].cell].label + " trial " +
+                        std::to_string(lacking[0].trial) + "); run the unfinished shards again");
+    adaptive_series = SeriesTable(search.Outcomes());
+  }
+  const auto owner = count > 0 && !config.adaptive ? Owners(cells, config.trials, count)
+                                                   : std::map<RowKey, int>{};
+  for (const Cell& c : config.adaptive ? std::vector<Cell>{} : cells)
     for (int t = 0; t < config.trials; ++t)
       if (!source.count({c.id, t})) {
         ++missing;
@@ -86,10 +143,16 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     std::string list;
     for (const auto& g : gaps) list += "\n  " + g;
     throw ConfigError("merge: " + std::to_string(missing) + " trials of the sweep are in none "
-                      "of the files (an unfinished or missing shard?), e.g.:" + list);
+                      "of the files (an unfinished or missing shard?), e.g.:" + list +
+                      (count > 0 ? "\n`pmoe-sweep missing " + first.config_path + " --shards " +
+                                       std::to_string(count) + MergedOutOption(files[1]) +
+                                       "` says which shards lack trials and how to finish them"
+                                 : std::string()));
   }
+  RefuseOtherSweep(out, base, force);
   ResultMeta meta = first;
   meta.shard.clear();
+  if (config.adaptive) meta.adaptive_series = adaptive_series;
   meta.command_line = command_line;
   meta.created_utc = UtcNow();
   WriteResultFile(out, meta, cells, *shards[0].schema, rows);

@@ -13,6 +13,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/pilot.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -44,7 +45,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     if (a == "--json") json = true;
     else if (a == "--all") all = true;
     else if (a == "--out") output = RequireOutPath(OptionValue(args, &i));
-    else if (a == "--shard") shard = ParseShard(OptionValue(args, &i));
+    else if (a == "--shard") shard = ResolveShard(OptionValue(args, &i));
     else if (a == "--pilot")
       pilot = static_cast<size_t>(
           ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, 1000000));
@@ -79,6 +80,16 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     total_seconds += s * config.trials;
     peak_bytes = std::max(peak_bytes, EstimateTrialBytes(c.spec));
     test_sets[{CanonicalKey(c.spec, "data."), c.spec.N_test}] = EstimateTestSetBytes(c.spec);
+  }
+  if (config.adaptive) {
+    // At most the budget per series, each trial at worst at the series' costliest N.
+    std::map<std::string, double> costliest;
+    for (const Cell& c : cells) {
+      double& worst = costliest[SeriesLabel(c)];
+      worst = std::max(worst, EstimateTrialSeconds(c.spec));
+    }
+    total_seconds = 0;
+    for (const auto& [label, worst] : costliest) total_seconds += worst * config.adaptive->budget;
   }
   double test_set_bytes = 0;
   for (const auto& entry : test_sets) test_set_bytes += entry.second * config.trials;
@@ -121,12 +132,25 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   }
   out << "sweep " << config.name << " (" << config.path << "), seed " << config.seed << "\n";
   for (const Axis& axis : config.axes) {
-    out << "  axis " << axis.name << ": ";
+    out << "  axis " << axis.name << (axis.kinds.empty() ? "" : " (" + axis.kinds[0] + " only)")
+        << ": ";
     for (size_t i = 0; i < axis.values.size(); ++i) out << (i ? ", " : "") << axis.values[i];
-    out << " (" << axis.values.size() << " values)\n";
+    out << " (" << axis.values.size() << " values" << (axis.note.empty() ? "" : "; " + axis.note)
+        << ")\n";
   }
-  out << "  " << cells.size() << " cells x " << config.trials << " trials = " << trials
-      << " trials\n";
+  if (config.adaptive) {
+    const AdaptiveSettings& a = *config.adaptive;
+    std::set<std::string> series;
+    for (const Cell& c : cells) series.insert(SeriesLabel(c));
+    out << "  adaptive search of N* in " << series.size() << " series (N between " << a.N_min
+        << " and " << a.N_max << "): rounds of " << a.round << " trials at one N, each series "
+        << "stopping when its 95 % interval is within " << a.target << " x N*, or after "
+        << a.budget << " trials; at most " << series.size() * a.budget << " trials, a bound the "
+        << "estimate below takes at each series' costliest N\n";
+  } else {
+    out << "  " << cells.size() << " cells x " << config.trials << " trials = " << trials
+        << " trials\n";
+  }
   char line[256];
   std::snprintf(line, sizeof line,
                 "  static estimate (fixed rates; early-stopping trials at a third of their epoch "
@@ -139,9 +163,13 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
                 "to --test-cache-mb (default 1000)\n", distinct_test_sets, trials,
                 test_set_bytes / 1e6);
   out << line;
-  out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ", " +
-         std::to_string(setup.work.size()) + " trials)" : "") << ": " << skipped
-      << " trials already done would be skipped, " << to_run.size() << " to run\n";
+  if (config.adaptive)
+    out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ")" : "")
+        << ": " << held.size() << " trials already done; a run chooses the rest round by round\n";
+  else
+    out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ", " +
+           std::to_string(setup.work.size()) + " trials)" : "") << ": " << skipped
+        << " trials already done would be skipped, " << to_run.size() << " to run\n";
   if (piloted) {
     const double seconds = to_run_seconds * estimate.ratio;
     const double spread = 2 * estimate.ratio_error / estimate.ratio;

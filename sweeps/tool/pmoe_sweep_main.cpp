@@ -1,5 +1,6 @@
 // pmoe-sweep: runs grids of cells into crash-safe HDF5 result files.
-// Exit status: 0 done, 2 bad command, config, file or infeasible cell, 130 interrupted.
+// Exit status: 0 done, 1 incomplete (status, missing), 2 bad command, config, file or infeasible
+// cell, 3 a file could not be written, 4 a CPU lacking the build's instructions, 130 interrupted.
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -16,21 +17,33 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: pmoe-sweep COMMAND ...\n"
-    "  run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force] [--checkpoint-seconds S]\n"
-    "      [--test-cache-mb M]\n"
+    "  run CONFIG.ini [--out F] [--threads N] [--shard I/K|auto/K] [--force]\n"
+    "      [--checkpoint-seconds S] [--test-cache-mb M]\n"
     "         run a sweep, or resume it: trials already in F (default results/NAME.h5) are\n"
-    "         skipped. --shard I/K runs the I-th of K cost-balanced parts (default from\n"
-    "         SLURM_ARRAY_TASK_ID/_COUNT/_MIN when set) into results/NAME.shard-I-of-K.h5.\n"
-    "         Trials with the same data parameters and trial index share their test set:\n"
-    "         up to M megabytes of them are kept (default 1000; 0: draw each anew)\n"
+    "         skipped. --shard I/K runs the I-th of K cost-balanced parts into\n"
+    "         F-without-.h5.shards/shard-I-of-K.h5; auto/K takes I from SLURM_ARRAY_TASK_ID\n"
+    "         (K is never taken from the array's size). Trials with the same data parameters\n"
+    "         and trial index share their test set: up to M megabytes of them are kept\n"
+    "         (default 1000; 0: draw each anew)\n"
     "  plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json] [--pilot T] [--threads N]\n"
     "         the cells, trials, estimated cost and memory, and what a run would skip;\n"
     "         --pilot T runs T of the trials still to run (on N cores; nothing is written)\n"
     "         and scales the estimate by what they took\n"
-    "  merge OUT.h5 SHARD.h5...\n"
-    "         one file from the shards of one sweep, identical to a single-machine run's\n"
-    "  status FILE.h5\n"
-    "         what a result file holds and what is missing\n";
+    "  slurm CONFIG.ini --shards K [--out F] [--cpus C] [--pilot T] [--margin X]\n"
+    "      [--time MINUTES] [--mem MB] [--sbatch LINE]... [--sbatch-file F] [--print|--submit]\n"
+    "         writes F-without-.h5.slurm/array.sbatch (K tasks, C CPUs each, time and memory\n"
+    "         from a pilot of T trials (default 16) times X (default 2)) and merge.sbatch;\n"
+    "         --print shows them instead, --submit submits both (merge after the array)\n"
+    "  missing CONFIG.ini --shards K [--out F]\n"
+    "         which shards are complete, incomplete, absent, running or of another sweep, and\n"
+    "         the command that finishes them; exit 1 until all are complete\n"
+    "  merge OUT.h5 SHARD.h5... [--force]\n"
+    "         one file from the shards of one sweep, identical to a single-machine run's;\n"
+    "         an existing OUT.h5 of another sweep is only overwritten with --force\n"
+    "  status FILE.h5...\n"
+    "         what each result file (or its journal) holds and lacks; exit 1 if any lacks\n"
+    "Exit status: 0 done, 1 incomplete (status, missing), 2 bad command, config or file,\n"
+    "3 a file could not be written, 4 a CPU without the build's instruction set, 130 stopped.\n";
 
 }  // namespace
 
@@ -93,8 +106,10 @@ int main(int argc, char** argv) {
     if (command == "plan") return pmoe::RunPlanCommand(args, command_line);
     if (command == "merge") return pmoe::RunMergeCommand(args, command_line);
     if (command == "status") return pmoe::RunStatusCommand(args, command_line);
+    if (command == "missing") return pmoe::RunMissingCommand(args, command_line);
+    if (command == "slurm") return pmoe::RunSlurmCommand(args, command_line);
     std::cerr << "pmoe-sweep: error: unknown command \"" << command
-              << "\" (expected run, plan, merge or status)\n" << kUsage;
+              << "\" (expected run, plan, slurm, missing, merge or status)\n" << kUsage;
     return 2;
   } catch (const pmoe::ConfigError& e) {
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";

@@ -1,4 +1,4 @@
-// `pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] [--force]
+// `pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K|auto/K] [--force]
 // [--checkpoint-seconds S] [--test-cache-mb M]`: runs or resumes a sweep. Ctrl-C (or SIGTERM)
 // stops taking new trials, saves what finished and exits 130; a second Ctrl-C kills at once
 // (nothing finished is lost: the journal has it).
@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
@@ -29,7 +30,7 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   std::string config, out;
   RunOptions options;
   options.command_line = command_line;
-  ShardSpec shard = ShardFromEnvironment();
+  ShardSpec shard;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& { return OptionValue(args, &i); };
@@ -37,7 +38,7 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
     else if (a == "--threads")
       options.threads =
           static_cast<int>(ParseIntegerInRange("command line", a, value(), 1, kMaxThreads));
-    else if (a == "--shard") shard = ParseShard(value());
+    else if (a == "--shard") shard = ResolveShard(value());
     else if (a == "--force") options.force = true;
     else if (a == "--checkpoint-seconds") options.checkpoint_seconds = ParsePositive(a, value());
     else if (a == "--test-cache-mb")
@@ -49,6 +50,12 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   }
   if (config.empty()) throw ConfigError("command line: run needs a CONFIG.ini (pmoe-sweep --help)");
   const SweepSetup setup = PrepareSweep(config, out, shard);  // validates before any file is touched
+  // The array's size is never taken for a shard count (a resubmitted task would compute the
+  // wrong part); without --shard an array task runs the whole sweep, and says so.
+  if (shard.count == 0 && std::getenv("SLURM_ARRAY_TASK_ID") != nullptr)
+    std::cerr << "pmoe-sweep: note: Slurm array task " << std::getenv("SLURM_ARRAY_TASK_ID")
+              << " without --shard: running the whole sweep (--shard auto/K runs shard "
+                 "SLURM_ARRAY_TASK_ID of K)\n";
   options.terminal = ::isatty(STDERR_FILENO);
   options.interrupted = [] { return g_interrupted != 0; };
   std::signal(SIGINT, OnSignal);
@@ -72,6 +79,7 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                   report.test_set_reuses);
     std::cout << line;
   }
+  if (!report.adaptive.empty()) PrintSeriesOutcomes(report.adaptive, std::cout);
   return report.interrupted ? 130 : 0;
 }
 

@@ -1,77 +1,82 @@
-// `pmoe-sweep status FILE.h5`: what a result file holds, what its sweep still lacks, and what a
-// journal beside it holds that the file does not yet (a run in progress or killed).
-#include <cstdio>
+// `pmoe-sweep status FILE.h5...`: what each result file holds, what its share of the sweep
+// still lacks, and what a journal beside it holds that the file does not yet (a run in progress
+// or killed; a journal alone, before the first checkpoint, is read too). Exit status 0 when every
+// file is complete, 1 when any lacks trials, 2 when one cannot be read.
 #include <iostream>
-#include <map>
-#include <set>
 
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "sweep_state.hpp"
 
 namespace pmoe {
+namespace {
+
+// Prints one file's account; returns whether its share is complete.
+bool PrintStatus(const SweepState& s, std::ostream& out) {
+  const SweepIdentity& id = s.identity;
+  out << s.path << ": ";
+  if (s.file_exists)
+    out << "sweep " << s.name << " (" << s.config_path << "), seed " << id.seed
+        << (id.shard.empty() ? "" : ", shard " + id.shard) << "\n  written " << s.created_utc
+        << " by pmoe-sweep " << s.tool << "\n";
+  else
+    out << "no file yet; its journal holds a sweep of seed " << id.seed
+        << (id.shard.empty() ? "" : ", shard " + id.shard)
+        << " (stopped or still running before its first checkpoint)\n";
+  out << "  numerics version " << id.numerics << ", build " << id.build << "\n";
+  if (s.adaptive)
+    out << "  adaptive search of N* in " << s.adaptive_series.size() << " series (" << id.adaptive
+        << "); held " << s.held.size() << " trials (" << s.by_status[0] << " ok, " << s.by_status[1]
+        << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
+        << s.successes << " successes)\n";
+  else
+  out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held " << s.held.size()
+      << " of " << s.work.size() << " (" << s.by_status[0] << " ok, " << s.by_status[1]
+      << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
+      << s.successes << " successes)\n";
+  if (s.file_exists && s.journal_only > 0)
+    out << "  journal " << s.path << ".journal: " << s.journal_only << " finished trials not "
+        << "yet in the file (a run is going on or was stopped; running again folds them in)\n";
+  if (!s.journal_damage.empty()) out << "  warning: " << s.journal_damage << "\n";
+  if (s.journal_of_another)
+    out << "  journal " << s.path << ".journal holds another sweep (a run would refuse it)\n";
+  if (s.adaptive) PrintSeriesOutcomes(s.adaptive_series, out);
+  if (s.lacking.empty()) {
+    out << "  complete" << (s.adaptive ? ": every series has stopped" : "") << "\n";
+    return true;
+  }
+  if (s.adaptive) {
+    out << "  incomplete: series still searching; their current rounds lack " << s.Missing()
+        << " trials (running the sweep again goes on from there)\n";
+    return false;
+  }
+  out << "  incomplete: " << s.Missing() << " trials missing in " << s.lacking.size()
+      << " cells:\n";
+  int shown = 0;
+  for (const auto& [cell, count] : s.lacking) {
+    if (++shown > 20) {
+      out << "    ... " << s.lacking.size() - 20 << " more\n";
+      break;
+    }
+    out << "    " << s.cells[cell].label << ": " << count << " trials missing\n";
+  }
+  return false;
+}
+
+}  // namespace
 
 int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line) {
   (void)command_line;
-  if (args.size() != 1 || args[0].rfind("--", 0) == 0)
-    UnexpectedArgument(args.empty() ? "" : args[0], "pmoe-sweep status FILE.h5");
-  const std::string& path = args[0];
-  const ResultContents contents = ReadResultFile(path);
-  const ResultMeta& m = contents.meta;
-  const SweepConfig config = ParseSweepConfig(m.config_path, m.config);
-  const std::vector<Cell> cells = ExpandGrid(config);
-  ShardSpec shard;
-  if (!m.shard.empty()) shard = ParseShard(m.shard);
-  const std::vector<WorkItem> work = ShardOf(PlanWork(cells, config.trials), shard.index,
-                                             shard.count);
-
-  std::set<std::pair<uint64_t, int>> held;
-  int by_status[4] = {0, 0, 0, 0}, successes = 0;
-  for (const TrialRow& r : contents.rows) {
-    held.insert({r.cell_id, r.result.trial});
-    ++by_status[static_cast<int>(r.result.status) % 4];
-    successes += r.result.success;
-  }
-  std::map<size_t, int> lacking;  // cell index -> trials missing
-  for (const WorkItem& item : work)
-    if (!held.count({cells[item.cell].id, item.trial})) ++lacking[item.cell];
-
-  std::cout << path << ": sweep " << m.name << " (" << m.config_path << "), seed "
-            << m.master_seed << (m.shard.empty() ? "" : ", shard " + m.shard) << "\n"
-            << "  written " << m.created_utc << " by pmoe-sweep " << m.tool_version << " ("
-            << m.git_describe << ")\n"
-            << "  " << cells.size() << " cells x " << config.trials << " trials; this file "
-            << "holds " << contents.rows.size() << " of " << work.size() << " ("
-            << by_status[0] << " ok, " << by_status[1] << " diverged, " << by_status[2]
-            << " infeasible, " << by_status[3] << " error; " << successes << " successes)\n";
-  const SweepIdentity identity = IdentityOf(contents);
-  const JournalContents journal =
-      PeekJournal(path + ".journal", identity.Text(), *contents.schema,
-                  LimitsOf(identity.cells, identity.trials));
-  if (const std::string damage = DescribeDamage(path + ".journal", journal.damage);
-      !damage.empty())
-    std::cout << "  warning: " << damage << "\n";
-  size_t pending = 0;
-  for (const TrialRow& r : journal.rows) pending += !held.count({r.cell_id, r.result.trial});
-  if (journal.has_identity)
-    std::cout << "  journal " << path << ".journal: " << pending << " finished trials not yet "
-              << "in the file (a run is going on or was stopped; running again folds them in)\n";
-  if (lacking.empty()) {
-    std::cout << "  complete\n";
-    return 0;
-  }
-  std::cout << "  " << lacking.size() << " cells incomplete:\n";
-  int shown = 0;
-  for (const auto& [cell, count] : lacking) {
-    if (++shown > 20) {
-      std::cout << "    ... " << lacking.size() - 20 << " more\n";
-      break;
-    }
-    std::cout << "    " << cells[cell].label << ": " << count << " trials missing\n";
-  }
-  return 0;
+  const std::string usage = "pmoe-sweep status FILE.h5...";
+  if (args.empty()) throw ConfigError("status: expected " + usage);
+  for (const auto& a : args)
+    if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
+  size_t incomplete = 0;
+  for (const std::string& path : args)
+    incomplete += !PrintStatus(ReadSweepState(path), std::cout);
+  if (args.size() > 1)
+    std::cout << args.size() - incomplete << " of " << args.size() << " files complete\n";
+  return incomplete > 0 ? 1 : 0;
 }
 
 }  // namespace pmoe

@@ -87,3 +87,45 @@ TEST_CASE("pmoe-analyze refuses bad input with exit status 2", "[analysis][cli]"
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("pmoe-analyze flags estimates of trials that did not converge, in every format",
+          "[analysis][cli][readings]") {
+  // Two epochs: most trials near N* stop at the epoch cap, not at zero training error.
+  const std::string dir = test::FreshDirectory("analyze_capped");
+  std::ofstream(dir + "/capped.ini") << "name = capped\nseed = 3\ntrials = 8\nN_test = 400\n"
+                                        "[model]\nm = 20\nepochs = 2\nl = 4\n"
+                                        "[grid]\nmodel.kind = separate,cnn\nN = 20..640 x2\n";
+  REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir + "/capped.ini --out " +
+                           dir + "/capped.h5").status == 0);
+  const std::string file = dir + "/capped.h5";
+  const auto summary = test::RunCommand(Analyze("summary " + file));
+  CHECK_THAT(summary.out, Contains("stop_epoch_cap") && Contains("converged"));
+  const auto text = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50"));
+  INFO(text.out << text.err);
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out, Contains("low_convergence") && Contains("N_acc") &&
+                           Contains("training budget"));
+  const auto csv = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50 --csv"));
+  CHECK_THAT(csv.out, Contains(",converged,flag,") && Contains("low_convergence"));
+  const auto json = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50 --json"));
+  CHECK(ParsesAsJson(json.out));
+  CHECK_THAT(json.out, Contains("\"flag\":\"low_convergence\""));
+}
+
+TEST_CASE("pmoe-analyze prints bounds outside the grid and refuses a non-numeric axis",
+          "[analysis][cli][readings]") {
+  // The target accuracy 0.9999 is reached nowhere in SmallSweep's grid: bounds, never numbers.
+  const auto r = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
+                                          " --bootstrap 50 --target-accuracy 0.9999"));
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Contains("> 640"));
+  CHECK_THAT(r.out, !Contains("0 [0, 0]"));
+  const auto kind = test::RunCommand(Analyze("exponent " + SmallSweep() + " --over model.kind"));
+  CHECK(kind.status == 2);
+  CHECK_THAT(kind.err, Contains("model.kind is not a numeric axis"));
+}
+
+}  // namespace pmoe

@@ -53,8 +53,8 @@ TEST_CASE("N* of a known logistic curve is recovered and covered by its interval
     const Results r = SyntheticResults({1}, truth, 0, 2.5, 30, 100 + rep);
     options.seed = rep;
     const SampleComplexity sc = EstimateSampleComplexity(r, "", options);
-    REQUIRE(sc.nstar.size() == 1);
-    const NStar& n = sc.nstar[0][0];
+    REQUIRE(sc.Of(Reading::kSuccess).size() == 1);
+    const NStar& n = sc.Of(Reading::kSuccess)[0][0];
     CHECK_FALSE(n.Censored());
     log_errors.push_back(std::log(n.estimate / truth));
     covered += n.lo <= truth && truth <= n.hi;
@@ -98,9 +98,9 @@ TEST_CASE("N* outside the N grid is flagged and left out of the exponent", "[ana
   // N* = 5 (below the grid's 25) at x = 1, and 1e5 (above 6400) at x = 8.
   Results r = SyntheticResults({1, 2, 4, 8}, 5, 4.4, 3.0, 20, 7);
   const SampleComplexity sc = EstimateSampleComplexity(r, "model.l", options);
-  CHECK(sc.nstar[0][0].below_grid);
-  CHECK(sc.nstar[0][3].above_grid);
-  CHECK_FALSE(sc.nstar[0][1].Censored());
+  CHECK(sc.Of(Reading::kSuccess)[0][0].below_grid);
+  CHECK(sc.Of(Reading::kSuccess)[0][3].above_grid);
+  CHECK_FALSE(sc.Of(Reading::kSuccess)[0][1].Censored());
   CHECK(FitExponents(sc, options)[0].points == 2);
 }
 

@@ -40,3 +40,21 @@ TEST_CASE("Malformed axes are refused naming the key and the accepted forms", "[
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("Geometric series of integer parameters land on integers", "[sweep][axis]") {
+  using V = std::vector<std::string>;
+  // The issue's example: x1.414 from 16 to 1024, rounded, no value twice, and it says so.
+  const Axis n = ParseAxis("t.ini", "N", "16..1024 x1.414");
+  CHECK(n.values == V{"16", "23", "32", "45", "64", "90", "128", "181", "256", "362", "511",
+                      "723", "1022"});
+  CHECK_THAT(n.note, Catch::Matchers::Contains("rounded to integers"));
+  // Small values round onto each other: duplicates dropped, order kept.
+  CHECK(Values("model.l", "1..8 x1.2") == V{"1", "2", "3", "4", "5", "6", "7"});
+  // Already integral: no note; a real parameter keeps its exact terms.
+  CHECK(ParseAxis("t.ini", "N", "100..800 x2").note.empty());
+  CHECK(Values("model.lr", "1..4 x1.5") == V{"1", "1.5", "2.25", "3.375"});
+}
+
+}  // namespace pmoe

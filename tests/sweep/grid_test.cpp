@@ -79,3 +79,60 @@ TEST_CASE("Per-model sections override parameters of that model's cells only", "
 }
 
 }  // namespace pmoe
+
+#include "pmoe/trial/trial.hpp"
+
+namespace pmoe {
+
+TEST_CASE("An axis of a [grid.KIND] section applies to that model's cells only", "[sweep][grid]") {
+  // Joint pMoE over l; separate pMoE at its fixed l = 4 and the CNN alongside, each once per N.
+  const SweepConfig config = ParseSweepConfig(
+      "k.ini", "[model]\nl = 4\n[model.joint]\nk = 8\n"
+               "[grid]\nmodel.kind = separate,joint,cnn\nN = 100,200\n"
+               "[grid.joint]\nmodel.l = 2,6,10\n");
+  const std::vector<Cell> cells = ExpandGrid(config);
+  REQUIRE(cells.size() == 2 + 2 * 3 + 2);
+  int separate = 0, joint = 0, cnn = 0;
+  for (const Cell& c : cells) {
+    if (c.spec.model.kind == "separate") {
+      ++separate;
+      CHECK(c.spec.model.l == 4);
+      CHECK(c.label.find("model.l") == std::string::npos);
+    } else if (c.spec.model.kind == "joint") {
+      ++joint;
+      CHECK(c.label.find("model.l=") != std::string::npos);
+    } else {
+      ++cnn;
+    }
+  }
+  CHECK(separate == 2);
+  CHECK(joint == 6);
+  CHECK(cnn == 2);
+  // Pairing kept: trial t of every cell sees the same data set whatever its model or l.
+  for (const Cell& c : cells)
+    for (int t : {0, 3}) CHECK(DeriveSeeds(1, c.spec, t).data == DeriveSeeds(1, cells[0].spec, t).data);
+}
+
+TEST_CASE("A [grid.KIND] axis is refused where it cannot apply", "[sweep][grid]") {
+  using Catch::Matchers::Contains;
+  auto refusal = [](const std::string& text) {
+    try {
+      ExpandGrid(ParseSweepConfig("r.ini", text));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(refusal("[grid]\nmodel.kind = separate,cnn\n[grid.joint]\nmodel.l = 2,4\n"),
+             Contains("[grid.joint] model.l") && Contains("no cell of this sweep is a joint"));
+  CHECK_THAT(refusal("[grid]\nmodel.kind = separate,cnn\n[grid.cnn]\nmodel.l = 2,4\n"),
+             Contains("[grid.cnn] model.l") && Contains("cnn model that reads model.l"));
+  CHECK_THAT(refusal("[model.joint]\nl = 6\n[grid]\nmodel.kind = separate,joint\n"
+                     "[grid.joint]\nmodel.l = 2,4\n"),
+             Contains("both set it for joint cells"));
+  CHECK_THAT(refusal("[grid]\nmodel.l = 1:3\n[grid.joint]\nmodel.l = 2,4\n"),
+             Contains("already an axis"));
+  CHECK_THAT(refusal("[grid.joint]\nmodel.kind = joint\n"), Contains("cannot be restricted"));
+}
+
+}  // namespace pmoe

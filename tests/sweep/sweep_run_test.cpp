@@ -53,38 +53,61 @@ TEST_CASE("Three shards merged equal one run", "[sweep][shards]") {
   REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/all.h5")).status == 0);
   std::string parts;
   for (int i = 1; i <= 3; ++i) {
-    const std::string out = dir + "/part" + std::to_string(i) + ".h5";
+    // Every shard of one --out gets its own file beside it.
     REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                    "/3 --out " + out)).status == 0);
+                                    "/3 --out " + dir + "/merged.h5")).status == 0);
+    const std::string out = dir + "/merged.shards/shard-" + std::to_string(i) + "-of-3.h5";
     const size_t rows = ReadResultFile(out).rows.size();
     CHECK(rows >= 4);  // cost-balanced: 24 trials over 3 shards
     CHECK(rows <= 14);
     parts += " " + out;
   }
+  CHECK_FALSE(std::filesystem::exists(dir + "/merged.h5"));
   const auto merged = RunCommand(SweepCommand("merge " + dir + "/merged.h5" + parts));
   INFO(merged.err);
   REQUIRE(merged.status == 0);
   CHECK(CompareResults(dir + "/all.h5", dir + "/merged.h5").empty());
 
-  const auto missing = RunCommand(SweepCommand("merge " + dir + "/m2.h5 " + dir + "/part1.h5 " +
-                                               dir + "/part3.h5"));
+  const std::string part1 = dir + "/merged.shards/shard-1-of-3.h5";
+  const auto missing = RunCommand(SweepCommand("merge " + dir + "/m2.h5 " + part1 + " " + dir +
+                                               "/merged.shards/shard-3-of-3.h5"));
   CHECK(missing.status == 2);
-  CHECK_THAT(missing.err, Contains("in none of the files") && Contains("(shard 2/3)"));
+  CHECK_THAT(missing.err, Contains("in none of the files") && Contains("(shard 2/3)") &&
+                              Contains("pmoe-sweep missing " + config + " --shards 3 --out " +
+                                       dir + "/merged.h5`"));
   CHECK_FALSE(std::filesystem::exists(dir + "/m2.h5"));
-  const auto twice = RunCommand(SweepCommand("merge " + dir + "/m3.h5 " + dir + "/part1.h5 " +
-                                             dir + "/part1.h5"));
+  const auto twice = RunCommand(SweepCommand("merge " + dir + "/m3.h5 " + part1 + " " + part1));
   CHECK(twice.status == 2);
   CHECK_THAT(twice.err, Contains("is in both"));
 }
 
-TEST_CASE("Shards can come from a Slurm job array environment", "[sweep][shards]") {
+TEST_CASE("A Slurm array task takes its shard number, never the shard count, from Slurm",
+          "[sweep][shards]") {
   const std::string dir = test::FreshDirectory("sweep_slurm");
   const std::string config = test::WriteQuickSweep(dir, "slurm", 1);
-  const auto r = RunCommand("SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=3 "
-                            "SLURM_ARRAY_TASK_MIN=3 " +
-                            SweepCommand("run " + config + " --out " + dir + "/s.h5"));
+  // A resubmitted single task (--array=3: a task count of 1) runs shard 3 of the K given.
+  const std::string env = "SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_COUNT=1 SLURM_ARRAY_TASK_MIN=3 ";
+  const auto r = RunCommand(env + SweepCommand("run " + config + " --shard auto/4 --out " + dir +
+                                               "/s.h5"));
+  INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(ReadResultFile(dir + "/s.h5").meta.shard == "2/3");
+  CHECK(ReadResultFile(dir + "/s.shards/shard-3-of-4.h5").meta.shard == "3/4");
+  // A task id outside 1..K, or auto outside an array, is refused naming the variable.
+  const auto outside = RunCommand("SLURM_ARRAY_TASK_ID=5 " +
+                                  SweepCommand("run " + config + " --shard auto/4 --out " + dir +
+                                               "/s.h5"));
+  CHECK(outside.status == 2);
+  CHECK_THAT(outside.err, Contains("SLURM_ARRAY_TASK_ID = \"5\"") && Contains("1..4"));
+  const auto no_array = RunCommand("unset SLURM_ARRAY_TASK_ID; " +
+                                   SweepCommand("run " + config + " --shard auto/4"));
+  CHECK(no_array.status == 2);
+  CHECK_THAT(no_array.err, Contains("SLURM_ARRAY_TASK_ID, which is not set"));
+  // Without --shard an array task runs the whole sweep into the unsharded file, and says so.
+  const auto whole = RunCommand(env + SweepCommand("run " + config + " --out " + dir + "/w.h5"));
+  REQUIRE(whole.status == 0);
+  CHECK_THAT(whole.err, Contains("without --shard: running the whole sweep"));
+  CHECK(ReadResultFile(dir + "/w.h5").meta.shard.empty());
+  CHECK(ReadResultFile(dir + "/w.h5").rows.size() == 8);
 }
 
 TEST_CASE("A sweep killed with SIGKILL many times and resumed equals an uninterrupted one",

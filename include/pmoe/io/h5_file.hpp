@@ -14,6 +14,10 @@ namespace pmoe {
 class H5File {
  public:
   static H5File Create(const std::string& path);        // truncates an existing file
+  // A file held in memory only (HDF5's core driver): HDF5 never touches the disk, so a full
+  // disk cannot leave the library half-closed; Image() gives the bytes to write. `name` is
+  // used in messages.
+  static H5File CreateInMemory(const std::string& name);
   static H5File OpenReadOnly(const std::string& path);
   H5File(H5File&& other) noexcept;
   H5File& operator=(H5File&&) = delete;
@@ -21,6 +25,8 @@ class H5File {
 
   // Closes now and throws if HDF5 could not finish the file (the destructor only tries).
   void Close();
+  // The complete file as bytes (flushed first), ready to be written as an HDF5 file.
+  std::vector<char> Image() const;
 
   const std::string& path() const { return path_; }
 

@@ -19,6 +19,7 @@ inline constexpr int64_t kSchemaVersion = 1;
 
 struct ResultMeta {
   int numerics_version = 0;  // kNumericsVersion of the tool that computed the trials
+  std::string numerics_build;  // NumericsBuild() of that tool ("" in files older than it)
   std::string name;
   std::string config;        // the sweep config's full text
   std::string config_path;
@@ -29,6 +30,11 @@ struct ResultMeta {
   std::string created_utc;   // ISO 8601
   std::string tool_version;
   std::string git_describe;
+  // Adaptive sweeps: AdaptiveIdentity(), and one line per series of this file's search:
+  // "label<TAB>state<TAB>rounds<TAB>trials<TAB>N*<TAB>lo<TAB>hi" (state: running, precise,
+  // budget, below_range, above_range). Both "" otherwise.
+  std::string adaptive;
+  std::string adaptive_series;
 };
 
 struct StoredCell {

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/sweep/axis.hpp"
+#include "pmoe/sweep/psi_search.hpp"
 
 namespace pmoe {
 
@@ -19,11 +21,16 @@ struct SweepConfig {
   int trials = 20;
   TrialSpec base;
   std::vector<std::string> base_keys;  // the parameters the file sets outside [grid], in order
-  std::vector<Axis> axes;  // in file order; the last varies fastest
+  // In file order, the last varying fastest; an axis of a section [grid.KIND] applies to the
+  // cells of that model kind only (the others keep their base value and ignore it).
+  std::vector<Axis> axes;
   // Per-model overrides from sections [model.KIND] (e.g. [model.joint] k = 8): applied to the
   // cells whose model.kind is KIND, after the axes, so one sweep can compare models whose
   // parameters differ. Pairs of (kind, (parameter, value)), in file order.
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> overrides;
+  // [adaptive]: each series searches its N* round by round (adaptive_config.hpp); the grid's
+  // last axis is then N over the search's candidates, and `trials` is the budget per series.
+  std::optional<AdaptiveSettings> adaptive;
 };
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.

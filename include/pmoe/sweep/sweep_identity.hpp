@@ -1,5 +1,6 @@
-// What makes two result files, journals or configs "the same sweep": the master seed, trials per
-// cell, the shard, the stored columns and the canonical keys of the cells. Comments, spacing and key order in the
+// What makes two result files, journals or configs "the same sweep": the numerics version and
+// build, the master seed, trials per cell, the shard, the stored columns and the canonical keys
+// of the cells. Comments, spacing and key order in the
 // config do not count; anything that changes what would be computed does.
 #pragma once
 
@@ -11,12 +12,14 @@ namespace pmoe {
 
 struct SweepIdentity {
   int numerics = 0;                // kNumericsVersion of the tool that computes the trials
+  std::string build;               // NumericsBuild() of the tool that computes them
   uint64_t seed = 0;
   int trials = 0;
   std::string shard;               // "I/K" or ""
   std::string columns;             // the rows' schema, RowSchema::Text()
   std::vector<std::string> cells;  // canonical keys, grid order
   std::vector<std::string> labels; // the same cells' swept values, for messages
+  std::string adaptive;            // AdaptiveIdentity() of an adaptive sweep, else ""
 
   std::string Text() const;  // stored at the head of the journal
   static SweepIdentity FromText(const std::string& text);

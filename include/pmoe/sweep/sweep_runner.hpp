@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_config.hpp"
@@ -23,7 +24,8 @@ struct SweepSetup {
   ShardSpec shard;
   RowSchema schema;           // the stored columns: core, class counts, the cells' metrics
   SweepIdentity identity;
-  std::string out_path;      // results/NAME.h5 or results/NAME.shard-I-of-K.h5 unless given
+  std::string merged_path;   // the whole sweep's file: --out, or results/NAME.h5
+  std::string out_path;      // this run's file: merged_path, or ShardPath(merged_path, shard)
   std::string journal_path;  // out_path + ".journal"
   std::vector<WorkItem> work;  // this shard's items, most costly first
 };
@@ -59,6 +61,7 @@ struct RunReport {
   double store_seconds = 0;  // journal appends and HDF5 rebuilds, on the writer thread
   size_t test_sets_kept = 0, test_set_reuses = 0;  // the test-set cache's work
   size_t test_cache_peak_bytes = 0;
+  std::vector<SeriesOutcome> adaptive;  // an adaptive sweep's series, as the run left them
 };
 
 // Throws IoError when the journal or the result file cannot be written: the workers are stopped

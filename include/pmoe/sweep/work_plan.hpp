@@ -33,7 +33,15 @@ struct ShardSpec {
 // Parses "I/K" (1 <= I <= K); throws ConfigError naming --shard.
 ShardSpec ParseShard(const std::string& text);
 
-// From a Slurm job array's environment (SLURM_ARRAY_TASK_ID, _COUNT and _MIN), if set.
-ShardSpec ShardFromEnvironment();
+// Parses --shard's value: "I/K", or "auto/K" whose I is the Slurm array task's SLURM_ARRAY_TASK_ID
+// (the array is submitted as --array=1-K, so task ids are shard numbers). K is always the user's:
+// it is never taken from the array's size, so resubmitting one task (--array=3) runs shard 3/K.
+// Throws ConfigError saying what is missing or out of range.
+ShardSpec ResolveShard(const std::string& text);
+
+// Where shard I/K of a sweep whose merged file is `merged_out` is written: beside it, in
+// "<merged_out without .h5>.shards/shard-I-of-K.h5", so that the shards of one K, of another K
+// and the merged file never share a file.
+std::string ShardPath(const std::string& merged_out, const ShardSpec& shard);
 
 }  // namespace pmoe

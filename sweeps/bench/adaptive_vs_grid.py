@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Adaptive search against a fixed N grid, on the same question, over several master seeds.
+
+For each seed: runs the fixed-grid config, measures each series' N* and its 95 % interval with
+pmoe-analyze (logistic fit, paired bootstrap), then runs the adaptive config with its target set
+to the grid's median relative interval width for that seed (the precision the grid bought), and
+prints per series: trials used, N* and interval of both, their relative widths, and whether the
+two estimates agree (their difference within 1.96 standard errors, in log N). A benchmark, not a test: it prints its
+figures and judges nothing.
+
+  sweeps/bench/adaptive_vs_grid.py sweeps/configs/adaptive/phase_l_grid.ini \\
+      sweeps/configs/adaptive/phase_l.ini --seeds 1,2,3 [--set model.l=2:6] [--dir DIR]
+
+--set KEY=VALUE replaces a [grid] axis (or adds it) in both configs, to run a smaller question.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SWEEP = os.path.join(ROOT, "build", "sweeps", "pmoe-sweep")
+ANALYZE = os.path.join(ROOT, "build", "analysis", "pmoe-analyze")
+
+
+def rewrite(text, seed, target=None, axes=()):
+    """The config with its seed, its adaptive target and the given [grid] axes replaced."""
+    text = re.sub(r"(?m)^[ \t]*seed[ \t]*=.*$", f"seed = {seed}", text)
+    if target is not None:
+        text = re.sub(r"(?m)^[ \t]*target[ \t]*=.*$", f"target = {target:.4f}", text)
+    for key, value in axes:
+        pattern = rf"(?m)^[ \t]*{re.escape(key)}[ \t]*=.*$"
+        if re.search(pattern, text.split("[grid]", 1)[1]):
+            head, grid = text.split("[grid]", 1)
+            text = head + "[grid]" + re.sub(pattern, f"{key} = {value}", grid, count=1)
+        else:
+            text = text.replace("[grid]\n", f"[grid]\n{key} = {value}\n", 1)
+    return text
+
+
+def run(config_text, name, workdir, threads):
+    path = os.path.join(workdir, name + ".ini")
+    out = os.path.join(workdir, name + ".h5")
+    with open(path, "w") as f:
+        f.write(config_text)
+    start = time.time()
+    subprocess.run([SWEEP, "run", path, "--out", out, "--force"] +
+                   (["--threads", str(threads)] if threads else []),
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.time() - start
+    table = json.loads(subprocess.run([ANALYZE, "sample-complexity", out, "--json"], check=True,
+                                      capture_output=True, text=True).stdout)
+    return {row["series"]: row for row in table["nstar"]}, seconds
+
+
+def width(row):
+    lo, hi, n = row["lo"], row["hi"], row["N_star"]
+    if row["grid"] != "inside" or lo is None or hi is None or not n:
+        return None
+    return (hi - lo) / n
+
+
+def Agree(g, a):
+    """Whether two estimates of N* differ by less than 1.96 standard errors of the difference,
+    in log N, each standard error read off its 95 % interval; two bounds on the same side agree."""
+    if g["grid"] != "inside" or a["grid"] != "inside":
+        return g["grid"] == a["grid"]
+    if None in (g["lo"], g["hi"], a["lo"], a["hi"]):
+        return False
+    se = lambda r: (math.log(r["hi"]) - math.log(r["lo"])) / 3.92
+    return abs(math.log(a["N_star"]) - math.log(g["N_star"])) <= 1.96 * math.hypot(se(g), se(a))
+
+
+def fmt(row):
+    if row["grid"] != "inside":
+        return f"{row['grid']:>24}"
+    lo = "-" if row["lo"] is None else f"{row['lo']:.0f}"
+    hi = "-" if row["hi"] is None else f"{row['hi']:.0f}"
+    return f"{row['N_star']:7.1f} [{lo:>5}, {hi:>5}]".rjust(24)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("grid_config")
+    parser.add_argument("adaptive_config")
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--dir", default=os.path.join(ROOT, "results", "bench-adaptive"))
+    parser.add_argument("--threads", type=int, default=0)
+    args = parser.parse_args()
+    axes = [tuple(item.split("=", 1)) for item in args.set]
+    os.makedirs(args.dir, exist_ok=True)
+    grid_text = open(args.grid_config).read()
+    adaptive_text = open(args.adaptive_config).read()
+    totals = {"grid": 0, "adaptive": 0, "agree": 0, "series": 0, "grid_s": 0.0, "adaptive_s": 0.0}
+    ratios, width_pairs = [], []
+    for seed in [int(s) for s in args.seeds.split(",")]:
+        grid, grid_s = run(rewrite(grid_text, seed, axes=axes), f"grid-{seed}", args.dir,
+                           args.threads)
+        widths = [w for w in (width(r) for r in grid.values()) if w is not None]
+        target = statistics.median(widths) if widths else 0.25
+        adaptive, adaptive_s = run(rewrite(adaptive_text, seed, target, axes), f"adaptive-{seed}",
+                                   args.dir, args.threads)
+        print(f"seed {seed}: target = the grid's median relative width {target:.3f}; "
+              f"grid {grid_s:.0f} s, adaptive {adaptive_s:.0f} s (wall, this machine)")
+        print(f"  {'series':<28} {'grid trials':>11} {'grid N* [95%]':>24} {'width':>6}  "
+              f"{'adapt trials':>12} {'adaptive N* [95%]':>24} {'width':>6}  agree")
+        for series, g in grid.items():
+            a = adaptive.get(series)
+            if a is None:
+                continue
+            wg, wa = width(g), width(a)
+            agree = Agree(g, a)
+            totals["grid"] += g["trials"]
+            totals["adaptive"] += a["trials"]
+            totals["agree"] += agree
+            totals["series"] += 1
+            ratios.append(a["trials"] / g["trials"])
+            if wg is not None and wa is not None:
+                width_pairs.append((wg, wa))
+            print(f"  {series:<28} {g['trials']:>11} {fmt(g)} "
+                  f"{'-' if wg is None else f'{wg:6.3f}':>6}  {a['trials']:>12} {fmt(a)} "
+                  f"{'-' if wa is None else f'{wa:6.3f}':>6}  {'yes' if agree else 'NO'}")
+        totals["grid_s"] += grid_s
+        totals["adaptive_s"] += adaptive_s
+    print(f"\nall seeds: {totals['series']} series; trials adaptive/grid = "
+          f"{totals['adaptive']}/{totals['grid']} = {totals['adaptive'] / max(1, totals['grid']):.3f}"
+          f" (per series median {statistics.median(ratios) if ratios else float('nan'):.3f}); "
+          f"estimates agree in {totals['agree']}/{totals['series']}; wall {totals['grid_s']:.0f} s "
+          f"grid, {totals['adaptive_s']:.0f} s adaptive")
+    if width_pairs:
+        print(f"relative 95% widths, median over series with both inside the range: grid "
+              f"{statistics.median(w for w, _ in width_pairs):.3f}, adaptive "
+              f"{statistics.median(w for _, w in width_pairs):.3f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

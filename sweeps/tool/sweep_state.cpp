@@ -1,0 +1,161 @@
+// Reading what a sweep file and its journal hold. A journal alone carries its sweep's identity
+// (the cells' canonical keys, seed, trials, shard and row columns), which is enough to rebuild
+// the cells, their cost order and so the shard's share, without the config.
+#include "sweep_state.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+#include "pmoe/core/rng.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/sweep/journal.hpp"
+#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/sweep_runner.hpp"
+
+namespace pmoe {
+namespace {
+
+// The row schema an identity's "name:type,..." column list describes (the journal's encoding).
+RowSchema SchemaFromColumns(const std::string& text, const std::string& path) {
+  const RowSchema core({}, 0);
+  int classes = 0;
+  std::vector<MetricInfo> metrics;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
+    const size_t colon = item.rfind(':');
+    const std::string name = item.substr(0, colon);
+    bool is_core = false;
+    for (const Column& c : core.columns()) is_core = is_core || c.name == name;
+    if (is_core) continue;
+    if (name == "train_count_" + std::to_string(classes)) {
+      ++classes;
+      continue;
+    }
+    MetricInfo m;
+    m.name = name;
+    bool known = false;
+    for (ColumnType t : {ColumnType::kU64, ColumnType::kI64, ColumnType::kI32, ColumnType::kU8,
+                         ColumnType::kF64, ColumnType::kString})
+      if (colon != std::string::npos && item.substr(colon + 1) == ColumnTypeName(t)) {
+        m.type = t;
+        known = true;
+      }
+    if (!known) throw SchemaError(path + ": its identity lists a column this tool cannot read: " +
+                                  item);
+    metrics.push_back(m);
+  }
+  RowSchema schema(metrics, classes);
+  if (schema.Text() != text)
+    throw SchemaError(path + ": its identity lists columns this tool cannot read: " + text);
+  return schema;
+}
+
+// The cells an identity names, their parameters parsed back from the canonical keys.
+std::vector<Cell> CellsOf(const SweepIdentity& id, const std::string& path) {
+  std::vector<Cell> cells;
+  for (size_t i = 0; i < id.cells.size(); ++i) {
+    Cell c;
+    c.key = id.cells[i];
+    c.id = HashString(c.key);
+    c.label = id.labels[i];
+    for (const auto& [name, value] : SplitCanonicalKey(c.key)) SetParam(c.spec, name, value, path);
+    cells.push_back(std::move(c));
+  }
+  return cells;
+}
+
+void Count(SweepState& s, const TrialRow& r,
+           std::map<std::pair<uint64_t, int>, bool>& success) {
+  if (!s.held.insert({r.cell_id, r.result.trial}).second) return;
+  success[{r.cell_id, r.result.trial}] = r.result.success;
+  ++s.by_status[static_cast<int>(r.result.status) % 4];
+  s.successes += r.result.success;
+}
+
+}  // namespace
+
+size_t SweepState::Missing() const {
+  size_t missing = 0;
+  for (const auto& [cell, count] : lacking) missing += static_cast<size_t>(count);
+  return missing;
+}
+
+SweepState ReadSweepState(const std::string& path) {
+  SweepState s;
+  s.path = path;
+  const std::string journal_path = path + ".journal";
+  s.file_exists = std::filesystem::exists(path);
+  s.journal_exists = std::filesystem::exists(journal_path);
+  if (!s.file_exists && !s.journal_exists)
+    throw SchemaError(path + ": no such file, and no journal " + journal_path + " (not run yet?)");
+  std::optional<RowSchema> schema;
+  std::vector<TrialRow> file_rows;
+  if (s.file_exists) {
+    ResultContents contents = ReadResultFile(path);
+    const ResultMeta& m = contents.meta;
+    s.identity = IdentityOf(contents);
+    s.name = m.name;
+    s.config_path = m.config_path;
+    s.created_utc = m.created_utc;
+    s.tool = m.tool_version + " (" + m.git_describe + ")";
+    s.cells = ExpandGrid(ParseSweepConfig(m.config_path, m.config));
+    schema = contents.schema;
+    file_rows = std::move(contents.rows);
+  } else {
+    const JournalContents head = PeekJournal(journal_path, "", RowSchema());
+    if (!head.has_identity)
+      throw SchemaError(journal_path + ": not a pmoe-sweep journal (no intact identity record)");
+    s.identity = SweepIdentity::FromText(head.identity);
+    schema = SchemaFromColumns(s.identity.columns, journal_path);
+    s.cells = CellsOf(s.identity, journal_path);
+  }
+  if (!s.identity.shard.empty()) s.shard = ParseShard(s.identity.shard);
+  std::map<std::pair<uint64_t, int>, bool> success;
+  for (const TrialRow& r : file_rows) Count(s, r, success);
+  if (s.journal_exists) {
+    // Rows only of a journal of this very sweep (another identity's are not decoded).
+    const JournalContents journal =
+        PeekJournal(journal_path, s.identity.Text(), *schema,
+                    LimitsOf(s.identity.cells, s.identity.trials));
+    s.journal_of_another = journal.has_identity && journal.identity != s.identity.Text();
+    s.journal_damage = DescribeDamage(journal_path, journal.damage);
+    const size_t before = s.held.size();
+    for (const TrialRow& r : journal.rows) Count(s, r, success);
+    s.journal_only = s.held.size() - before;
+  }
+  if (!s.identity.adaptive.empty()) {
+    s.adaptive = true;
+    AdaptiveWork search(s.cells, ParseAdaptiveIdentity(s.identity.adaptive), s.shard);
+    s.work = search.Next([&](size_t cell, int trial) -> std::optional<bool> {
+      const auto it = success.find({s.cells[cell].id, trial});
+      if (it == success.end()) return std::nullopt;
+      return it->second;
+    });
+    s.adaptive_series = search.Outcomes();
+  } else {
+    s.work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);
+  }
+  for (const WorkItem& item : s.work)
+    if (!s.held.count({s.cells[item.cell].id, item.trial})) ++s.lacking[item.cell];
+  return s;
+}
+
+bool JournalInUse(const std::string& journal_path) {
+  // O_NONBLOCK: a FIFO in the journal's place must not block status.
+  const int fd = ::open(journal_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // releases the shared lock if we took it
+  return busy;
+}
+
+}  // namespace pmoe
