@@ -84,6 +84,18 @@ struct Editor {
     H5Sclose(space);
     H5Dclose(set);
   }
+  void SetTextAttribute(const std::string& name, const std::string& value) {
+    H5Adelete(file, name.c_str());
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    hid_t attr = H5Acreate2(file, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const char* text = value.c_str();
+    H5Awrite(attr, type, &text);
+    H5Aclose(attr);
+    H5Tclose(type);
+    H5Sclose(space);
+  }
   void SetIntAttribute(const std::string& name, int64_t value) {
     H5Adelete(file, name.c_str());
     hid_t space = H5Screate(H5S_SCALAR);
@@ -176,6 +188,8 @@ std::vector<Damage> Damages() {
        [](Editor& e, const ResultContents&) {
          e.SetIntAttribute("trials_per_cell", (1LL << 32) + 3);
        }},
+      {"a shard that is no shard", "attribute shard = \"3/0\"",
+       [](Editor& e, const ResultContents&) { e.SetTextAttribute("shard", "3/0"); }},
       {"a 2-D attribute", "attribute name of / is not a single value",
        [](Editor& e, const ResultContents&) {
          H5Adelete(e.file, "name");
