@@ -240,6 +240,15 @@ TEST_CASE("Damaged result files are refused by name, and nothing of them is copi
   }
 }
 
+TEST_CASE("A compressed result file (h5repack) is not taken for a damaged one", "[store][hostile]") {
+  // The extent check compares rows with stored bytes; a compressed column stores fewer.
+  const std::string dir = test::FreshDirectory("hostile_repack");
+  const std::string good = GoodResultFile(dir), packed = dir + "/packed.h5";
+  REQUIRE(RunCommand("h5repack -f GZIP=9 " + good + " " + packed).status == 0);
+  CHECK(ReadResultFile(packed).rows.size() == 6);
+  CHECK(test::CompareResults(good, packed).empty());
+}
+
 namespace {
 
 // Rows of `cells` x trials 0..trials-1, with some text so records differ in length.
