@@ -96,6 +96,30 @@ TEST_CASE("Config files: kind, control characters and a byte-order mark", "[io][
   CHECK_THROWS_WITH(ReadIniFile(big), Contains("expected a config of at most"));
 }
 
+TEST_CASE("Text quoting Boost's own placeholders is reported, not looped on forever",
+          "[io][ini][hostile]") {
+  // Found by the INI fuzzer: Boost.Program_options replaced "%invalid_line%" in its message by
+  // a line holding "%invalid_line%", forever. pmoe-sim's command line went the same way.
+  const std::vector<std::string> placeholders = {"invalid_line", "canonical_option", "option",
+                                                 "original_token", "value", "prefix"};
+  const std::string dir = test::FreshDirectory("ini_placeholders");
+  for (const std::string& name : placeholders) {
+    INFO(name);
+    const std::string token = "%" + name + "%";
+    CHECK_THROWS_WITH(ParseIniText("c.ini", "trials = 2\nx " + token + " y\n"),
+                      Contains("c.ini") && Contains("invalid line"));
+    std::ofstream(dir + "/c.ini") << "trials = 2\nx " << token << "\n";
+    const auto sweep = test::RunCommand("timeout 20 " + std::string(PMOE_SWEEP_PATH) + " plan " +
+                                        dir + "/c.ini");
+    CHECK(sweep.status == 2);
+    for (const std::string& arg : {"--" + token, "--x" + token, "--N=" + token + "=1"}) {
+      const auto sim = test::RunCommand("timeout 20 " + std::string(PMOE_SIM_PATH) + " '" + arg +
+                                        "'");
+      CHECK(sim.status == 2);
+    }
+  }
+}
+
 TEST_CASE("IDX headers are checked against the file and memory before allocating",
           "[idx][hostile]") {
   const std::string dir = test::FreshDirectory("idx_hostile");
