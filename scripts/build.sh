@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs missing Debian packages, then configures and builds pmoe-sim into build/ (Release).
-# Extra arguments go to CMake's configure step, e.g. -DPMOE_NATIVE=OFF for cluster builds.
+# Extra arguments go to CMake's configure step, e.g. -DPMOE_MARCH=x86-64-v3 for cluster builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

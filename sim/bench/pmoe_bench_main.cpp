@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "fma_peak.hpp"
+#include "pmoe/core/build_info.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/family/family.hpp"
@@ -41,12 +43,30 @@ TrialSpec CellSpec(const std::string& kind, int d, int N, int l, int k) {
   return spec;
 }
 
+// Chen et al.'s experiment (MODEL.md §8), setting 1, cubic, 16000 + 16000 samples, a fixed
+// number of full-batch steps (501 for the switch MoE of M = 8 experts of J = 16, 801 for the
+// single model of J = 128): chen_peer.py's trial with --no-early-stop.
+TrialSpec ChenCellSpec(const std::string& kind) {
+  TrialSpec spec;
+  spec.data.model = "cluster";
+  spec.data.n = 4;
+  spec.data.d = 50;
+  spec.N = 16000;
+  spec.N_test = 16000;
+  spec.model.kind = kind;
+  SetParam(spec, "model.activation", "cubic", "pmoe-bench");
+  SetParam(spec, "model.stop_rule", "none", "pmoe-bench");
+  return spec;
+}
+
 std::vector<BenchCell> AllCells() {
   return {{"S-sep", CellSpec("separate", 64, 500, 4, 2)},
           {"S-joint", CellSpec("joint", 64, 500, 6, 8)},
           {"S-cnn", CellSpec("cnn", 64, 500, 4, 2)},
           {"I-sep", CellSpec("separate", 784, 1000, 4, 2)},
-          {"I-cnn", CellSpec("cnn", 784, 1000, 4, 2)}};
+          {"I-cnn", CellSpec("cnn", 784, 1000, 4, 2)},
+          {"C-switch", ChenCellSpec("switch")},
+          {"C-single", ChenCellSpec("single")}};
 }
 
 struct CellTiming {
@@ -72,10 +92,11 @@ CellTiming TimeCell(const BenchCell& cell, int repeats) {
     acc.push_back(result.test_acc);
   }
   CellTiming t{cell.name, Median(trial), Median(data), Median(train), Median(eval)};
-  // Nominal FLOPs as the model family counts them (family.hpp), at the cell's fixed epochs.
+  // Nominal FLOPs as the model family counts them (family.hpp), at the cell's fixed epochs (its
+  // expected epochs: the cap, with no early stop).
   const DataShape shape = DataFamilyOf(cell.spec).Shape(cell.spec);
-  t.gflop = ModelFamilyOf(cell.spec).NominalFlops(cell.spec, shape, cell.spec.model.epochs)
-                .total() / 1e9;
+  const ModelFamily& family = ModelFamilyOf(cell.spec);
+  t.gflop = family.NominalFlops(cell.spec, shape, family.ExpectedEpochs(cell.spec)).total() / 1e9;
   t.gflops = t.gflop / t.trial_s;
   t.test_acc = Median(acc);
   return t;
@@ -103,13 +124,15 @@ SweepTiming TimeSweep(const std::string& config, int threads) {
 }
 
 void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
-                const std::string& sweep_config) {
-  std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s\n", "cell", "trial_s", "train_s", "eval_s",
-              "data_s", "data/trial", "GFLOP", "GFLOP/s");
+                const std::string& sweep_config, const FmaPeak& peak) {
+  std::printf("build: %s\n", NumericsBuild().c_str());
+  std::printf("FMA peak of this core: %.1f GFLOP/s (%s)\n", peak.gflops, peak.how.c_str());
+  std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s %8s\n", "cell", "trial_s", "train_s",
+              "eval_s", "data_s", "data/trial", "GFLOP", "GFLOP/s", "of peak");
   for (const CellTiming& c : cells)
-    std::printf("%-8s %10.4f %10.4f %8.4f %10.4f %9.1f%% %8.3f %9.2f\n", c.name.c_str(),
+    std::printf("%-8s %10.4f %10.4f %8.4f %10.4f %9.1f%% %8.3f %9.2f %7.1f%%\n", c.name.c_str(),
                 c.trial_s, c.train_s, c.eval_s, c.data_s, 100 * c.data_s / c.trial_s, c.gflop,
-                c.gflops);
+                c.gflops, peak.gflops > 0 ? 100 * c.gflops / peak.gflops : 0.0);
   std::printf("trial_s = training + evaluation (median); data_s = data generation, apart. FLOPs are\n"
               "nominal (2 x multiply-adds of the products, ReLU-skipped work included).\n");
   for (const SweepTiming& s : sweeps)
@@ -121,13 +144,16 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
 }
 
 void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
-               const std::string& sweep_config) {
+               const std::string& sweep_config, const FmaPeak& peak) {
   JsonWriter w(std::cout);
-  w.BeginObject().Key("cells").BeginObject();
+  w.BeginObject().Field("build", NumericsBuild()).Field("fma_peak_gflops", peak.gflops)
+      .Field("fma_peak_how", peak.how).Key("cells").BeginObject();
   for (const CellTiming& c : cells)
     w.Key(c.name).BeginObject().Field("median_trial_s", c.trial_s).Field("train_s", c.train_s)
         .Field("eval_s", c.eval_s).Field("data_s", c.data_s).Field("gflop", c.gflop)
-        .Field("gflops", c.gflops).Field("test_acc", c.test_acc).EndObject();
+        .Field("gflops", c.gflops)
+        .Field("fraction_of_fma_peak", peak.gflops > 0 ? c.gflops / peak.gflops : 0.0)
+        .Field("test_acc", c.test_acc).EndObject();
   w.EndObject().Field("sweep_config", sweep_config).Key("sweeps").BeginArray();
   for (const SweepTiming& s : sweeps)
     w.BeginObject().Field("threads", s.threads).Field("trials", s.trials)
@@ -138,13 +164,15 @@ void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTimi
 
 constexpr const char* kUsage =
     "usage: pmoe-bench [--cells LIST] [--repeats R] [--sweep INI|none] [--json]\n"
-    "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (default: all)\n"
+    "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (the default)\n"
+    "                 and C-switch,C-single (Chen et al.'s setting 1: 501 and 801 fixed steps)\n"
     "  --repeats R    timed trials per cell after one warm-up; medians are printed (default 3)\n"
     "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/phase_l.ini);\n"
     "                 none skips it\n"
     "  --json         one JSON object instead of the table\n"
     "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
-    "../shared/peer/README.md. GFLOP/s count the models' nominal products (README, Speed).\n";
+    "../shared/peer/README.md. GFLOP/s count the models' nominal products (README, Speed);\n"
+    "\"of peak\" is their fraction of this core's FMA peak, measured first (fma_peak.cpp).\n";
 
 int Main(const std::vector<std::string>& args) {
   std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/phase_l.ini";
@@ -175,16 +203,18 @@ int Main(const std::vector<std::string>& args) {
                                  [&](const BenchCell& c) { return c.name == name; });
     if (it == all.end())
       throw ConfigError("command line: --cells: unknown cell \"" + name +
-                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn)");
+                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn,C-switch,"
+                        "C-single)");
     chosen.push_back(*it);
   }
+  const FmaPeak peak = MeasureFmaPeak();
   std::vector<CellTiming> timings;
   for (const BenchCell& cell : chosen) timings.push_back(TimeCell(cell, repeats));
   std::vector<SweepTiming> sweeps;
   if (sweep != "none")
     for (int threads : {1, 2}) sweeps.push_back(TimeSweep(sweep, threads));
-  if (json) PrintJson(timings, sweeps, sweep);
-  else PrintTable(timings, sweeps, sweep);
+  if (json) PrintJson(timings, sweeps, sweep, peak);
+  else PrintTable(timings, sweeps, sweep, peak);
   return 0;
 }
 

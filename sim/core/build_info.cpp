@@ -127,11 +127,9 @@ std::string Compiler() {
 std::string NumericsBuild() {
   std::string isa = kCompiledIsa;
   if (!isa.empty()) isa.erase(0, 1);
-#if defined(__AVX512F__)
-  const char* kernels = "avx512";  // row_kernels.cpp, topl_simd.cpp, dot_forward.cpp
-#else
-  const char* kernels = "eigen";
-#endif
+  // row_kernels.cpp, dot_forward.cpp, topl_simd.cpp: AVX-512 where the CPU has it, else their
+  // portable twins, which compute the same bits (kernel_path.hpp). Which ran is not part of it.
+  const char* kernels = "avx512 or portable, same bits";
   // glibc picks its FMA variants of exp, log, sin, ... at run time on CPUs with FMA and AVX2.
   __builtin_cpu_init();
   const bool fma_libm = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");

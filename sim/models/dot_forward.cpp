@@ -8,17 +8,19 @@
 // 256-bit ones, and the tree is mostly shuffles.
 #include "pmoe/models/dot_forward.hpp"
 
-#include "pmoe/core/errors.hpp"
-
-#if defined(__AVX512F__)
 #include <immintrin.h>
-#endif
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/models/kernel_path.hpp"
+#include "row_kernels_portable.hpp"
 
 namespace pmoe {
-
-#if defined(__AVX512F__)
-
 namespace {
+
+// Compiled for AVX-512 whatever the build's -march, and run only on CPUs that have it
+// (kernel_path.cpp); portable::RowsTimesW computes the same bits elsewhere.
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")
 
 // Eight accumulators -> one vector of their lane sums, in order. Every accumulator's lanes are
 // added in the same order wherever it sits, so a row's z does not depend on its block.
@@ -80,11 +82,7 @@ void DotForward(const float* const* rows, int R, int d, const float* w, float* z
   for (; r < R; ++r) DotBlock<Q, 1>(rows + r, d, w, z + r * Q, (R - r) * Q);
 }
 
-}  // namespace
-
-bool DotForwardFaster(int q) { return (q >= 1 && q <= 6) || (q >= 9 && q <= 11); }
-
-void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
+void Avx512RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
   // Rows per block: the fastest measured for each q (RB*Q accumulators, at most 24).
   switch (q) {
     case 1: DotForward<1, 8>(rows, R, d, w, z); break;
@@ -100,14 +98,17 @@ void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, f
   }
 }
 
-#else  // no AVX-512: the models use Eigen
+#pragma GCC pop_options
 
-bool DotForwardFaster(int) { return false; }
+}  // namespace
 
-void RowsTimesW(const float* const*, int, int, const float*, int, float*) {
-  PMOE_CHECK(false) << "built without AVX-512";
+// The same choice on both paths: the two orders of summation give different bits.
+bool DotForwardFaster(int q) { return (q >= 1 && q <= 6) || (q >= 9 && q <= 11); }
+
+void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
+  PMOE_CHECK(DotForwardFaster(q)) << "no dot-product forward for q = " << q;
+  if (ActiveKernelPath() == KernelPath::kAvx512) Avx512RowsTimesW(rows, R, d, w, q, z);
+  else portable::RowsTimesW(rows, R, d, w, q, z);
 }
-
-#endif
 
 }  // namespace pmoe

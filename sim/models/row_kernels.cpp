@@ -13,18 +13,20 @@
 #include <cstdint>
 #include <vector>
 
+#include <immintrin.h>
+
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/dot_forward.hpp"
-
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
+#include "pmoe/models/kernel_path.hpp"
+#include "row_kernels_portable.hpp"
 
 namespace pmoe {
-
-#if defined(__AVX512F__)
-
 namespace {
+
+// Compiled for AVX-512 whatever the build's -march, and run only on CPUs that have it
+// (kernel_path.cpp); elsewhere the portable twins compute the same bits.
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")
 
 constexpr int kMaxWidth = 48;  // neurons per forward pass: three 16-lane vectors
 
@@ -206,32 +208,18 @@ void WeightGradient(const float* const* rows, int R, int d, const float* g, int 
   }
 }
 
-}  // namespace
-
-bool RowKernelsAvailable() { return true; }
-
-void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
-                          float* dw) {
-  WeightGradient(rows, R, d, g, q, {dw, d, 1});
+// The 16 lanes' sum in a fixed tree (halves, quarters, then lanes 0+2 and 1+3): the one
+// GCC's _mm512_reduce_add_ps uses, spelled out so that the portable twin can follow it.
+inline float SumLanes16(__m512 v) {
+  const __m256 halves = _mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_extractf32x8_ps(v, 0));
+  const __m128 quarters =
+      _mm_add_ps(_mm256_extractf128_ps(halves, 1), _mm256_extractf128_ps(halves, 0));
+  const __m128 pairs = _mm_add_ps(quarters, _mm_shuffle_ps(quarters, quarters, 0x4e));
+  return _mm_cvtss_f32(pairs) + _mm_cvtss_f32(_mm_shuffle_ps(pairs, pairs, 0x55));
 }
 
-void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
-                          float* dwt) {
-  WeightGradient(rows, R, d, g, q, {dwt, 1, q});
-}
-
-void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
-  if (DotForwardFaster(q)) {  // few neurons: the weights transposed once, then dot products
-    // 64-byte aligned: the kernel's 32-byte loads of w then never straddle two cache lines.
-    thread_local std::vector<float> w_storage;
-    w_storage.resize(static_cast<size_t>(q) * d + 15);
-    const uintptr_t address = reinterpret_cast<uintptr_t>(w_storage.data());
-    float* w = w_storage.data() + (64 - address % 64) % 64 / sizeof(float);
-    for (int k = 0; k < q; ++k)
-      for (int j = 0; j < d; ++j) w[k * d + j] = wt[j * q + k];
-    RowsTimesW(rows, R, d, w, q, z);
-    return;
-  }
+void Avx512RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
+                       float* z) {
   // Up to 48 neurons (24 accumulators over 8 rows) per pass over the rows.
   for (int k0 = 0; k0 < q; k0 += kMaxWidth) {
     const int width = std::min(kMaxWidth, q - k0);
@@ -239,7 +227,7 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
   }
 }
 
-void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
+void Avx512ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   for (int r = 0; r < R; ++r) {
     __m512 acc = _mm512_setzero_ps();
     for (int k = 0; k < q; k += 16) {
@@ -247,12 +235,12 @@ void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
       const __m512 relu = _mm512_max_ps(_mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps());
       acc = _mm512_fmadd_ps(relu, _mm512_maskz_loadu_ps(m, a + k), acc);
     }
-    h[r] = _mm512_reduce_add_ps(acc);
+    h[r] = SumLanes16(acc);
   }
 }
 
-void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
-                  const float* extra, float* g) {
+void Avx512ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
+                        const float* extra, float* g) {
   const int cols = q + (extra ? 1 : 0);
   if (cols <= 16) {  // a row of g fits one vector
     // Whole-vector stores, each spilling past its row into the next, which the next row's store
@@ -290,30 +278,51 @@ void ReluGradient(const float* z, int R, int q, const float* a, const float* coe
   }
 }
 
-#else  // no AVX-512: the models use Eigen instead
+#pragma GCC pop_options
 
-bool RowKernelsAvailable() { return false; }
+bool UseAvx512() { return ActiveKernelPath() == KernelPath::kAvx512; }
 
-void RowsTimesWt(const float* const*, int, int, const float*, int, float*) {
-  PMOE_CHECK(false) << "built without AVX-512";
+}  // namespace
+
+bool RowKernelsAvailable() { return true; }
+
+void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
+                          float* dw) {
+  if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dw, d, 1});
+  else portable::WeightGradient(rows, R, d, g, q, dw, d, 1);
 }
 
-void ReluOutputs(const float*, int, int, const float*, float*) {
-  PMOE_CHECK(false) << "built without AVX-512";
+void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
+                          float* dwt) {
+  if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dwt, 1, q});
+  else portable::WeightGradient(rows, R, d, g, q, dwt, 1, q);
 }
 
-void ReluGradient(const float*, int, int, const float*, const float*, const float*, float*) {
-  PMOE_CHECK(false) << "built without AVX-512";
+void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
+  if (DotForwardFaster(q)) {  // few neurons: the weights transposed once, then dot products
+    // 64-byte aligned: the kernel's 32-byte loads of w then never straddle two cache lines.
+    thread_local std::vector<float> w_storage;
+    w_storage.resize(static_cast<size_t>(q) * d + 15);
+    const uintptr_t address = reinterpret_cast<uintptr_t>(w_storage.data());
+    float* w = w_storage.data() + (64 - address % 64) % 64 / sizeof(float);
+    for (int k = 0; k < q; ++k)
+      for (int j = 0; j < d; ++j) w[k * d + j] = wt[j * q + k];
+    RowsTimesW(rows, R, d, w, q, z);
+    return;
+  }
+  if (UseAvx512()) Avx512RowsTimesWt(rows, R, d, wt, q, z);
+  else portable::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
 }
 
-void GTransposedTimesRows(const float* const*, int, int, const float*, int, float*) {
-  PMOE_CHECK(false) << "built without AVX-512";
+void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
+  if (UseAvx512()) Avx512ReluOutputs(z, R, q, a, h);
+  else portable::ReluOutputs(z, R, q, a, h);
 }
 
-void RowsTransposedTimesG(const float* const*, int, int, const float*, int, float*) {
-  PMOE_CHECK(false) << "built without AVX-512";
+void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
+                  const float* extra, float* g) {
+  if (UseAvx512()) Avx512ReluGradient(z, R, q, a, coef, extra, g);
+  else portable::ReluGradient(z, R, q, a, coef, extra, g);
 }
-
-#endif
 
 }  // namespace pmoe

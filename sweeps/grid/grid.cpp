@@ -90,6 +90,17 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
   }
 }
 
+// A [model.KIND] override of a [grid.KIND] axis's parameter would overwrite every value of it.
+void CheckKindAxesNotOverridden(const SweepConfig& config) {
+  for (const Axis& axis : config.axes)
+    for (const std::string& kind : axis.kinds)
+      for (const auto& [override_kind, setting] : config.overrides)
+        if (override_kind == kind && setting.first == axis.name)
+          throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + " and [model." +
+                            kind + "] " + axis.name.substr(axis.name.find('.') + 1) +
+                            " both set it for " + kind + " cells: keep one");
+}
+
 // The grid's size, refused before anything is expanded or allocated: the number of cells (each is
 // validated and keeps its spec), and the memory the finished rows take, since a run holds every
 // row of its sweep to write the result file.
@@ -118,17 +129,6 @@ size_t CheckGridSize(const SweepConfig& config) {
     throw ConfigError(config.path + ": " + text + ": lower trials or shorten an axis");
   }
   return static_cast<size_t>(cells);
-}
-
-// A [model.KIND] override of a [grid.KIND] axis's parameter would overwrite every value of it.
-void CheckKindAxesNotOverridden(const SweepConfig& config) {
-  for (const Axis& axis : config.axes)
-    for (const std::string& kind : axis.kinds)
-      for (const auto& [override_kind, setting] : config.overrides)
-        if (override_kind == kind && setting.first == axis.name)
-          throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + " and [model." +
-                            kind + "] " + axis.name.substr(axis.name.find('.') + 1) +
-                            " both set it for " + kind + " cells: keep one");
 }
 
 }  // namespace

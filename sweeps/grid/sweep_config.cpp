@@ -87,12 +87,12 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                         "[adaptive] setting)");
     }
   }
-  if (config.adaptive) FinishAdaptive(config, trials_set);
   // The name becomes results/NAME.h5: it must be one file name, not a path.
   if (config.name.empty() || config.name == "." || config.name == ".." ||
       config.name.find('/') != std::string::npos)
     throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
                       config.name);
+  if (config.adaptive) FinishAdaptive(config, trials_set);
   return config;
 }
 

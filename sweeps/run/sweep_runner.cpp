@@ -22,9 +22,9 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/version.hpp"
 #include "pmoe/family/family.hpp"
-#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -95,12 +95,12 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   s.merged_path = out.empty() ? "results/" + s.config.name + ".h5" : out;
   s.out_path = shard.count > 0 ? ShardPath(s.merged_path, shard) : s.merged_path;
   s.journal_path = s.out_path + ".journal";
+  // An adaptive sweep's work is decided round by round while it runs (AdaptiveWork).
   // Before anything runs: a directory as --out would be found only at the first checkpoint.
   for (const std::string& path : {s.out_path, s.journal_path, s.out_path + ".tmp"})
     if (const std::string problem = OutputFileProblem(path); !problem.empty())
       throw ConfigError(path + ": " + problem + " (--out names the result file; its journal and "
                         "temp file go beside it)");
-  // An adaptive sweep's work is decided round by round while it runs (AdaptiveWork).
   if (!s.config.adaptive)
     s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
   return s;

@@ -114,7 +114,10 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
         std::to_string(b.numerics) + " in " + b_name + " (computed by another version of "
         "pmoe-sim: its trials would not match)");
   if (a.build != b.build)
-    add("computed by another build (" + DescribeBuildDifference(a.build, b.build, a_name, b_name) +
+    // The config's side of a build is the running tool's.
+    add("computed by another build (" +
+        DescribeBuildDifference(a.build, b.build, a_name,
+                                b_name == "the config" ? "this pmoe-sweep" : b_name) +
         "): two builds may differ in the last bits of every trial, so their trials are not "
         "mixed; use the build that began the sweep");
   if (a.seed != b.seed)

@@ -67,13 +67,13 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   }
   if (files.size() < 2) throw ConfigError("merge: expected " + usage);
   const std::string out = files[0];
+  for (const std::string& path : {out, out + ".tmp"})
+    if (const std::string problem = OutputFileProblem(path); !problem.empty())
+      throw ConfigError(path + ": " + problem + " (merge's OUT.h5 names the merged file)");
   for (size_t i = 1; i < files.size(); ++i)
     if (std::filesystem::exists(out) && std::filesystem::exists(files[i]) &&
         std::filesystem::equivalent(out, files[i]))
       throw ConfigError("merge: the output " + out + " is also one of the files to merge");
-  for (const std::string& path : {out, out + ".tmp"})
-    if (const std::string problem = OutputFileProblem(path); !problem.empty())
-      throw ConfigError(path + ": " + problem + " (merge's OUT.h5 names the merged file)");
   std::vector<ResultContents> shards;
   for (size_t i = 1; i < files.size(); ++i) shards.push_back(ReadResultFile(files[i]));
 

@@ -123,11 +123,10 @@ SweepState ReadSweepState(const std::string& path) {
   for (const TrialRow& r : file_rows) Count(s, r, success);
   if (s.journal_exists) {
     // Rows only of a journal of this very sweep (another identity's are not decoded).
-    const JournalContents journal =
-        PeekJournal(journal_path, s.identity.Text(), *schema,
-                    LimitsOf(s.identity.cells, s.identity.trials));
-    s.journal_of_another = journal.has_identity && journal.identity != s.identity.Text();
+    const JournalContents journal = PeekJournal(journal_path, s.identity.Text(), *schema,
+                                                LimitsOf(s.identity.cells, s.identity.trials));
     s.journal_damage = DescribeDamage(journal_path, journal.damage);
+    s.journal_of_another = journal.has_identity && journal.identity != s.identity.Text();
     const size_t before = s.held.size();
     for (const TrialRow& r : journal.rows) Count(s, r, success);
     s.journal_only = s.held.size() - before;
@@ -150,8 +149,7 @@ SweepState ReadSweepState(const std::string& path) {
 }
 
 bool JournalInUse(const std::string& journal_path) {
-  // O_NONBLOCK: a FIFO in the journal's place must not block status.
-  const int fd = ::open(journal_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  const int fd = ::open(journal_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);  // releases the shared lock if we took it

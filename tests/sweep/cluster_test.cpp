@@ -333,3 +333,33 @@ TEST_CASE("pmoe-analyze on an incomplete set of shards warns, naming the N that 
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("Shards run on the AVX-512 kernels and on their portable twins merge into one run's "
+          "bits", "[sweep][cluster][portable]") {
+  const std::string dir = test::FreshDirectory("cluster_portable");
+  // The three models: CNN (20 neurons: the broadcast forward with an 8-lane tail), separate
+  // (10 per expert) and joint (5 per expert: the dot-product forward), with top-l routing.
+  std::ofstream(dir + "/mixed.ini") << "name = mixed\nseed = 5\ntrials = 2\nN_test = 300\n"
+                                       "[model]\nepochs = 20\nm = 20\n[model.joint]\nk = 4\n"
+                                       "l = 4\n[grid]\nmodel.kind = separate,cnn,joint\n"
+                                       "N = 60,120\n";
+  const std::string config = dir + "/mixed.ini", out = dir + "/r.h5";
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/one.h5")).status == 0);
+  const std::string portable = "PMOE_KERNELS=portable ";
+  REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --out " + dir + "/p.h5"))
+              .status == 0);
+  CHECK(test::CompareResults(dir + "/one.h5", dir + "/p.h5").empty());
+  // A mixed cluster: shard 1 on a node without AVX-512, shard 2 on one with it.
+  REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --shard 1/2 --out " + out))
+              .status == 0);
+  REQUIRE(RunCommand(SweepCommand("run " + config + " --shard 2/2 --out " + out)).status == 0);
+  const auto merged = RunCommand(SweepCommand("merge " + out + " " + ShardFile(dir, 1, 2) + " " +
+                                              ShardFile(dir, 2, 2)));
+  INFO(merged.err);
+  REQUIRE(merged.status == 0);
+  CHECK(test::CompareResults(dir + "/one.h5", out).empty());
+}
+
+}  // namespace pmoe

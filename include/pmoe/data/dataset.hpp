@@ -18,6 +18,8 @@ struct Dataset {
   RowMatf x;                  // (N*n, d): row i*n + j is patch j of sample i
   std::vector<int> label;     // (N): the class of sample i, 0..c-1 (two classes: 0 is y = +1)
   std::vector<int> disc_pos;  // (N): index j of the discriminative patch of sample i
+  std::vector<int> cluster;   // (N), data model C only: the cluster k of sample i (else empty)
+  int clusters = 0;           // data model C: K (cluster is in 0..K-1); 0 for other data
   // (N*n, 2), optional: <o1, x>, <o2, x> of every patch, recorded by a generator that has each
   // patch in cache as it writes it, so that measuring the realized statistics needs no second
   // pass over the data. Empty when the generator does not record them.

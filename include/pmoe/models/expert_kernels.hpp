@@ -1,6 +1,7 @@
 // What every model is built from: one expert's forward pass over its batch rows and its weight
 // gradient. Rows are given by pointers (no copy of the mini-batch); the products run in the
-// AVX-512 row kernels for float when the build has them, else in Eigen on a gathered copy.
+// row kernels for float (AVX-512, or their portable twins: the same bits), in Eigen on a
+// gathered copy for double.
 // Weights are stored transposed, (d, q) per expert; their gradient comes out (q, d), the layout
 // in which its kernel fills vector lanes whatever q. Shapes: R rows, d patch dim, q neurons.
 #pragma once
@@ -14,7 +15,7 @@
 
 namespace pmoe {
 
-// The row kernels for float when compiled in; Eigen otherwise (double, or no AVX-512).
+// The row kernels for float; Eigen for double (the gradient tests).
 template <typename T>
 bool UseRowKernels() {
   return std::is_same_v<T, float> && RowKernelsAvailable();

@@ -1,13 +1,14 @@
 // The experts' two products on rows given by pointers, so a mini-batch is never copied: the
 // forward z = X W^T with W stored transposed (d, q), broadcast-and-FMA over contiguous q-wide
 // rows, and the weight gradient dW = G^T X, broadcast-and-FMA over contiguous patch rows.
-// AVX-512 when the build has it; RowKernelsAvailable() says so, and the models fall back to
-// Eigen otherwise.
+// AVX-512 where the CPU has it, else portable twins that compute the same bits (chosen at run
+// time: kernel_path.hpp).
 #pragma once
 
 namespace pmoe {
 
-// Whether the AVX-512 kernels below are compiled in.
+// Whether the kernels below are compiled in: always, since their portable twins run where
+// AVX-512 does not.
 bool RowKernelsAvailable();
 
 // z[r][k] = sum_j rows[r][j] wt[j][k] for r < R, k < q; z is (R, q) row-major,

@@ -1,0 +1,100 @@
+// The portable kernels are the AVX-512 kernels' twins bit for bit: every kernel, on both paths,
+// over neuron counts that take each lane split and the dot-product forward, patch dims with
+// masked tails, and inputs with zeros of both signs, exact ties and negative values. (Run where
+// the CPU has AVX-512; elsewhere only the portable path exists.)
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+#include "pmoe/core/rng.hpp"
+#include "pmoe/models/kernel_path.hpp"
+#include "pmoe/models/row_kernels.hpp"
+#include "pmoe/models/topl.hpp"
+
+namespace pmoe {
+namespace {
+
+// Normals with some exact zeros of either sign, and repeated values.
+float Value(Rng& rng) {
+  const double u = rng.Uniform();
+  if (u < 0.05) return 0.0f;
+  if (u < 0.10) return -0.0f;
+  if (u < 0.15) return 0.5f;
+  return static_cast<float>(rng.Normal());
+}
+
+struct Outputs {
+  std::vector<float> z, dw, dwt, h, g, gx;
+  std::vector<int> routes;
+};
+
+Outputs RunAll(KernelPath path, int R, int d, int q, const std::vector<const float*>& rows,
+               const std::vector<float>& wt, const std::vector<float>& gin,
+               const std::vector<float>& a, const std::vector<float>& coef,
+               const std::vector<float>& scores, int n, int k, int l) {
+  ForceKernelPath(path);
+  Outputs o;
+  o.z.assign(R * q, 0);
+  o.dw.assign(q * d, 0);
+  o.dwt.assign(d * q, 0);
+  o.h.assign(R, 0);
+  o.g.assign(R * q + 16, 0);
+  o.gx.assign(R * (q + 1) + 16, 0);
+  RowsTimesWt(rows.data(), R, d, wt.data(), q, o.z.data());
+  GTransposedTimesRows(rows.data(), R, d, gin.data(), q, o.dw.data());
+  RowsTransposedTimesG(rows.data(), R, d, gin.data(), q, o.dwt.data());
+  ReluOutputs(o.z.data(), R, q, a.data(), o.h.data());
+  ReluGradient(o.z.data(), R, q, a.data(), coef.data(), nullptr, o.g.data());
+  ReluGradient(o.z.data(), R, q, a.data(), coef.data(), coef.data(), o.gx.data());
+  o.routes.assign(k * l, -1);
+  TopLAllExperts(scores.data(), n, k, l, o.routes.data());
+  return o;
+}
+
+bool SameBits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("The portable kernels give the AVX-512 kernels' bits", "[kernels][portable]") {
+  if (!CpuHasAvx512Kernels()) {
+    WARN("SKIPPED: this CPU has no AVX-512, so only the portable kernels run here");
+    return;
+  }
+  const KernelPath before = ActiveKernelPath();
+  Rng rng(17);
+  int cases = 0;
+  for (int q : {1, 2, 3, 5, 6, 7, 8, 9, 11, 12, 16, 20, 24, 33, 40, 48, 53})
+    for (int d : {3, 8, 17, 64, 100})
+      for (int R : {1, 5, 9}) {
+        std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q), gin(R * q), a(q),
+            coef(R);
+        for (auto* v : {&data, &wt, &gin, &a, &coef})
+          for (float& x : *v) x = Value(rng);
+        std::vector<const float*> rows(R);
+        for (int r = 0; r < R; ++r) rows[r] = data.data() + ((r * 5) % R) * d;
+        const int n = 16, k = 1 + q % 12, l = 1 + d % 6;
+        std::vector<float> scores(n * k);
+        for (float& x : scores) x = Value(rng);
+        const Outputs x = RunAll(KernelPath::kAvx512, R, d, q, rows, wt, gin, a, coef, scores, n,
+                                 k, l);
+        const Outputs y = RunAll(KernelPath::kPortable, R, d, q, rows, wt, gin, a, coef, scores,
+                                 n, k, l);
+        INFO("q = " << q << ", d = " << d << ", R = " << R);
+        CHECK(SameBits(x.z, y.z));
+        CHECK(SameBits(x.dw, y.dw));
+        CHECK(SameBits(x.dwt, y.dwt));
+        CHECK(SameBits(x.h, y.h));
+        // Rows of g, not the spill past its end (the AVX-512 stores write whole vectors there).
+        CHECK(std::memcmp(x.g.data(), y.g.data(), R * q * 4) == 0);
+        CHECK(std::memcmp(x.gx.data(), y.gx.data(), R * (q + 1) * 4) == 0);
+        CHECK(x.routes == y.routes);
+        ++cases;
+      }
+  ForceKernelPath(before);
+  CHECK(cases == 17 * 5 * 3);
+}
+
+}  // namespace pmoe
