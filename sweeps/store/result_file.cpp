@@ -137,49 +137,16 @@ void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialR
   }
 }
 
-std::optional<ColumnType> TypeNamed(const std::string& name) {
-  for (ColumnType t : {ColumnType::kU64, ColumnType::kI64, ColumnType::kI32, ColumnType::kU8,
-                       ColumnType::kF64, ColumnType::kString, ColumnType::kF64List})
-    if (name == ColumnTypeName(t)) return t;
-  return std::nullopt;
-}
-
 // The schema a file's trial_columns attribute lists: the class counts and metrics between the
 // core columns and the tail, each metric's meaning and rate flag from its column's attributes.
 RowSchema SchemaOf(const H5File& file) {
   const auto text = file.StringAttribute("/", "trial_columns");
   if (!text) throw SchemaError(file.path() + ": no trial_columns attribute (written by an older "
                                "pmoe-sweep: rerun the sweep with this one)");
-  const RowSchema core({}, 0);
-  int classes = 0;
-  std::vector<MetricInfo> metrics;
-  size_t start = 0;
-  while (start < text->size()) {
-    const size_t end = std::min(text->find(',', start), text->size());
-    const std::string item = text->substr(start, end - start);
-    start = end + 1;
-    const size_t colon = item.rfind(':');
-    const auto type = colon == std::string::npos ? std::nullopt : TypeNamed(item.substr(colon + 1));
-    if (!type) throw SchemaError(file.path() + ": trial_columns: bad entry \"" + item + "\"");
-    const std::string name = item.substr(0, colon);
-    bool is_core = false;
-    for (const Column& c : core.columns()) is_core = is_core || c.name == name;
-    if (is_core) continue;
-    if (name == "train_count_" + std::to_string(classes)) {
-      ++classes;
-      continue;
-    }
-    MetricInfo m;
-    m.name = name;
-    m.type = *type;
-    m.help = file.StringAttribute("/trials/" + name, "description").value_or("");
-    m.rate = file.IntAttribute("/trials/" + name, "rate").value_or(0) != 0;
-    metrics.push_back(m);
-  }
-  RowSchema schema(metrics, classes);
-  if (schema.Text() != *text)
-    throw SchemaError(file.path() + ": trial_columns lists columns this tool cannot read: " + *text);
-  return schema;
+  return RowSchemaFromText(*text, file.path() + ": trial_columns", [&](MetricInfo& m) {
+    m.help = file.StringAttribute("/trials/" + m.name, "description").value_or("");
+    m.rate = file.IntAttribute("/trials/" + m.name, "rate").value_or(0) != 0;
+  });
 }
 
 std::vector<TrialRow> ReadTrials(const H5File& file, const RowSchema& schema) {

@@ -1,7 +1,11 @@
 // The stored fields of a trial: core columns, class counts, declared metrics (scalars and lists).
 #include "pmoe/sweep/trial_row.hpp"
 
+#include "pmoe/core/errors.hpp"
+
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstring>
 
 namespace pmoe {
@@ -226,6 +230,42 @@ bool RowSchema::SameOutcome(const TrialRow& a, const TrialRow& b) const {
     }
   }
   return true;
+}
+
+RowSchema RowSchemaFromText(const std::string& text, const std::string& where,
+                            const std::function<void(MetricInfo&)>& describe) {
+  const RowSchema core({}, 0);
+  int classes = 0;
+  std::vector<MetricInfo> metrics;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
+    const size_t colon = item.rfind(':');
+    std::optional<ColumnType> type;
+    for (ColumnType t : {ColumnType::kU64, ColumnType::kI64, ColumnType::kI32, ColumnType::kU8,
+                         ColumnType::kF64, ColumnType::kString, ColumnType::kF64List})
+      if (colon != std::string::npos && item.substr(colon + 1) == ColumnTypeName(t)) type = t;
+    if (!type) throw SchemaError(where + ": a column this tool cannot read: \"" + item + "\"");
+    const std::string name = item.substr(0, colon);
+    bool is_core = false;
+    for (const Column& c : core.columns()) is_core = is_core || c.name == name;
+    if (is_core) continue;
+    if (name == "train_count_" + std::to_string(classes)) {
+      ++classes;
+      continue;
+    }
+    MetricInfo m;
+    m.name = name;
+    m.type = *type;
+    if (describe) describe(m);
+    metrics.push_back(m);
+  }
+  RowSchema schema(metrics, classes);
+  if (schema.Text() != text)
+    throw SchemaError(where + ": columns this tool cannot read: " + text);
+  return schema;
 }
 
 }  // namespace pmoe

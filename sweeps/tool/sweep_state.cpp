@@ -21,44 +21,6 @@
 namespace pmoe {
 namespace {
 
-// The row schema an identity's "name:type,..." column list describes (the journal's encoding).
-RowSchema SchemaFromColumns(const std::string& text, const std::string& path) {
-  const RowSchema core({}, 0);
-  int classes = 0;
-  std::vector<MetricInfo> metrics;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t end = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    start = end + 1;
-    const size_t colon = item.rfind(':');
-    const std::string name = item.substr(0, colon);
-    bool is_core = false;
-    for (const Column& c : core.columns()) is_core = is_core || c.name == name;
-    if (is_core) continue;
-    if (name == "train_count_" + std::to_string(classes)) {
-      ++classes;
-      continue;
-    }
-    MetricInfo m;
-    m.name = name;
-    bool known = false;
-    for (ColumnType t : {ColumnType::kU64, ColumnType::kI64, ColumnType::kI32, ColumnType::kU8,
-                         ColumnType::kF64, ColumnType::kString})
-      if (colon != std::string::npos && item.substr(colon + 1) == ColumnTypeName(t)) {
-        m.type = t;
-        known = true;
-      }
-    if (!known) throw SchemaError(path + ": its identity lists a column this tool cannot read: " +
-                                  item);
-    metrics.push_back(m);
-  }
-  RowSchema schema(metrics, classes);
-  if (schema.Text() != text)
-    throw SchemaError(path + ": its identity lists columns this tool cannot read: " + text);
-  return schema;
-}
-
 // The cells an identity names, their parameters parsed back from the canonical keys.
 std::vector<Cell> CellsOf(const SweepIdentity& id, const std::string& path) {
   std::vector<Cell> cells;
@@ -115,7 +77,7 @@ SweepState ReadSweepState(const std::string& path) {
     if (!head.has_identity)
       throw SchemaError(journal_path + ": not a pmoe-sweep journal (no intact identity record)");
     s.identity = SweepIdentity::FromText(head.identity);
-    schema = SchemaFromColumns(s.identity.columns, journal_path);
+    schema = RowSchemaFromText(s.identity.columns, journal_path + ": its identity");
     s.cells = CellsOf(s.identity, journal_path);
   }
   if (!s.identity.shard.empty()) s.shard = ParseShard(s.identity.shard);

@@ -60,4 +60,11 @@ class RowSchema {
   std::vector<Column> columns_;
 };
 
+// The schema whose Text() is `text` ("name:type,..."), read by name: the core columns, the class
+// counts, then metrics, each given to `describe` (which may fill its help and rate flag).
+// SchemaError naming `where` and the entry when a type is unknown or the list is not one this
+// tool writes.
+RowSchema RowSchemaFromText(const std::string& text, const std::string& where,
+                            const std::function<void(MetricInfo&)>& describe = {});
+
 }  // namespace pmoe
