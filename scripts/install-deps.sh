@@ -10,6 +10,7 @@ packages=(
   python3-h5py python3-matplotlib python3-numpy python3-pandas
   clang libclang-rt-14-dev  # the fuzz targets (scripts/fuzz.sh): libFuzzer, ASan, UBSan
   slurmctld slurmd slurm-client munge  # tests/slurm: a real one-node Slurm (no daemon is started)
+  chromium  # the report page's rendering test (headless)
 )
 
 missing=()

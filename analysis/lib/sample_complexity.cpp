@@ -403,9 +403,29 @@ RatioData RatioOf(const SampleComplexity& sc, Reading reading, size_t a, size_t 
   return d;
 }
 
+// "cnn/separate", with the pMoE's own parameters where several series of its kind pair with the
+// same CNN ("cnn/separate (model.l=4)" in a sweep over l and n), and the shared design.
 std::string RatioLabel(const SampleComplexity& sc, size_t a, size_t b) {
   const std::string& others = sc.series[a].others;
-  return "cnn/" + sc.series[b].model_kind + (others.empty() ? "" : " (" + others + ")");
+  std::string own;
+  int same_kind = 0;
+  for (const Series& s : sc.series)
+    same_kind += s.model_kind == sc.series[b].model_kind && s.others == others;
+  if (same_kind > 1) {
+    // The series label's parts that are not in `others` and not the kind itself.
+    const std::string& label = sc.series[b].label;
+    size_t start = 0;
+    while (start < label.size()) {
+      const size_t end = std::min(label.find(", ", start), label.size());
+      const std::string part = label.substr(start, end - start);
+      if (part.rfind("model.kind=", 0) != 0 && others.find(part) == std::string::npos)
+        own += (own.empty() ? "" : ", ") + part;
+      start = end + 2;
+    }
+  }
+  std::string design = own;
+  if (!others.empty()) design += (design.empty() ? "" : "; ") + others;
+  return "cnn/" + sc.series[b].model_kind + (design.empty() ? "" : " (" + design + ")");
 }
 
 }  // namespace

@@ -24,13 +24,24 @@ class Analyzer:
         return self._run("exponent", "--over", axis, *(["--from", str(start)] if start else []))
 
 
-# Columns of `pmoe-analyze summary` that are statistics; the others are swept parameters.
-STAT_COLUMNS = {"cell", "trials", "ok", "diverged", "infeasible", "successes", "success_rate",
-                "success_lo", "success_hi", "test_acc", "test_acc_sd", "router_hit",
-                "router_hit_sd", "router_hit_pos", "router_hit_neg", "epochs"}
+# The two readings of sample complexity in pmoe-analyze's nstar rows: the columns of each.
+READINGS = {
+    "success": {"estimate": "N_star", "lo": "lo", "hi": "hi", "grid": "grid", "flag": "flag",
+                "converged": "converged", "name": "N*", "means": "success prob. 0.5"},
+    "mean_accuracy": {"estimate": "N_acc", "lo": "acc_lo", "hi": "acc_hi", "grid": "acc_grid",
+                      "flag": "acc_flag", "converged": "acc_converged", "name": "N_acc",
+                      "means": "mean test accuracy 0.95"},
+}
 
 
 def swept_parameters(summary_rows):
+    """The swept parameters: `pmoe-analyze summary` puts them first, before its "trials" column
+    (or a "cell" column when nothing is swept); every column from "trials" on is a statistic."""
     if not summary_rows:
         return []
-    return [k for k in summary_rows[0] if k not in STAT_COLUMNS]
+    names = []
+    for k in summary_rows[0]:
+        if k in ("trials", "cell"):
+            break
+        names.append(k)
+    return names

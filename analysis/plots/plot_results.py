@@ -5,8 +5,10 @@
         --analyze build/analysis/pmoe-analyze
 
 For every numeric swept axis besides N: a phase-transition map (success rate over N and the
-axis, fitted N* with its interval on top) and log-log N* against the axis with the fitted
-exponent. For every file that sweeps N: test accuracy and router hit rate against N. The tables
+axis, fitted N* with its interval on top), log-log sample complexity against the axis with the
+fitted exponent in both readings (N* of success probability, N_acc of mean accuracy), and test
+accuracy and router hit rate against the axis at fixed N. For every file that sweeps N: test
+accuracy and router hit rate against N. The tables
 behind them are written beside the figures as CSV.
 """
 import argparse
@@ -35,7 +37,9 @@ def file_facts(path):
 
 
 def is_numeric(rows, name):
-    return all(isinstance(r[name], (int, float)) for r in rows)
+    """Numbers wherever set: a model that does not read the axis has it empty (the CNN's l)."""
+    values = [r[name] for r in rows if r.get(name) not in (None, "")]
+    return bool(values) and all(isinstance(v, (int, float)) for v in values)
 
 
 def main():
@@ -69,17 +73,30 @@ def main():
         others = [p for p in swept if p not in ("N", axis)]
         title = f"{name} ({config})"
         nstar = analyzer.sample_complexity(axis)["nstar"]
-        figures.phase_map(summary, nstar, axis, others, f"{title}: success rate",
-                          out(f"phase_{short}.png"))
+        if not figures.phase_map(summary, nstar, axis, others, f"{title}: success rate",
+                                 out(f"phase_{short}.png")):
+            written.pop()
         # Theory's scaling in l holds from l* on (Lemma 4.1); below it the router loses patches.
         start = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
         tables = analyzer.exponent(axis, start)
         note = f"fit over {short} >= l* = {start}" if start else ""
-        figures.nstar_loglog(tables, axis, f"{title}: sample complexity",
-                             out(f"nstar_{short}.png"), note)
+        figures.nstar_loglog(tables, axis, f"{title}: sample complexity (success reading)",
+                             out(f"nstar_{short}.png"), note, reading="success")
+        figures.nstar_loglog(tables, axis, f"{title}: sample complexity (mean-accuracy reading)",
+                             out(f"nacc_{short}.png"), note, reading="mean_accuracy")
         with open(out(f"exponent_{short}.csv"), "w") as csv:
             subprocess.run([args.analyze, "exponent", args.results, "--over", axis, "--csv",
                             *(["--from", str(start)] if start else [])], check=True, stdout=csv)
+        figures.metric_vs_axis(summary, axis, others, "test_acc",
+                               "test accuracy (mean, 95% interval)",
+                               f"{name}: test accuracy against {short} at fixed N",
+                               out(f"accuracy_vs_{short}.png"))
+        if not figures.metric_vs_axis(summary, axis, others, "router_hit",
+                                      "router hit rate (mean, 95% interval)",
+                                      f"{name}: router hit rate against {short} at fixed N" +
+                                      figures._router_note(kinds),
+                                      out(f"router_hit_vs_{short}.png"), ylim=(0, 1.05)):
+            written.pop()
     if not axes:  # N alone varies within each series: N* per series (per model, say)
         figures.nstar_by_series(analyzer.sample_complexity(), f"{name}: sample complexity",
                                 out("nstar.png"))

@@ -77,7 +77,8 @@ Arguments Parse(const std::vector<std::string>& args) {
     else if (arg == "--from") a.from = NumberOption(arg, value(), -1e300, 1e300);
     else if (arg == "--to") a.to = NumberOption(arg, value(), -1e300, 1e300);
     else if (arg == "--threshold") a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
-    else if (arg == "--target-accuracy") a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
+    else if (arg == "--target-accuracy")
+      a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
     else if (arg == "--min-converged") a.options.min_converged = NumberOption(arg, value(), 0, 1);
     else if (arg == "--bootstrap")
       a.options.bootstrap =

@@ -55,6 +55,22 @@ TrialSpec Multiclass(TrialSpec spec, int classes) {
   return spec;
 }
 
+// Chen et al.'s experiment (MODEL.md §8), setting 1, cubic, 16000 + 16000 samples, a fixed
+// number of full-batch steps (501 for the switch MoE of M = 8 experts of J = 16, 801 for the
+// single model of J = 128): chen_peer.py's trial with --no-early-stop.
+TrialSpec ChenCellSpec(const std::string& kind) {
+  TrialSpec spec;
+  spec.data.model = "cluster";
+  spec.data.n = 4;
+  spec.data.d = 50;
+  spec.N = 16000;
+  spec.N_test = 16000;
+  spec.model.kind = kind;
+  SetParam(spec, "model.activation", "cubic", "pmoe-bench");
+  SetParam(spec, "model.stop_rule", "none", "pmoe-bench");
+  return spec;
+}
+
 std::vector<BenchCell> AllCells() {
   return {{"S-sep", CellSpec("separate", 64, 500, 4, 2)},
           {"S-joint", CellSpec("joint", 64, 500, 6, 8)},
@@ -66,7 +82,9 @@ std::vector<BenchCell> AllCells() {
           {"S-cnn-mc2", Multiclass(CellSpec("cnn", 64, 500, 4, 2), 2)},
           {"S-sep-c8", Multiclass(CellSpec("separate", 64, 500, 4, 2), 8)},
           {"S-joint-c8", Multiclass(CellSpec("joint", 64, 500, 6, 8), 8)},
-          {"S-cnn-c8", Multiclass(CellSpec("cnn", 64, 500, 4, 2), 8)}};
+          {"S-cnn-c8", Multiclass(CellSpec("cnn", 64, 500, 4, 2), 8)},
+          {"C-switch", ChenCellSpec("switch")},
+          {"C-single", ChenCellSpec("single")}};
 }
 
 struct CellTiming {
@@ -92,10 +110,11 @@ CellTiming TimeCell(const BenchCell& cell, int repeats) {
     acc.push_back(result.test_acc);
   }
   CellTiming t{cell.name, Median(trial), Median(data), Median(train), Median(eval)};
-  // Nominal FLOPs as the model family counts them (family.hpp), at the cell's fixed epochs.
+  // Nominal FLOPs as the model family counts them (family.hpp), at the cell's fixed epochs (its
+  // expected epochs: the cap, with no early stop).
   const DataShape shape = DataFamilyOf(cell.spec).Shape(cell.spec);
-  t.gflop = ModelFamilyOf(cell.spec).NominalFlops(cell.spec, shape, cell.spec.model.epochs)
-                .total() / 1e9;
+  const ModelFamily& family = ModelFamilyOf(cell.spec);
+  t.gflop = family.NominalFlops(cell.spec, shape, family.ExpectedEpochs(cell.spec)).total() / 1e9;
   t.gflops = t.gflop / t.trial_s;
   t.test_acc = Median(acc);
   return t;
@@ -166,6 +185,8 @@ constexpr const char* kUsage =
     "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (default: these)\n"
     "                 or the multiclass cells S-sep-mc2,S-joint-mc2,S-cnn-mc2 (two classes,\n"
     "                 softmax) and S-sep-c8,S-joint-c8,S-cnn-c8 (c = 8, p = 12)\n"
+    "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (the default)\n"
+    "                 and C-switch,C-single (Chen et al.'s setting 1: 501 and 801 fixed steps)\n"
     "  --repeats R    timed trials per cell after one warm-up; medians are printed (default 3)\n"
     "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/phase_l.ini);\n"
     "                 none skips it\n"
@@ -203,8 +224,8 @@ int Main(const std::vector<std::string>& args) {
                                  [&](const BenchCell& c) { return c.name == name; });
     if (it == all.end())
       throw ConfigError("command line: --cells: unknown cell \"" + name +
-                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn and the multiclass "
-                        "cells of --help)");
+                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn,C-switch,"
+                        "C-single and the multiclass cells of --help)");
     chosen.push_back(*it);
   }
   const FmaPeak peak = MeasureFmaPeak();

@@ -57,6 +57,7 @@ const char* ColumnTypeName(ColumnType type) {
     case ColumnType::kU8: return "u8";
     case ColumnType::kF64: return "f64";
     case ColumnType::kString: return "string";
+    case ColumnType::kF64List: return "f64list";
   }
   return "?";
 }

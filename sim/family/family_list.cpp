@@ -5,13 +5,13 @@
 namespace pmoe {
 
 const std::vector<const DataFamily*>& DataFamilies() {
-  static const std::vector<const DataFamily*> list = {&PatternFamily(), &ImageFamily()};
+  static const std::vector<const DataFamily*> list = {&PatternFamily(), &ImageFamily(), &ClusterFamily()};
   return list;
 }
 
 const std::vector<const ModelFamily*>& ModelFamilies() {
   static const std::vector<const ModelFamily*> list = {&SeparateFamily(), &JointFamily(),
-                                                       &CnnFamily()};
+                                                       &CnnFamily(), &SwitchFamily(), &SingleFamily()};
   return list;
 }
 

@@ -114,7 +114,15 @@ void WriteTrial(JsonWriter& json, const TrialSpec& spec, const TrialResult& r) {
   json.Key("train_class_counts").BeginArray();
   for (int count : r.class_counts) json.Value(count);
   json.EndArray();
-  for (const MetricInfo& m : CellMetrics(spec)) json.Field(m.name, r.metrics.Get(m.name));
+  for (const MetricInfo& m : CellMetrics(spec)) {
+    if (m.type != ColumnType::kF64List) {
+      json.Field(m.name, r.metrics.Get(m.name));
+      continue;
+    }
+    json.Key(m.name).BeginArray();
+    for (double v : r.metrics.GetList(m.name)) json.Value(v);
+    json.EndArray();
+  }
   json.Field("data_ms", r.data_ms)
       .Field("train_ms", r.train_ms)
       .Field("eval_ms", r.eval_ms)
@@ -162,6 +170,7 @@ void PrintSummary(std::ostream& out, const SimOptions& o, const std::vector<Tria
                 c.converged, results.size(), StopReasons(results).c_str());
   row("training", line);
   for (const MetricInfo& m : metrics)
+    if (m.type != ColumnType::kF64List)  // lists (curves, counts) are in --json and result files
     row(m.name, Format(Moments(results, MetricField(m.name)), m.type == ColumnType::kF64
                                                                   ? "%.4f" : "%.1f"));
   row("epochs", Format(Moments(results, f[3].second), "%.1f"));

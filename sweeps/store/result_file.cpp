@@ -109,9 +109,27 @@ void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialR
         file.WriteStrings(name, values);
         break;
       }
+      case ColumnType::kF64List: {
+        // Each trial's length here, all values trial after trial in /trial_lists/NAME: trial
+        // r's values are values[sum of the lengths before r, + its length).
+        std::vector<int64_t> lengths;
+        std::vector<double> values;
+        for (const TrialRow& r : rows) {
+          const std::vector<double>& list = col.get_list(r);
+          lengths.push_back(static_cast<int64_t>(list.size()));
+          values.insert(values.end(), list.begin(), list.end());
+        }
+        file.WriteColumn(name, lengths);
+        if (!file.Exists("/trial_lists")) file.CreateGroup("/trial_lists");
+        file.WriteColumn("/trial_lists/" + col.name, values);
+        file.SetAttribute("/trial_lists/" + col.name, "description", col.description);
+        file.SetAttribute(name, "list", int64_t{1});
+        break;
+      }
     }
     file.SetAttribute(name, "description", col.description);
-    if (col.metric) {  // declared by a family: analysis summarizes it, and plots it when a rate
+    // A list's column holds lengths, not values: analysis summarizes scalar metrics only.
+    if (col.metric && col.type != ColumnType::kF64List) {  // declared by a family: analysis summarizes it, and plots it when a rate
       file.SetAttribute(name, "metric", int64_t{1});
       file.SetAttribute(name, "rate", int64_t{col.rate});
     }
@@ -120,7 +138,7 @@ void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialR
 
 std::optional<ColumnType> TypeNamed(const std::string& name) {
   for (ColumnType t : {ColumnType::kU64, ColumnType::kI64, ColumnType::kI32, ColumnType::kU8,
-                       ColumnType::kF64, ColumnType::kString})
+                       ColumnType::kF64, ColumnType::kString, ColumnType::kF64List})
     if (name == ColumnTypeName(t)) return t;
   return std::nullopt;
 }
@@ -193,6 +211,27 @@ std::vector<TrialRow> ReadTrials(const H5File& file, const RowSchema& schema) {
         fill(file.ReadStrings(name),
              [&](TrialRow& r, const std::string& v) { col.set_text(r, v); });
         break;
+      case ColumnType::kF64List: {
+        const std::string values_name = "/trial_lists/" + col.name;
+        if (!file.Exists(values_name))
+          throw SchemaError(file.path() + ": no column " + values_name + " (the values of the "
+                            "list column " + name + ")");
+        const auto values = file.ReadColumn<double>(values_name);
+        size_t at = 0;
+        fill(file.ReadColumn<int64_t>(name), [&](TrialRow& r, int64_t length) {
+          if (length < 0 || static_cast<uint64_t>(length) > values.size() - at)
+            throw SchemaError(file.path() + ": " + name + " lists more values than " +
+                              values_name + " holds (" + std::to_string(values.size()) + ")");
+          col.set_list(r, std::vector<double>(values.begin() + static_cast<long>(at),
+                                              values.begin() + static_cast<long>(at + length)));
+          at += static_cast<size_t>(length);
+        });
+        if (at != values.size())
+          throw SchemaError(file.path() + ": " + values_name + " holds " +
+                            std::to_string(values.size()) + " values, its lengths " +
+                            std::to_string(at));
+        break;
+      }
     }
   }
   return rows;

@@ -1,4 +1,4 @@
-// The stored fields of a trial: core columns, class counts, declared metrics (schema version 1).
+// The stored fields of a trial: core columns, class counts, declared metrics (scalars and lists).
 #include "pmoe/sweep/trial_row.hpp"
 
 #include <cmath>
@@ -62,7 +62,14 @@ Column MetricColumn(const MetricInfo& info) {
   col.metric = true;
   col.rate = info.rate;
   const std::string name = info.name;
-  if (info.type == ColumnType::kF64) {
+  if (info.type == ColumnType::kF64List) {  // absent and empty are the same: no values
+    col.get_list = [name](const TrialRow& r) -> const std::vector<double>& {
+      return r.result.metrics.GetList(name);
+    };
+    col.set_list = [name](TrialRow& r, std::vector<double> v) {
+      if (!v.empty()) r.result.metrics.SetList(name, std::move(v));
+    };
+  } else if (info.type == ColumnType::kF64) {
     col.get_double = [name](const TrialRow& r) { return r.result.metrics.Get(name); };
     col.set_double = [name](TrialRow& r, double v) {
       if (!std::isnan(v)) r.result.metrics.Set(name, v);
@@ -164,6 +171,10 @@ void RowSchema::Encode(const TrialRow& row, std::string& out) const {
       const std::string text = c.get_text(row);
       Put(out, static_cast<uint32_t>(text.size()));
       out += text;
+    } else if (c.type == ColumnType::kF64List) {
+      const std::vector<double>& values = c.get_list(row);
+      Put(out, static_cast<uint32_t>(values.size()));
+      for (double v : values) Put(out, v);
     } else {
       Put(out, c.get_int(row));
     }
@@ -181,6 +192,13 @@ bool RowSchema::Decode(const char* data, size_t size, size_t* offset, TrialRow& 
       if (!Take(data, size, offset, &length) || size - *offset < length) return false;
       c.set_text(row, std::string(data + *offset, length));
       *offset += length;
+    } else if (c.type == ColumnType::kF64List) {
+      uint32_t length;
+      if (!Take(data, size, offset, &length) || (size - *offset) / sizeof(double) < length)
+        return false;
+      std::vector<double> values(length);
+      for (double& v : values) Take(data, size, offset, &v);
+      c.set_list(row, std::move(values));
     } else {
       int64_t v;
       if (!Take(data, size, offset, &v)) return false;
@@ -198,6 +216,11 @@ bool RowSchema::SameOutcome(const TrialRow& a, const TrialRow& b) const {
       if (std::memcmp(&x, &y, sizeof x) != 0) return false;  // bits, NaN included
     } else if (c.type == ColumnType::kString) {
       if (c.get_text(a) != c.get_text(b)) return false;
+    } else if (c.type == ColumnType::kF64List) {
+      const std::vector<double>&x = c.get_list(a), &y = c.get_list(b);
+      if (x.size() != y.size() ||
+          (!x.empty() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) != 0))
+        return false;
     } else if (c.get_int(a) != c.get_int(b)) {
       return false;
     }

@@ -109,7 +109,8 @@ TEST_CASE("pmoe-analyze flags estimates of trials that did not converge, in ever
                            Contains("training budget"));
   const auto csv = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50 --csv"));
   CHECK_THAT(csv.out, Contains(",converged,flag,") && Contains("low_convergence"));
-  const auto json = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50 --json"));
+  const auto json =
+      test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50 --json"));
   CHECK(ParsesAsJson(json.out));
   CHECK_THAT(json.out, Contains("\"flag\":\"low_convergence\""));
 }

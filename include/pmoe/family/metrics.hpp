@@ -1,7 +1,9 @@
 // What a trial measures beyond the core columns: each family declares its metrics (name, type,
 // meaning, whether it is a rate to plot against N) and fills a Metrics bag with their values.
 // The sweep engine stores a metric as a /trials column of its declared type, absent values as
-// NaN (floats) or -1 (integers).
+// NaN (floats) or -1 (integers). A list metric (kF64List: dispatch counts, a curve along training)
+// holds any number of values per trial: /trials/NAME stores each trial's count and
+// /trial_lists/NAME all the values, trial after trial (result_file.hpp).
 #pragma once
 
 #include <cmath>
@@ -12,9 +14,10 @@
 namespace pmoe {
 
 // How a value is stored: in the journal's rows and as an HDF5 column.
-enum class ColumnType { kU64, kI64, kI32, kU8, kF64, kString };
+enum class ColumnType { kU64, kI64, kI32, kU8, kF64, kString, kF64List };
 
-const char* ColumnTypeName(ColumnType type);  // "u64", "i64", "i32", "u8", "f64", "string"
+// "u64", "i64", "i32", "u8", "f64", "string", "f64list"
+const char* ColumnTypeName(ColumnType type);
 
 // A metric with one value per class (or per trained class pair, MODEL.md §7) is declared once;
 // MetricsOf expands it into the columns name0, name1, ... up to the largest class (pair) count
@@ -61,8 +64,31 @@ class Metrics {
   }
   const std::vector<std::pair<std::string, double>>& values() const { return values_; }
 
+  // List metrics (kF64List), apart from the scalars: an absent list reads as empty.
+  void SetList(const std::string& name, std::vector<double> list) {
+    for (auto& [n, v] : lists_)
+      if (n == name) {
+        v = std::move(list);
+        return;
+      }
+    lists_.emplace_back(name, std::move(list));
+  }
+  const std::vector<double>& GetList(const std::string& name) const {
+    static const std::vector<double> kEmpty;
+    for (const auto& [n, v] : lists_)
+      if (n == name) return v;
+    return kEmpty;
+  }
+  bool HasList(const std::string& name) const {
+    for (const auto& [n, v] : lists_)
+      if (n == name) return true;
+    return false;
+  }
+  const std::vector<std::pair<std::string, std::vector<double>>>& lists() const { return lists_; }
+
  private:
   std::vector<std::pair<std::string, double>> values_;
+  std::vector<std::pair<std::string, std::vector<double>>> lists_;
 };
 
 }  // namespace pmoe

@@ -20,7 +20,8 @@ struct TrialRow {
   TrialResult result;
 };
 
-// One stored field. Numbers travel as int64 or double; strings as text.
+// One stored field. Numbers travel as int64 or double; strings as text; a list metric as its
+// length and its values (doubles).
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kF64;
@@ -33,6 +34,8 @@ struct Column {
   std::function<void(TrialRow&, int64_t)> set_int;
   std::function<void(TrialRow&, double)> set_double;
   std::function<void(TrialRow&, const std::string&)> set_text;
+  std::function<const std::vector<double>&(const TrialRow&)> get_list;  // kF64List
+  std::function<void(TrialRow&, std::vector<double>)> set_list;
   bool timing = false;  // wall-clock measurements: the only fields allowed to differ between runs
 };
 

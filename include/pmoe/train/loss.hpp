@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pmoe/core/errors.hpp"
 #include "pmoe/models/logistic.hpp"
 
 namespace pmoe {
@@ -69,6 +70,66 @@ class SoftmaxCrossEntropy final : public Loss<T> {
 
  private:
   int classes_;
+};
+
+// The published switch MoE's loss (MODEL.md §8): cross-entropy applied to softmax(f), a double
+// softmax. With p = softmax(f): L = log sum_o exp(p_o) - p_label; for two classes
+// L = log(1 + exp(1 - 2 p_label)), whose floor is log(1 + 1/e) = 0.3133.
+template <typename T>
+class DoubleSoftmaxCrossEntropy final : public Loss<T> {
+ public:
+  explicit DoubleSoftmaxCrossEntropy(int classes) : classes_(classes), argmax_(classes) {
+    PMOE_CHECK(classes >= 2 && classes <= kMaxClasses) << "classes = " << classes;
+  }
+  int outputs() const override { return classes_; }
+  double Value(const T* f, int label) const override {
+    if (classes_ == 2) {
+      const double p = 1 / (1 + std::exp(static_cast<double>(f[1 - label]) - f[label]));
+      return std::log1p(std::exp(1 - 2 * p));
+    }
+    double p[kMaxClasses];
+    Softmax(f, p);
+    double total = 0;
+    for (int o = 0; o < classes_; ++o) total += std::exp(p[o]);  // p in [0, 1]: no overflow
+    return std::log(total) - p[label];
+  }
+  // dL/df_j = p_j (q_j - sum_k q_k p_k), q = softmax(p) - e_label. Two classes (the switch
+  // MoE's, once per sample and step) in closed form: with p = p_label = sigmoid(f_label -
+  // f_other) and e = exp(1 - 2p), L = log(1 + e) and dL/df_label = -2 p (1 - p) e / (1 + e).
+  double ValueAndSlope(const T* f, int label, double* slope) const override {
+    if (classes_ == 2) {
+      const int other = 1 - label;
+      const double p = 1 / (1 + std::exp(static_cast<double>(f[other]) - f[label]));
+      const double e = std::exp(1 - 2 * p);
+      const double g = -2 * p * (1 - p) * e / (1 + e);
+      slope[label] = g;
+      slope[other] = -g;
+      return std::log1p(e);
+    }
+    double p[kMaxClasses], q[kMaxClasses];
+    Softmax(f, p);
+    double total = 0;
+    for (int o = 0; o < classes_; ++o) total += q[o] = std::exp(p[o]);
+    double mean = 0;
+    for (int o = 0; o < classes_; ++o) {
+      q[o] = q[o] / total - (o == label ? 1.0 : 0.0);
+      mean += q[o] * p[o];
+    }
+    for (int o = 0; o < classes_; ++o) slope[o] = p[o] * (q[o] - mean);
+    return std::log(total) - p[label];
+  }
+  bool Correct(const T* f, int label) const override { return argmax_.Correct(f, label); }
+
+ private:
+  static constexpr int kMaxClasses = 64;
+  void Softmax(const T* f, double* p) const {
+    const double top = *std::max_element(f, f + classes_);
+    double total = 0;
+    for (int o = 0; o < classes_; ++o) total += p[o] = std::exp(f[o] - top);
+    for (int o = 0; o < classes_; ++o) p[o] /= total;
+  }
+  int classes_;
+  SoftmaxCrossEntropy<T> argmax_;  // the same prediction: argmax of f
 };
 
 }  // namespace pmoe

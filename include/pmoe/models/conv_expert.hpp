@@ -1,0 +1,47 @@
+// One convolution of J filters of width and stride d, with a bias, over the P patches of each
+// sample, and two outputs (MODEL.md §8): output o sums filters [o J/2, (o + 1) J/2) over all
+// patches, f_o = sum_{j in half o} sum_p act(<w_j, x^(p)> + b_j), act(z) = z^3 or z. Output o
+// is the logit of class label o. The switch MoE's experts and the single-model baselines are it.
+#pragma once
+
+#include <vector>
+
+#include "pmoe/core/matrix.hpp"
+
+namespace pmoe {
+
+enum class Activation { kCubic, kLinear };
+
+// Forward over the samples ids[0..count), sample s being rows [s P, s P + P) of x (read in
+// place): A (count * P, J) row-major gets the pre-activations (kept for the backward pass) and
+// f (count, 2) row-major the outputs, both in the order of ids.
+template <typename T>
+void ConvForward(const RowMat<T>& x, int P, const int* ids, int count, const T* W, const T* b,
+                 int J, Activation act, T* A, T* f);
+
+// Backward from df (count, 2), the loss's slope at f: the gradients of the filters gW (d, J)
+// row-major and of the biases gb (J), overwritten.
+template <typename T>
+void ConvBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* A, const T* df,
+                  int J, Activation act, T* gW, T* gb);
+
+// The loss's slope (df0, df1) at the outputs (f0, f1) of the k-th sample of a fused pass.
+template <typename T>
+class ConvSlope {
+ public:
+  virtual ~ConvSlope() = default;
+  virtual void operator()(int k, T f0, T f1, T& df0, T& df1) = 0;
+};
+
+// ConvForward and ConvBackward in one pass over the samples: each sample's outputs, then its
+// slope from `slope`, then its share of the gradient while its patches are still in cache. The
+// same sums in the same order as ConvForward, the slopes, then ConvBackward (equal up to how the
+// compiler contracts products and sums into FMAs); no (count * P, J) matrix is written. `work`
+// is a workspace (P * J values). With `accumulate` the gradients are added to gW and gb instead
+// of overwriting them.
+template <typename T>
+void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* W,
+                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW,
+                         T* gb, std::vector<T>& work, bool accumulate = false);
+
+}  // namespace pmoe
