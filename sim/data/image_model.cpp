@@ -117,17 +117,17 @@ ImageModel::ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset>
   for (int c : plan_.classes) o_.push_back(ClassPattern(*images_, c));
   // Degenerate images give no statistics (delta = 1 / (1 - delta_d) would be infinite): refused
   // when the cell is checked, before any trial.
-  for (size_t i = 0; i < o_.size(); ++i)
+  for (size_t i = 0; i < o_.size(); ++i) {
     if (o_[i].squaredNorm() == 0)
       throw InfeasibleError("infeasible data model: class " + std::to_string(plan_.classes[i]) +
                             "'s train images are all blank (their mean has no direction)");
-  for (size_t i = 0; i < o_.size(); ++i)
-    for (size_t j = i + 1; j < o_.size(); ++j)
+    for (size_t j = 0; j < i; ++j)
       if (o_[i].dot(o_[j]) >= 1 - 1e-12)
         throw InfeasibleError("infeasible data model: delta_d < 1 violated: classes " +
-                              std::to_string(plan_.classes[i]) + " and " +
-                              std::to_string(plan_.classes[j]) + " have the same mean image "
+                              std::to_string(plan_.classes[j]) + " and " +
+                              std::to_string(plan_.classes[i]) + " have the same mean image "
                               "direction");
+  }
 }
 
 void ImageModel::Draw(Split split, int count, Dataset& out) const {

@@ -18,6 +18,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/dot_forward.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "row_kernels_avx2.hpp"
 #include "row_kernels_portable.hpp"
 
 namespace pmoe {
@@ -320,6 +321,7 @@ void Avx512ReluGradient(const float* z, int R, int q, const float* a, const floa
 #pragma GCC pop_options
 
 bool UseAvx512() { return ActiveKernelPath() == KernelPath::kAvx512; }
+bool UseAvx2() { return ActiveKernelPath() == KernelPath::kAvx2; }
 
 }  // namespace
 
@@ -328,12 +330,14 @@ bool RowKernelsAvailable() { return true; }
 void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
                           float* dw) {
   if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dw, d, 1});
+  else if (UseAvx2()) avx2::WeightGradient(rows, R, d, g, q, dw, d, 1);
   else portable::WeightGradient(rows, R, d, g, q, dw, d, 1);
 }
 
 void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
                           float* dwt) {
   if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dwt, 1, q});
+  else if (UseAvx2()) avx2::WeightGradient(rows, R, d, g, q, dwt, 1, q);
   else portable::WeightGradient(rows, R, d, g, q, dwt, 1, q);
 }
 
@@ -350,17 +354,20 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
     return;
   }
   if (UseAvx512()) Avx512RowsTimesWt(rows, R, d, wt, q, z);
+  else if (UseAvx2()) avx2::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
   else portable::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
 }
 
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   if (UseAvx512()) Avx512ReluOutputs(z, R, q, a, h);
+  else if (UseAvx2()) avx2::ReluOutputs(z, R, q, a, h);
   else portable::ReluOutputs(z, R, q, a, h);
 }
 
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g) {
   if (UseAvx512()) Avx512ReluGradient(z, R, q, a, coef, extra, g);
+  else if (UseAvx2()) avx2::ReluGradient(z, R, q, a, coef, extra, g);
   else portable::ReluGradient(z, R, q, a, coef, extra, g);
 }
 

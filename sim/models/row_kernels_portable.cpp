@@ -69,10 +69,9 @@ void ReluGradient(const float* z, int R, int q, const float* a, const float* coe
   }
 }
 
-// The AVX-512 kernel's chain per lane: coef_0 a_0, then one FMA per further output, +0 where
-// the neuron is inactive.
 void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
                        const float* const* coef, const float* extra, float* g) {
+  // The AVX-512 kernel's chain: coef[0] * a[0], then one fused multiply-add per other output.
   const int cols = q + (extra ? 1 : 0);
   for (int r = 0; r < R; ++r) {
     float* out = g + static_cast<size_t>(r) * cols;
