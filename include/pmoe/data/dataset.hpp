@@ -20,9 +20,9 @@ struct Dataset {
   std::vector<int> disc_pos;  // (N): index j of the discriminative patch of sample i
   std::vector<int> cluster;   // (N), data model C only: the cluster k of sample i (else empty)
   int clusters = 0;           // data model C: K (cluster is in 0..K-1); 0 for other data
-  // (N*n, c), optional: <o_a, x> for every class a of every patch, recorded by a generator that has each
-  // patch in cache as it writes it, so that measuring the realized statistics needs no second
-  // pass over the data. Empty when the generator does not record them.
+  // (N*n, c), optional: <o_a, x> for every class a of every patch, recorded by a generator that
+  // has each patch in cache as it writes it, so that measuring the realized statistics needs no
+  // second pass over the data. Empty when the generator does not record them.
   RowMatf pattern_scores;
 
   int size() const { return static_cast<int>(label.size()); }
