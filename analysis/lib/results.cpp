@@ -104,7 +104,9 @@ Results LoadResults(const std::vector<std::string>& paths) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();
       const auto pairs = SplitCanonicalKey(keys.at(i));
-      results.cells.push_back({ids[i], labels.at(i), {pairs.begin(), pairs.end()}, path});
+      std::map<std::string, std::string> params(pairs.begin(), pairs.end());
+      AddUnkeyedDefaults(params);  // data.c = 2 of a binary cell, which its key leaves out
+      results.cells.push_back({ids[i], labels.at(i), std::move(params), path});
     }
     const auto cell = Column<uint64_t>(file, "/trials/cell_id");
     const auto trial = Column<int32_t>(file, "/trials/trial");
@@ -193,7 +195,8 @@ Results KeepAxisRange(const Results& results, const std::string& axis, double lo
 std::string AxisName(const std::string& name) {
   static const std::map<std::string, std::string> shorts = {
       {"l", "model.l"}, {"k", "model.k"}, {"m", "model.m"}, {"n", "data.n"}, {"d", "data.d"},
-      {"p", "data.p"}, {"l_star", "data.l_star"}, {"kind", "model.kind"}};
+      {"p", "data.p"}, {"l_star", "data.l_star"}, {"kind", "model.kind"},
+      {"c", "data.c"}};
   const auto it = shorts.find(name);
   return it == shorts.end() ? name : it->second;
 }

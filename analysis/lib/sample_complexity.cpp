@@ -479,7 +479,9 @@ double TheoryOrder(const std::string& kind, const std::string& axis) {
       {{"cnn", "data.n"}, 8},        {{"cnn", "model.l"}, 0},     {{"cnn", "model.k"}, 0},
       {{"cnn", "data.p"}, 12},       {{"separate", "model.l"}, 8}, {{"separate", "data.n"}, 0},
       {{"separate", "data.p"}, 12},  {{"joint", "model.k"}, 4},    {{"joint", "model.l"}, 6},
-      {{"joint", "data.n"}, 0},      {{"joint", "data.p"}, 12}};
+      {{"joint", "data.n"}, 0},      {{"joint", "data.p"}, 12},
+      // MODEL.md §7 (appendix M): the number of classes, separate c^12, joint c^8.
+      {{"separate", "data.c"}, 12},  {{"joint", "data.c"}, 8}};
   const auto it = order.find({kind, axis});
   return it == order.end() ? NAN : it->second;
 }

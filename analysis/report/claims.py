@@ -383,7 +383,7 @@ def claim_f(ev, workdir):
         finding.reason = (f"ratio exponent {ratio['exponent']:.2f} [{ratio['lo']:.2f}, "
                           f"{ratio['hi']:.2f}] {'above' if grows else 'not above'} 0; separate's "
                           f"own exponent [{fmt(own['lo'], 2)}, {fmt(own['hi'], 2)}] "
-                          f"{'reaches 0' if flat else 'lies above 0: it grows with n'}")
+                          f"{'does not lie above 0' if flat else 'lies above 0: it grows with n'}")
     path = figure_path(workdir, ev, "nacc_n")
     figures.nstar_loglog(tables, "data.n", f"{ev.name}: sample complexity against n", path,
                          reading="mean_accuracy")

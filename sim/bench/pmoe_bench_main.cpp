@@ -18,6 +18,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/json_writer.hpp"
+#include "pmoe/models/kernel_path.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "pmoe/trial/trial.hpp"
 
@@ -59,6 +60,18 @@ TrialSpec ChenCellSpec(const std::string& kind) {
   return spec;
 }
 
+// The multiclass path (MODEL.md §7): a two-class cell through c outputs and the softmax loss
+// (to hold against its binary cell), and c = 8 classes on p = 12 pattern sets.
+TrialSpec Multiclass(TrialSpec spec, int classes) {
+  spec.model.loss = "softmax";
+  if (spec.model.kind == "separate") spec.model.k = 0;  // one expert per class
+  if (classes > 2) {
+    spec.data.c = classes;
+    spec.data.p = 12;
+  }
+  return spec;
+}
+
 std::vector<BenchCell> AllCells() {
   return {{"S-sep", CellSpec("separate", 64, 500, 4, 2)},
           {"S-joint", CellSpec("joint", 64, 500, 6, 8)},
@@ -66,7 +79,13 @@ std::vector<BenchCell> AllCells() {
           {"I-sep", CellSpec("separate", 784, 1000, 4, 2)},
           {"I-cnn", CellSpec("cnn", 784, 1000, 4, 2)},
           {"C-switch", ChenCellSpec("switch")},
-          {"C-single", ChenCellSpec("single")}};
+          {"C-single", ChenCellSpec("single")},
+          {"S-sep-mc2", Multiclass(CellSpec("separate", 64, 500, 4, 2), 2)},
+          {"S-joint-mc2", Multiclass(CellSpec("joint", 64, 500, 6, 8), 2)},
+          {"S-cnn-mc2", Multiclass(CellSpec("cnn", 64, 500, 4, 2), 2)},
+          {"S-sep-c8", Multiclass(CellSpec("separate", 64, 500, 4, 2), 8)},
+          {"S-joint-c8", Multiclass(CellSpec("joint", 64, 500, 6, 8), 8)},
+          {"S-cnn-c8", Multiclass(CellSpec("cnn", 64, 500, 4, 2), 8)}};
 }
 
 struct CellTiming {
@@ -125,7 +144,8 @@ SweepTiming TimeSweep(const std::string& config, int threads) {
 
 void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
                 const std::string& sweep_config, const FmaPeak& peak) {
-  std::printf("build: %s\n", NumericsBuild().c_str());
+  std::printf("build: %s\nkernels running: %s (PMOE_KERNELS=avx2 or =portable for the others)\n",
+              NumericsBuild().c_str(), KernelPathName(ActiveKernelPath()));
   std::printf("FMA peak of this core: %.1f GFLOP/s (%s)\n", peak.gflops, peak.how.c_str());
   std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s %8s\n", "cell", "trial_s", "train_s",
               "eval_s", "data_s", "data/trial", "GFLOP", "GFLOP/s", "of peak");
@@ -146,7 +166,9 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
 void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
                const std::string& sweep_config, const FmaPeak& peak) {
   JsonWriter w(std::cout);
-  w.BeginObject().Field("build", NumericsBuild()).Field("fma_peak_gflops", peak.gflops)
+  w.BeginObject().Field("build", NumericsBuild())
+      .Field("kernels", KernelPathName(ActiveKernelPath()))
+      .Field("fma_peak_gflops", peak.gflops)
       .Field("fma_peak_how", peak.how).Key("cells").BeginObject();
   for (const CellTiming& c : cells)
     w.Key(c.name).BeginObject().Field("median_trial_s", c.trial_s).Field("train_s", c.train_s)
@@ -164,8 +186,10 @@ void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTimi
 
 constexpr const char* kUsage =
     "usage: pmoe-bench [--cells LIST] [--repeats R] [--sweep INI|none] [--json]\n"
-    "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (the default)\n"
-    "                 and C-switch,C-single (Chen et al.'s setting 1: 501 and 801 fixed steps)\n"
+    "  --cells LIST   comma-separated subset of S-sep,S-joint,S-cnn,I-sep,I-cnn (the default),\n"
+    "                 C-switch,C-single (Chen et al.'s setting 1: 501 and 801 fixed steps),\n"
+    "                 and the multiclass cells S-sep-mc2,S-joint-mc2,S-cnn-mc2 (two classes,\n"
+    "                 softmax) and S-sep-c8,S-joint-c8,S-cnn-c8 (c = 8, p = 12)\n"
     "  --repeats R    timed trials per cell after one warm-up; medians are printed (default 3)\n"
     "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/phase_l.ini);\n"
     "                 none skips it\n"
@@ -203,8 +227,8 @@ int Main(const std::vector<std::string>& args) {
                                  [&](const BenchCell& c) { return c.name == name; });
     if (it == all.end())
       throw ConfigError("command line: --cells: unknown cell \"" + name +
-                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn,C-switch,"
-                        "C-single)");
+                         "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn,C-switch,"
+                         "C-single and the multiclass cells of --help)");
     chosen.push_back(*it);
   }
   const FmaPeak peak = MeasureFmaPeak();

@@ -144,6 +144,11 @@ ParamInfo Extra(ParamInfo info, std::string fallback) {
   return info;
 }
 
+ParamInfo Unkeyed(ParamInfo info) {
+  info.keyed_at_default = false;
+  return info;
+}
+
 ParamInfo Core(ParamInfo info) {
   info.core = true;
   return info;
@@ -192,8 +197,13 @@ std::vector<ParamInfo> SharedRows() {
           {}, 0, 255),
       Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 (empty: every other class)",
           PMOE_FIELD(data.irrelevant)),
+      Unkeyed(Row("data.c", "classes (MODEL.md §7; 2: the binary model)", PMOE_FIELD(data.c), {},
+                  2, 64)),
+      Unkeyed(Row("data.classes", "discriminative image classes, e.g. 0,1,2,3 (empty: class_pos "
+                  "and class_neg)", PMOE_FIELD(data.classes))),
       Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l), {}, 1, 1024),
-      Row("model.k", "experts (separate training: 2)", PMOE_FIELD(model.k), {}, 1, 4096),
+      Row("model.k", "experts (separate training: c, or 0 for one per class)",
+          PMOE_FIELD(model.k), {}, 0, 4096),
       Row("model.m", "hidden neurons in total, m/k per expert", PMOE_FIELD(model.m), {}, 1,
           kMaxCount),
       Row("model.lr", "SGD step size", PMOE_FIELD(model.lr)),
@@ -208,6 +218,9 @@ std::vector<ParamInfo> SharedRows() {
       Row("model.sigma_r", "separate pMoE router init std", PMOE_FIELD(model.sigma_r)),
       Row("model.output_init", "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
           PMOE_FIELD(model.output_init), {"gaussian", "sign"}),
+      Unkeyed(Row("model.loss", "auto (logistic for 2 classes, softmax for more), logistic, or "
+                  "softmax (c outputs, also for 2 classes)", PMOE_FIELD(model.loss),
+                  {"auto", "logistic", "softmax"})),
       Row("model.router_N", "separate pMoE: router trained on the first router_N samples (0: N)",
           PMOE_FIELD(model.router_N), {}, 0, kMaxSamples),
       Row("model.router_lr", "separate pMoE router step size", PMOE_FIELD(model.router_lr)),
@@ -307,7 +320,9 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix) {
   std::string key;
   for (const auto& p : ParamTable()) {
     if (p.name.compare(0, prefix.size(), prefix) != 0 || !p.ReadBy(spec)) continue;
-    key += p.name + "=" + p.get(spec) + ";";
+    const std::string value = p.get(spec);
+    if (!p.keyed_at_default && value == p.Default()) continue;
+    key += p.name + "=" + value + ";";
   }
   return key;
 }
@@ -322,6 +337,18 @@ std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::st
     start = end + 1;
   }
   return pairs;
+}
+
+void AddUnkeyedDefaults(std::map<std::string, std::string>& params) {
+  const auto data = params.find("data.model"), model = params.find("model.kind");
+  for (const auto& p : ParamTable()) {
+    if (p.keyed_at_default || params.count(p.name)) continue;
+    const bool is_data = p.name.rfind("data.", 0) == 0;
+    const auto family = is_data ? data : model;
+    if (family == params.end()) continue;
+    if (std::find(p.readers.begin(), p.readers.end(), family->second) != p.readers.end())
+      params[p.name] = p.Default();
+  }
 }
 
 ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,

@@ -11,6 +11,8 @@ std::vector<MetricInfo> RealizedStatsMetrics() {
       {"realized_l_star", T::kI32, "1 + most delta'-closer patches in a sample"},
       {"realized_delta", T::kF64, "1 / (1 - max(delta_d, delta_r))"},
       {"confusers_outrank", T::kU8, "every delta'-closer patch outranks o1/o2"},
+      {"realized_l_star_pair", T::kI32, "realized l* of one trained class pair", false,
+       PerClass::kPair},
   };
 }
 
@@ -20,6 +22,9 @@ void RecordRealizedStats(const RealizedStats& stats, Metrics& metrics) {
   metrics.Set("realized_l_star", stats.l_star);
   metrics.Set("realized_delta", stats.delta);
   metrics.Set("confusers_outrank", stats.confusers_outrank);
+  if (stats.classes > 2)  // binary files have no per-pair columns (metrics.hpp)
+    for (size_t q = 0; q < stats.pair_l_star.size(); ++q)
+      metrics.Set(PerClassName("realized_l_star_pair", static_cast<int>(q)), stats.pair_l_star[q]);
 }
 
 }  // namespace pmoe

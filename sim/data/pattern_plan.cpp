@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/data/class_pairs.hpp"
 
 namespace pmoe {
 namespace {
@@ -22,9 +23,10 @@ void Require(bool ok, const std::string& inequality, const std::string& numbers)
   if (!ok) throw InfeasibleError("infeasible data model: " + inequality + " violated: " + numbers);
 }
 
-int ConfuserSets(const DataSpec& s, int K) {
+// Default: half of p, at least one set toward each side of every trained pair.
+int ConfuserSets(const DataSpec& s, int K, int pairs) {
   if (s.p_confuser >= 0) return s.p_confuser;
-  return K > 0 ? std::max(2, s.p / 2) : 0;
+  return K > 0 ? std::max(2 * pairs, s.p / 2) : 0;
 }
 
 // Confuser center offset a in (a_lo, a_hi] (MODEL.md §2, "Confuser sets").
@@ -44,11 +46,20 @@ void PlaceConfusers(PatternPlan& plan) {
 }
 
 // Caps of radius r around unit centers are disjoint iff the centers are more than 2r apart.
+// Confuser centers a u_ij + sqrt(1 - a^2) v of one direction of one pair are sqrt(2 (1 - a^2))
+// apart; of two pairs sharing a class (c odd), where |<u_ij, u_jk>| = 1/2, at least
+// sqrt(2 - a^2); of disjoint pairs, or neutral ones, sqrt(2) or more.
 void RequireDisjointCaps(const PatternPlan& plan) {
   const DataSpec& s = plan.spec;
-  const int per_direction = std::max(plan.n_confuser_o1, plan.n_confuser - plan.n_confuser_o1);
+  int per_direction = 0;
+  for (int q = 0; q < plan.pairs; ++q) {
+    const int first = ConfuserSetsTowardFirst(plan, q);
+    per_direction = std::max({per_direction, first, ConfuserSetsOfPair(plan, q) - first});
+  }
   double closest = 2.0;
   if (per_direction >= 2) closest = std::sqrt(2.0 * (1.0 - plan.a * plan.a));
+  else if (plan.classes % 2 == 1 && plan.n_confuser >= 2)
+    closest = std::sqrt(2.0 - plan.a * plan.a);
   else if (s.p >= 2) closest = std::min(closest, std::sqrt(2.0));
   Require(closest > 2.0 * s.radius, "||c_i - c_j|| > 2*radius (disjoint pattern sets)",
           "closest centers are " + Num(closest) + " apart, 2*radius = " + Num(2.0 * s.radius));
@@ -56,14 +67,24 @@ void RequireDisjointCaps(const PatternPlan& plan) {
 
 }  // namespace
 
+int ConfuserSetsOfPair(const PatternPlan& plan, int q) {
+  return plan.n_confuser / plan.pairs + (q < plan.n_confuser % plan.pairs ? 1 : 0);
+}
+
+int ConfuserSetsTowardFirst(const PatternPlan& plan, int q) {
+  return (ConfuserSetsOfPair(plan, q) + 1) / 2;
+}
+
 PatternPlan PlanPatternModel(const DataSpec& s) {
   PatternPlan plan;
   plan.spec = s;
+  plan.classes = s.c;
+  plan.pairs = static_cast<int>(RouterPairs(s.c).size());
   plan.K = s.l_star - 1;
   plan.L = std::sqrt(2.0 * (1.0 - s.delta_d));
   plan.dprime = (1.0 - s.delta_d) / 2.0;
   plan.theta_max = 2.0 * std::asin(s.radius / 2.0);
-  plan.n_confuser = ConfuserSets(s, plan.K);
+  plan.n_confuser = ConfuserSets(s, plan.K, plan.pairs);
   plan.n_confuser_o1 = (plan.n_confuser + 1) / 2;
   plan.n_neutral = s.p - plan.n_confuser;
 
@@ -71,17 +92,36 @@ PatternPlan PlanPatternModel(const DataSpec& s) {
                                               ", n = " + std::to_string(s.n));
   Require(plan.n_confuser <= s.p, "p_confuser <= p",
           "p_confuser = " + std::to_string(plan.n_confuser) + ", p = " + std::to_string(s.p));
-  if (plan.K > 0)
+  // Equiangular o_1..o_c at delta_d: their Gram matrix (1 - delta_d) I + delta_d 11^T is
+  // positive semi-definite iff delta_d >= -1/(c - 1).
+  if (plan.classes > 2)
+    Require(s.delta_d >= -1.0 / (plan.classes - 1),
+            "delta_d >= -1/(c - 1) (c equiangular unit vectors at inner product delta_d)",
+            "delta_d = " + Num(s.delta_d) + ", c = " + std::to_string(plan.classes) +
+                ", -1/(c - 1) = " + Num(-1.0 / (plan.classes - 1)));
+  if (plan.K > 0 && plan.classes == 2)
     Require(plan.n_confuser >= 2, "p_confuser >= 2 (a confuser set toward each of o1, o2) when "
             "l_star > 1", "p_confuser = " + std::to_string(plan.n_confuser) +
             ", l_star = " + std::to_string(s.l_star));
+  if (plan.K > 0 && plan.classes > 2)
+    Require(plan.n_confuser >= 2 * plan.pairs,
+            "p_confuser >= 2 * pairs (a confuser set toward each class of each of the " +
+                std::to_string(plan.pairs) + " trained class pairs) when l_star > 1",
+            "p_confuser = " + std::to_string(plan.n_confuser) + ", c = " +
+                std::to_string(plan.classes) + ", l_star = " + std::to_string(s.l_star));
   const int neutral_patches = s.n - 1 - (s.confusers == "uniform" ? 0 : plan.K);
   if (neutral_patches > 0)
     Require(plan.n_neutral >= 1, "p - p_confuser >= 1 (a neutral set for the irrelevant "
             "patches that are not confusers)", "p = " + std::to_string(s.p) +
             ", p_confuser = " + std::to_string(plan.n_confuser));
-  Require(s.d >= s.p + 2, "d >= p + 2 (o1, o2 and p orthogonal center directions)",
-          "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p));
+  if (plan.classes == 2)
+    Require(s.d >= s.p + 2, "d >= p + 2 (o1, o2 and p orthogonal center directions)",
+            "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p));
+  else
+    Require(s.d >= s.p + plan.classes,
+            "d >= p + c (o_1..o_c and p orthogonal center directions)",
+            "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p) + ", c = " +
+                std::to_string(plan.classes));
   if (plan.n_neutral > 0) {
     Require(s.radius * plan.L <= plan.dprime,
             "radius*||o1-o2|| <= delta' = (1 - delta_d)/2 (neutral sets are not delta'-closer)",

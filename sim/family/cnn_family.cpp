@@ -11,7 +11,7 @@ class Cnn final : public ModelFamily {
   std::string name() const override { return "cnn"; }
   std::string help() const override { return "a CNN of m neurons over all n patches (§4)"; }
   std::vector<std::string> reads() const override { return SgdReads(); }
-  std::vector<MetricInfo> metrics() const override { return {}; }
+  std::vector<MetricInfo> metrics() const override { return SgdMetrics(); }
 
   void Validate(const TrialSpec& spec, const DataShape&, const std::string& where) const override {
     ValidateSgd(spec, where);
@@ -27,8 +27,8 @@ class Cnn final : public ModelFamily {
 
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
-    return std::make_unique<SgdLearner>(MakeModel<float>(spec.model, shape.d, init_seed), spec,
-                                        init_seed);
+    return std::make_unique<SgdLearner>(
+        MakeModel<float>(spec.model, shape.d, init_seed, shape.classes), spec, init_seed);
   }
 };
 

@@ -1,6 +1,8 @@
 // Finding a spec's families in the list, and the union of their metrics.
 #include "pmoe/family/family.hpp"
 
+#include <algorithm>
+
 #include "pmoe/core/errors.hpp"
 
 namespace pmoe {
@@ -17,7 +19,27 @@ const Family& Find(const std::vector<const Family*>& list, const std::string& na
   throw ConfigError("", key, "one of " + choices, name);
 }
 
-void AddMetrics(const std::vector<MetricInfo>& more, std::vector<MetricInfo>& out) {
+// Per-class metrics become one column per class (pair) up to `classes` when that exceeds two;
+// binary sweeps get none of them, so their files keep their columns.
+void AddMetrics(const std::vector<MetricInfo>& declared, int classes,
+                std::vector<MetricInfo>& out) {
+  std::vector<MetricInfo> more;
+  for (const MetricInfo& m : declared) {
+    if (m.per == PerClass::kNo) {
+      more.push_back(m);
+      continue;
+    }
+    if (classes <= 2) continue;
+    const bool pair = m.per == PerClass::kPair;
+    const int count = pair ? (classes + 1) / 2 : classes;  // RouterPairs(classes).size()
+    for (int i = 0; i < count; ++i) {
+      MetricInfo column = m;
+      column.name = PerClassName(m.name, i);
+      column.help = m.help + (pair ? " (class pair " : " (class ") + std::to_string(i) + ")";
+      column.per = PerClass::kNo;
+      more.push_back(column);
+    }
+  }
   for (const MetricInfo& m : more) {
     bool known = false;
     for (const MetricInfo& o : out) known = known || o.name == m.name;
@@ -61,17 +83,20 @@ const ModelFamily& ModelFamilyOf(const TrialSpec& spec) {
 }
 
 std::vector<MetricInfo> MetricsOf(const std::vector<const TrialSpec*>& specs) {
+  int classes = 2;
+  for (const TrialSpec* s : specs)
+    classes = std::max(classes, DataFamilyOf(*s).Shape(*s).classes);
   std::vector<MetricInfo> out;
   for (const DataFamily* f : DataFamilies())
     for (const TrialSpec* s : specs)
       if (s->data.model == f->name()) {
-        AddMetrics(f->metrics(), out);
+        AddMetrics(f->metrics(), classes, out);
         break;
       }
   for (const ModelFamily* f : ModelFamilies())
     for (const TrialSpec* s : specs)
       if (s->model.kind == f->name()) {
-        AddMetrics(f->metrics(), out);
+        AddMetrics(f->metrics(), classes, out);
         break;
       }
   return out;

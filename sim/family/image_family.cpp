@@ -17,7 +17,7 @@ class Image final : public DataFamily {
   std::string help() const override { return "data model B, image patches (MODEL.md §3)"; }
   std::vector<std::string> reads() const override {
     return {"data.labels", "data.n", "data.idx_dir", "data.class_pos", "data.class_neg",
-            "data.irrelevant"};
+            "data.irrelevant", "data.classes"};
   }
   std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
 
@@ -29,7 +29,12 @@ class Image final : public DataFamily {
   // d from the files (read once per process); SchemaError when they cannot be read.
   DataShape Shape(const TrialSpec& spec) const override {
     const auto images = SharedImageDataset(spec.data.idx_dir);
-    return {spec.data.n, images->rows * images->cols, 2};
+    int classes = 2;
+    try {
+      classes = static_cast<int>(DiscriminativeClasses(spec.data).size());
+    } catch (const InfeasibleError&) {  // refused by the cell's feasibility check, by name
+    }
+    return {spec.data.n, images->rows * images->cols, classes};
   }
 
   std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t data_seed) const override {

@@ -23,8 +23,7 @@ class JointLearner final : public SgdLearner {
   Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override {
     auto& joint = static_cast<JointMoe<float>&>(*model_);  // made by Joint::Make
     joint.KeepRoutes(true);  // the evaluation's routes serve the metrics
-    const Evaluation on_test =
-        Evaluate(*model_, model_->Prepare(test.x, test.size()), test.label.data());
+    const Evaluation on_test = EvaluateOn(model_->Prepare(test.x, test.size()), test, metrics);
     RecordRouterHits(JointGatingHits(joint.TakeRoutes(), spec_.model.k, spec_.model.l, test),
                      metrics);
     joint.KeepRoutes(false);
@@ -43,7 +42,11 @@ class Joint final : public ModelFamily {
     r.insert(r.end(), {"model.l", "model.k", "model.sigma_g"});
     return r;
   }
-  std::vector<MetricInfo> metrics() const override { return RouterHitMetrics(); }
+  std::vector<MetricInfo> metrics() const override {
+    std::vector<MetricInfo> m = RouterHitMetrics();
+    for (const MetricInfo& more : SgdMetrics()) m.push_back(more);
+    return m;
+  }
 
   void Validate(const TrialSpec& spec, const DataShape& shape,
                 const std::string& where) const override {
@@ -64,8 +67,8 @@ class Joint final : public ModelFamily {
 
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
-    return std::make_unique<JointLearner>(MakeModel<float>(spec.model, shape.d, init_seed), spec,
-                                          init_seed);
+    return std::make_unique<JointLearner>(
+        MakeModel<float>(spec.model, shape.d, init_seed, shape.classes), spec, init_seed);
   }
 };
 

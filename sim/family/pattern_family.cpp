@@ -1,4 +1,4 @@
-// Data model A as a family (MODEL.md §2): the pattern model's parameters, checks and cost.
+// Data model A as a family (MODEL.md §2, and §7 with data.c classes): the pattern model's parameters, checks and cost.
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/pattern_model.hpp"
@@ -19,7 +19,7 @@ class Pattern final : public DataFamily {
   std::vector<std::string> reads() const override {
     return {"data.labels", "data.n", "data.d", "data.delta_d", "data.delta_r", "data.p",
             "data.p_confuser", "data.l_star", "data.radius", "data.confuser_strength",
-            "data.confusers", "data.noise"};
+            "data.confusers", "data.noise", "data.c"};
   }
   std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
 
@@ -41,7 +41,9 @@ class Pattern final : public DataFamily {
     Require(data.noise >= 0.0, spec, where, "data.noise", "a non-negative number");
   }
 
-  DataShape Shape(const TrialSpec& spec) const override { return {spec.data.n, spec.data.d, 2}; }
+  DataShape Shape(const TrialSpec& spec) const override {
+    return {spec.data.n, spec.data.d, spec.data.c};
+  }
 
   std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t data_seed) const override {
     return std::make_unique<PatternModel>(PlanPatternModel(spec.data), data_seed);

@@ -1,6 +1,7 @@
 // The separately trained pMoE as a family (MODEL.md §4-5, Algorithm 1): the router phase on the
 // first router_N samples, then SGD on the experts over their routed patches; Lemma 4.1's router
 // hit rate on the test set.
+#include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
@@ -19,6 +20,8 @@ std::vector<MetricInfo> RouterHitMetrics() {
        "separate: Lemma 4.1 hit rate; joint: Assumption 4.4 rate (test set)", true},
       {"router_hit_pos", T::kF64, "router_hit over class 0 (y = +1) test samples", true},
       {"router_hit_neg", T::kF64, "router_hit over class 1 (y = -1) test samples", true},
+      {"router_hit_class", T::kF64, "router_hit over the test samples of one class", true,
+       PerClass::kClass},
   };
 }
 
@@ -26,14 +29,20 @@ void RecordRouterHits(const RouterHits& hits, Metrics& metrics) {
   metrics.Set("router_hit", hits.all);
   metrics.Set("router_hit_pos", hits.pos);
   metrics.Set("router_hit_neg", hits.neg);
+  if (hits.per_class.size() > 2)  // binary files have no per-class columns (metrics.hpp)
+    for (size_t c = 0; c < hits.per_class.size(); ++c)
+      metrics.Set(PerClassName("router_hit_class", static_cast<int>(c)), hits.per_class[c]);
 }
 
 void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::string& where) {
   const ModelSpec& model = spec.model;
+  const int k = ModelExperts(model, shape.classes);
   Require(model.l <= shape.n, spec, where, "model.l",
           "an integer in 1..n (n = " + std::to_string(shape.n) + ")");
-  Require(model.m % model.k == 0, spec, where, "model.m",
-          "a multiple of model.k (k = " + std::to_string(model.k) + ")");
+  Require(k >= 1, spec, where, "model.k", "an integer >= 1 (0 means one expert per class for "
+          "separate training only)");
+  Require(model.m % k == 0, spec, where, "model.m",
+          "a multiple of model.k (k = " + std::to_string(k) + " experts)");
 }
 
 namespace {
@@ -44,8 +53,8 @@ class SeparateLearner final : public SgdLearner {
 
   Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override {
     const PatchBlocks<float> routed = model_->Prepare(test.x, test.size());
-    const Evaluation on_test = Evaluate(*model_, routed, test.label.data());
-    RecordRouterHits(SeparateRouterHits(routed.routes, spec_.model.k, spec_.model.l, test),
+    const Evaluation on_test = EvaluateOn(routed, test, metrics);
+    RecordRouterHits(SeparateRouterHits(routed.routes, routed.blocks, spec_.model.l, test),
                      metrics);
     return on_test;
   }
@@ -59,8 +68,12 @@ class SeparateLearner final : public SgdLearner {
     options.epochs = spec_.model.router_epochs;
     Rng rng(StreamSeed(init_seed_, InitStream::kRouterSgd));
     auto& model = static_cast<SeparateMoe<float>&>(*model_);  // made by Separate::Make
-    metrics.Set("router_steps", static_cast<double>(TrainRouter(train, options, rng,
-                                                                model.router())));
+    PMOE_CHECK(model.router().rows() == train.classes)
+        << "separate pMoE with " << model.router().rows() << " experts on " << train.classes
+        << " classes (Validate asks k = c)";
+    // Two classes: the binary router phase (one pair); more: pairwise (MODEL.md §7, M.1).
+    metrics.Set("router_steps", static_cast<double>(TrainPairwiseRouters(train, options, rng,
+                                                                         model.router())));
   }
 };
 
@@ -79,6 +92,7 @@ class Separate final : public ModelFamily {
   std::vector<MetricInfo> metrics() const override {
     std::vector<MetricInfo> m = RouterHitMetrics();
     m.push_back({"router_steps", ColumnType::kI64, "SGD steps of the router phase"});
+    for (const MetricInfo& more : SgdMetrics()) m.push_back(more);
     return m;
   }
 
@@ -87,7 +101,9 @@ class Separate final : public ModelFamily {
     ValidateSgd(spec, where);
     ValidateRouting(spec, shape, where);
     const ModelSpec& model = spec.model;
-    Require(model.k == 2, spec, where, "model.k", "2 for separate training (binary labels)");
+    Require(model.k == 0 || model.k == shape.classes, spec, where, "model.k",
+            "c = " + std::to_string(shape.classes) + " for separate training (one expert per "
+            "class, MODEL.md §7), or 0 for one per class whatever c");
     Require(model.sigma_r >= 0.0, spec, where, "model.sigma_r", "a non-negative number");
     Require(model.router_N <= spec.N, spec, where, "model.router_N",
             "0 (all N) or an integer in 1..N (N = " + std::to_string(spec.N) + ")");
@@ -96,7 +112,8 @@ class Separate final : public ModelFamily {
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
                          double epochs) const override {
-    const double n = shape.n, d = shape.d, m = spec.model.m, k = spec.model.k, l = spec.model.l;
+    const double n = shape.n, d = shape.d, m = spec.model.m, l = spec.model.l;
+    const double k = ModelExperts(spec.model, shape.classes);
     const double N = spec.N;
     const double experts = l * m * d;  // each expert's neurons on its l routed patches
     const double route = k * n * d;    // routing values, once per sample (routers frozen)
@@ -109,8 +126,8 @@ class Separate final : public ModelFamily {
 
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
-    return std::make_unique<SeparateLearner>(MakeModel<float>(spec.model, shape.d, init_seed),
-                                             spec, init_seed);
+    return std::make_unique<SeparateLearner>(
+        MakeModel<float>(spec.model, shape.d, init_seed, shape.classes), spec, init_seed);
   }
 };
 

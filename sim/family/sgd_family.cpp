@@ -13,18 +13,28 @@ namespace pmoe {
 
 std::vector<std::string> SgdReads() {
   return {"model.m",         "model.lr",      "model.batch",   "model.epochs",
-          "model.max_steps", "model.early_stop", "model.sigma_w", "model.output_init"};
+          "model.max_steps", "model.early_stop", "model.sigma_w", "model.output_init",
+          "model.loss"};
+}
+
+std::vector<MetricInfo> SgdMetrics() {
+  return {{"accuracy_class", ColumnType::kF64, "test accuracy over the test samples of one class",
+           true, PerClass::kClass}};
 }
 
 void ValidateSgd(const TrialSpec& spec, const std::string& where) {
   const ModelSpec& model = spec.model;
   Require(model.lr > 0.0, spec, where, "model.lr", "a positive number");
   Require(model.sigma_w >= 0.0, spec, where, "model.sigma_w", "a non-negative number");
+  const DataShape shape = DataFamilyOf(spec).Shape(spec);
+  Require(model.loss != "logistic" || shape.classes == 2, spec, where, "model.loss",
+          "auto or softmax: c = " + std::to_string(shape.classes) +
+              " classes need c outputs (the logistic loss has one, for two classes)");
   Require(model.epochs > 0 || model.max_steps > 0, spec, where, "model.epochs",
           "a positive epoch cap, or a positive model.max_steps (with both at 0 nothing would "
           "stop a training run that never reaches zero training error)");
   // The hidden weights and their gradient and workspaces must fit as well as the data.
-  const double bytes = 4.0 * 4 * static_cast<double>(model.m) * DataFamilyOf(spec).Shape(spec).d;
+  const double bytes = 4.0 * 4 * static_cast<double>(model.m) * shape.d;
   const double have = PhysicalMemoryBytes();
   if (have > 0 && bytes > 0.5 * have)
     throw ConfigError(where, "model.m", "fewer neurons: m * d weights need about " +
@@ -74,8 +84,21 @@ Evaluation SgdLearner::EvaluateTrain() {
   return Evaluate(*model_, train_in_, train_->label.data());
 }
 
-Evaluation SgdLearner::EvaluateTest(const Dataset& test, Metrics&) {
-  return Evaluate(*model_, model_->Prepare(test.x, test.size()), test.label.data());
+Evaluation SgdLearner::EvaluateTest(const Dataset& test, Metrics& metrics) {
+  return EvaluateOn(model_->Prepare(test.x, test.size()), test, metrics);
+}
+
+Evaluation SgdLearner::EvaluateOn(const PatchBlocks<float>& in, const Dataset& test,
+                                  Metrics& metrics) {
+  // Binary cells count no classes: their files have no per-class columns (metrics.hpp).
+  const int classes = test.classes > 2 ? test.classes : 0;
+  const Evaluation ev = Evaluate(*model_, in, test.label.data(), classes);
+  for (int c = 0; c < classes; ++c)
+    metrics.Set(PerClassName("accuracy_class", c),
+                ev.class_samples[c] > 0
+                    ? 1.0 - static_cast<double>(ev.class_errors[c]) / ev.class_samples[c]
+                    : NAN);
+  return ev;
 }
 
 }  // namespace pmoe

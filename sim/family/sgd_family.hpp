@@ -17,6 +17,9 @@ namespace pmoe {
 std::vector<std::string> SgdReads();
 void ValidateSgd(const TrialSpec& spec, const std::string& where);
 
+// The metrics every SGD family records with c > 2 classes (MODEL.md §7): accuracy per class.
+std::vector<MetricInfo> SgdMetrics();
+
 // A budget's expected epochs: the cap, or a third of it under an early stop; a step cap
 // converted at ceil(N / batch) steps per epoch.
 double SgdExpectedEpochs(const TrialSpec& spec);
@@ -37,6 +40,9 @@ class SgdLearner : public Learner {
  protected:
   // Before SGD on the experts (the separate router phase).
   virtual void BeforeSgd(const Dataset& train, Metrics& metrics) {}
+
+  // Test accuracy and loss, and with more than two classes the accuracy of each class.
+  Evaluation EvaluateOn(const PatchBlocks<float>& in, const Dataset& test, Metrics& metrics);
 
   std::unique_ptr<Model<float>> model_;
   TrialSpec spec_;

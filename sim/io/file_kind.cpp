@@ -52,8 +52,7 @@ std::string OutputFileProblem(const std::string& path) {
          slash = path.find('/', slash + 1)) {
       const std::string prefix = path.substr(0, slash);
       if (::stat(prefix.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-        return "cannot be created: " + prefix + " is " + KindName(st.st_mode) +
-               ", not a directory";
+        return "cannot be created: " + prefix + " is " + KindName(st.st_mode) + ", not a directory";
     }
     return std::string("cannot be created: ") + std::strerror(ENOTDIR);
   }

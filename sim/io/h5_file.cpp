@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/validate.hpp"
 #include "pmoe/io/file_kind.hpp"
 
 namespace pmoe {
@@ -242,9 +243,18 @@ hsize_t H5File::ColumnRows(hid_t set, const std::string& name) const {
   // A dataset's extent costs nothing to declare: a damaged or hostile file may claim more rows
   // than it stores (unwritten chunks read as fill values). Refused before allocating.
   Handle stored(H5Dget_type(set));
-  const size_t stored_bytes = H5Tget_size(stored.get());
+  const size_t stored_bytes = std::max<size_t>(H5Tget_size(stored.get()), 1);
   const hsize_t storage = H5Dget_storage_size(set);
-  if (rows > kMaxColumnRows || (rows > 0 && storage / std::max<size_t>(stored_bytes, 1) < rows))
+  // A compressed column (h5repack -f GZIP) may store less than a row each: then its extent is
+  // bounded by memory instead.
+  Handle create(H5Dget_create_plist(set));
+  const bool filtered = create.ok() && H5Pget_nfilters(create.get()) > 0;
+  const double memory = PhysicalMemoryBytes();
+  const bool too_many =
+      rows > kMaxColumnRows ||
+      (!filtered && rows > 0 && storage / stored_bytes < rows) ||
+      (filtered && memory > 0 && static_cast<double>(rows) * stored_bytes > 0.25 * memory);
+  if (too_many)
     Fail(name + " claims " + std::to_string(rows) + " rows but stores " +
          std::to_string(storage) + " bytes (" + std::to_string(stored_bytes) +
          " per row expected): a damaged file");

@@ -3,6 +3,7 @@
 #include "pmoe/io/ini_file.hpp"
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -35,7 +36,31 @@ void RequirePlainText(const std::string& path, const std::string& text) {
   }
 }
 
+// Boost.Program_options formats a message by replacing each %placeholder% with its value in a
+// loop that never ends when the value contains the placeholder itself: a config line
+// "%invalid_line%" or an option --%canonical_option% hung the tools (found by the fuzzer).
+// The values lose their '%' before the message is formatted.
+struct OptionErrorAccess : po::error_with_option_name {
+  static void StripPercent(po::error_with_option_name& e) {
+    auto strip = [](std::string& s) { s.erase(std::remove(s.begin(), s.end(), '%'), s.end()); };
+    for (auto& [name, value] : e.*(&OptionErrorAccess::m_substitutions)) strip(value);
+    for (auto& [name, value] : e.*(&OptionErrorAccess::m_substitution_defaults)) {
+      strip(value.first);
+      strip(value.second);
+    }
+  }
+};
+
 }  // namespace
+
+std::string ProgramOptionsMessage(const po::error& e) {
+  if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) {
+    po::error_with_option_name copy = *named;
+    OptionErrorAccess::StripPercent(copy);
+    return copy.what();
+  }
+  return e.what();
+}
 
 IniFile ParseIniText(const std::string& path, const std::string& text_in) {
   // A UTF-8 byte-order mark (some Windows editors write one) is not part of the first key.
@@ -54,8 +79,8 @@ IniFile ParseIniText(const std::string& path, const std::string& text_in) {
     parsed = po::parse_config_file(stream, po::options_description(),
                                    /*allow_unregistered=*/true);
   } catch (const po::error& e) {
-    throw ConfigError(path + ": " + e.what() + " (expected key = value lines and [section] "
-                      "headers)");
+    throw ConfigError(path + ": " + ProgramOptionsMessage(e) +
+                      " (expected key = value lines and [section] headers)");
   }
   std::set<std::string> seen;
   for (const auto& option : parsed.options) {

@@ -12,6 +12,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "row_kernels_avx2.hpp"
 #include "row_kernels_portable.hpp"
 
 namespace pmoe {
@@ -22,25 +23,7 @@ namespace {
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")
 
-// Eight accumulators -> one vector of their lane sums, in order. Every accumulator's lanes are
-// added in the same order wherever it sits, so a row's z does not depend on its block.
-inline __m256 SumLanes8(const __m256* a) {
-  __m256 pairs[4], quads[2];
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i)  // per 128-bit half: lanes 0+2 and 1+3 of two accumulators
-    pairs[i] = _mm256_add_ps(_mm256_unpacklo_ps(a[2 * i], a[2 * i + 1]),
-                             _mm256_unpackhi_ps(a[2 * i], a[2 * i + 1]));
-#pragma GCC unroll 2
-  for (int i = 0; i < 2; ++i) {  // per 128-bit half: the sum of its 4 lanes, four accumulators
-    const __m256d lo = _mm256_unpacklo_pd(_mm256_castps_pd(pairs[2 * i]),
-                                          _mm256_castps_pd(pairs[2 * i + 1]));
-    const __m256d hi = _mm256_unpackhi_pd(_mm256_castps_pd(pairs[2 * i]),
-                                          _mm256_castps_pd(pairs[2 * i + 1]));
-    quads[i] = _mm256_add_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi));
-  }
-  return _mm256_add_ps(_mm256_permute2f128_ps(quads[0], quads[1], 0x20),
-                       _mm256_permute2f128_ps(quads[0], quads[1], 0x31));
-}
+#include "sum_lanes8.inc"  // SumLanes8, compiled here for AVX-512
 
 // RB rows against Q neurons: RB*Q accumulators, stored as RB*Q consecutive z values. The
 // stores are whole vectors: a block's padding lanes spill into the next rows' z, which their
@@ -107,8 +90,11 @@ bool DotForwardFaster(int q) { return (q >= 1 && q <= 6) || (q >= 9 && q <= 11);
 
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
   PMOE_CHECK(DotForwardFaster(q)) << "no dot-product forward for q = " << q;
-  if (ActiveKernelPath() == KernelPath::kAvx512) Avx512RowsTimesW(rows, R, d, w, q, z);
-  else portable::RowsTimesW(rows, R, d, w, q, z);
+  switch (ActiveKernelPath()) {
+    case KernelPath::kAvx512: Avx512RowsTimesW(rows, R, d, w, q, z); break;
+    case KernelPath::kAvx2: avx2::RowsTimesW(rows, R, d, w, q, z); break;
+    case KernelPath::kPortable: portable::RowsTimesW(rows, R, d, w, q, z); break;
+  }
 }
 
 }  // namespace pmoe

@@ -28,10 +28,14 @@ void ExpOfNonPositive(T* v, int count) {
 
 template <typename T>
 JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
-    : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k), a_(std::move(output_weights)),
-      rows_(k), gathered_(k), z_(k), h_(k), gate_(k) {
-  PMOE_CHECK(m % k == 0 && a_.size() == m) << "m = " << m << ", k = " << k;
+    : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k),
+      outputs_(static_cast<int>(output_weights.size() / m)), a_(std::move(output_weights)),
+      rows_(k), gathered_(k), z_(k), h_(static_cast<size_t>(k) * outputs_), gate_(k),
+      sample_slope_(outputs_) {
+  PMOE_CHECK(m % k == 0 && a_.size() == static_cast<Eigen::Index>(m) * outputs_ && outputs_ >= 1)
+      << "m = " << m << ", k = " << k << ", output weights " << a_.size();
   this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m + k) * d);
+  if (outputs_ > 1) this->loss_ = std::make_shared<SoftmaxCrossEntropy<T>>(outputs_);
 }
 
 template <typename T>
@@ -49,7 +53,7 @@ void JointMoe<T>::ForwardRows(int n, int count, T* f) {
   gating_t_ = Gating().transpose();
   ExpertPreactivations<T>(all_rows_, d_, Eigen::Map<const RowMat<T>>(gating_t_.data(), d_, k_),
                           scores_, gathered_all_);
-  std::fill(f, f + count, T(0));
+  std::fill(f, f + static_cast<size_t>(count) * outputs_, T(0));
   routes_.resize(static_cast<size_t>(count) * k_ * l_);
   for (int i = 0; i < count; ++i)
     TopLAllExperts(scores_.data() + static_cast<size_t>(i) * n * k_, n, k_, l_,
@@ -80,9 +84,12 @@ void JointMoe<T>::ForwardRows(int n, int count, T* f) {
     }
     for (int r = 0; r < routed; ++r) gate[r] /= total_[r];
     ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
-    ExpertOutputs<T>(z_[s], a_.segment(s * per_expert_, per_expert_), relu_, h_[s]);
-    for (int i = 0; i < count; ++i)
-      f[i] += gate_[s].segment(i * l_, l_).dot(h_[s].segment(i * l_, l_)) / T(l_);
+    for (int o = 0; o < outputs_; ++o) {
+      Vec<T>& h = h_[static_cast<size_t>(s) * outputs_ + o];
+      ExpertOutputs<T>(z_[s], OutputWeights(s, o), relu_, h);
+      for (int i = 0; i < count; ++i)
+        f[i * outputs_ + o] += gate_[s].segment(i * l_, l_).dot(h.segment(i * l_, l_)) / T(l_);
+    }
   }
 }
 
@@ -101,16 +108,16 @@ void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) 
 template <typename T>
 double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
                                     const int* labels, Vec<T>& grad) {
-  f_.resize(count);
+  f_.resize(static_cast<Eigen::Index>(count) * outputs_);
   in.PointAtBatch(0, idx, 0, count, all_rows_);
   ForwardRows(in.rows_per_sample, count, f_.data());
   double loss = 0.0;
-  Vec<T>& slope = slope_;  // d(mean loss)/df_i
-  slope.resize(count);
+  Vec<T>& slope = slope_;  // d(mean loss)/df_{i,o}, at i * outputs + o
+  slope.resize(static_cast<Eigen::Index>(count) * outputs_);
   for (int i = 0; i < count; ++i) {
-    double dloss_df = 0;
-    loss += this->loss_->ValueAndSlope(&f_[i], labels[idx[i]], &dloss_df);
-    slope[i] = static_cast<T>(dloss_df / count);
+    loss += this->loss_->ValueAndSlope(&f_[i * outputs_], labels[idx[i]], sample_slope_.data());
+    for (int o = 0; o < outputs_; ++o)
+      slope[i * outputs_ + o] = static_cast<T>(sample_slope_[o] / count);
   }
   grad.resize(this->params_.size());
   Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
@@ -119,6 +126,10 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
   gate_coef_.resize(routed);
   slope_routed_.resize(routed);
   mean_h_.resize(routed);
+  if (outputs_ > 1) {
+    ClassBackward(count, grad);
+    return loss / count;
+  }
   for (int i = 0; i < count; ++i)
     for (int t = 0; t < l_; ++t) slope_routed_[i * l_ + t] = slope[i];
   for (int s = 0; s < k_; ++s) {
@@ -143,6 +154,57 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
     dgate.row(s) = dw_.row(per_expert_);
   }
   return loss / count;
+}
+
+// The backward pass with c outputs. With u_t = sum_o slope_o h_{o,t} (slope_o = dL/df_o), the
+// gating coefficient sum_o slope_o G_t (h_{o,t} - mean_h_o) / l is G_t (u_t - sum_u G_u u_u) / l:
+// one pass over the routed rows as for one output. The neurons' coefficients are per output
+// (slope_o G_t / l), all in one pass over z with the gating column (ClassReluBackward).
+template <typename T>
+void JointMoe<T>::ClassBackward(int count, Vec<T>& grad) {
+  Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
+  const int routed = count * l_;
+  class_coef_.resize(outputs_);
+  class_slope_.resize(outputs_);
+  class_a_.resize(outputs_);
+  class_coef_ptr_.resize(outputs_);
+  for (int o = 0; o < outputs_; ++o) {  // slope_{i,o} / l repeated over sample i's routed rows
+    class_coef_[o].resize(routed);
+    class_slope_[o].resize(routed);
+    for (int i = 0; i < count; ++i)
+      for (int t = 0; t < l_; ++t) class_slope_[o][i * l_ + t] = slope_[i * outputs_ + o] / T(l_);
+  }
+  gate_coef_.resize(routed);
+  total_.resize(routed);  // u_t
+  for (int s = 0; s < k_; ++s) {
+    const T* gates = gate_[s].data();
+    T* u = total_.data();
+    for (int o = 0; o < outputs_; ++o) {
+      const T* h = h_[static_cast<size_t>(s) * outputs_ + o].data();
+      const T* slope = class_slope_[o].data();
+      T* coef = class_coef_[o].data();
+      for (int r = 0; r < routed; ++r) {
+        coef[r] = slope[r] * gates[r];
+        u[r] = o == 0 ? slope[r] * h[r] : u[r] + slope[r] * h[r];
+      }
+    }
+    for (int i = 0; i < count; ++i) {
+      T mean_u = 0;
+      for (int t = 0; t < l_; ++t) mean_u += gates[i * l_ + t] * u[i * l_ + t];
+      for (int t = 0; t < l_; ++t)
+        gate_coef_[i * l_ + t] = gates[i * l_ + t] * (u[i * l_ + t] - mean_u);
+    }
+    // Every output's neurons and the gating column in one pass over z.
+    for (int o = 0; o < outputs_; ++o) {
+      class_a_[o] = OutputWeights(s, o).data();
+      class_coef_ptr_[o] = class_coef_[o].data();
+    }
+    ClassReluBackward<T>(z_[s], class_a_, class_coef_ptr_, &gate_coef_, g_, g_more_);
+    RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
+    Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
+                          per_expert_) = dw_.topRows(per_expert_).transpose();
+    dgate.row(s) = dw_.row(per_expert_);
+  }
 }
 
 template class JointMoe<float>;

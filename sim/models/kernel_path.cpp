@@ -12,8 +12,12 @@ namespace {
 
 KernelPath Choose() {
   const char* forced = std::getenv("PMOE_KERNELS");
-  if (forced != nullptr && std::strcmp(forced, "portable") == 0) return KernelPath::kPortable;
-  return CpuHasAvx512Kernels() ? KernelPath::kAvx512 : KernelPath::kPortable;
+  for (KernelPath path : {KernelPath::kPortable, KernelPath::kAvx2})
+    if (forced != nullptr && std::strcmp(forced, KernelPathName(path)) == 0 && CpuRuns(path))
+      return path;
+  for (KernelPath path : {KernelPath::kAvx512, KernelPath::kAvx2})
+    if (CpuRuns(path)) return path;
+  return KernelPath::kPortable;
 }
 
 std::atomic<int>& Chosen() {
@@ -23,21 +27,36 @@ std::atomic<int>& Chosen() {
 
 }  // namespace
 
-bool CpuHasAvx512Kernels() {
+bool CpuRuns(KernelPath path) {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  switch (path) {
+    case KernelPath::kAvx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    case KernelPath::kAvx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case KernelPath::kPortable:
+      return true;
+  }
+  return false;
 }
 
 KernelPath ActiveKernelPath() { return static_cast<KernelPath>(Chosen().load()); }
 
 const char* KernelPathName(KernelPath path) {
-  return path == KernelPath::kAvx512 ? "avx512" : "portable";
+  switch (path) {
+    case KernelPath::kAvx512:
+      return "avx512";
+    case KernelPath::kAvx2:
+      return "avx2";
+    case KernelPath::kPortable:
+      return "portable";
+  }
+  return "?";
 }
 
 void ForceKernelPath(KernelPath path) {
-  PMOE_CHECK(path == KernelPath::kPortable || CpuHasAvx512Kernels())
-      << "the AVX-512 kernels on a CPU without AVX-512";
+  PMOE_CHECK(CpuRuns(path)) << "kernel path " << KernelPathName(path) << " on a CPU without it";
   Chosen().store(static_cast<int>(path));
 }
 

@@ -18,6 +18,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/dot_forward.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "row_kernels_avx2.hpp"
 #include "row_kernels_portable.hpp"
 
 namespace pmoe {
@@ -239,6 +240,45 @@ void Avx512ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   }
 }
 
+void Avx512ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                             const float* const* coef, const float* extra, float* g) {
+  const int cols = q + (extra ? 1 : 0);
+  if (q <= 16) {  // a row of g fits one vector: the output weights stay in registers
+    const __mmask16 m = static_cast<__mmask16>((1u << q) - 1);
+    __m512 av[kMaxClassOutputs];
+    for (int o = 0; o < outputs; ++o) av[o] = _mm512_maskz_loadu_ps(m, a[o]);
+    const int unmasked_rows = R - 15 / cols;  // as in ReluGradient: whole-vector stores
+    for (int r = 0; r < R; ++r) {
+      const __mmask16 active = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q),
+                                                       _mm512_setzero_ps(), _CMP_GT_OQ);
+      __m512 sum = _mm512_mul_ps(_mm512_set1_ps(coef[0][r]), av[0]);
+      for (int o = 1; o < outputs; ++o)
+        sum = _mm512_fmadd_ps(_mm512_set1_ps(coef[o][r]), av[o], sum);
+      __m512 row = _mm512_maskz_mov_ps(active, sum);
+      if (extra)
+        row = _mm512_mask_mov_ps(row, static_cast<__mmask16>(1u << q), _mm512_set1_ps(extra[r]));
+      if (r < unmasked_rows)
+        _mm512_storeu_ps(g + r * cols, row);
+      else
+        _mm512_mask_storeu_ps(g + r * cols, static_cast<__mmask16>((1u << cols) - 1), row);
+    }
+    return;
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int k = 0; k < q; k += 16) {
+      const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
+      const __mmask16 active =
+          _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps(),
+                                  _CMP_GT_OQ);
+      __m512 sum = _mm512_mul_ps(_mm512_set1_ps(coef[0][r]), _mm512_maskz_loadu_ps(m, a[0] + k));
+      for (int o = 1; o < outputs; ++o)
+        sum = _mm512_fmadd_ps(_mm512_set1_ps(coef[o][r]), _mm512_maskz_loadu_ps(m, a[o] + k), sum);
+      _mm512_mask_storeu_ps(g + r * cols + k, m, _mm512_maskz_mov_ps(active, sum));
+    }
+    if (extra) g[r * cols + q] = extra[r];
+  }
+}
+
 void Avx512ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                         const float* extra, float* g) {
   const int cols = q + (extra ? 1 : 0);
@@ -281,6 +321,7 @@ void Avx512ReluGradient(const float* z, int R, int q, const float* a, const floa
 #pragma GCC pop_options
 
 bool UseAvx512() { return ActiveKernelPath() == KernelPath::kAvx512; }
+bool UseAvx2() { return ActiveKernelPath() == KernelPath::kAvx2; }
 
 }  // namespace
 
@@ -289,12 +330,14 @@ bool RowKernelsAvailable() { return true; }
 void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
                           float* dw) {
   if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dw, d, 1});
+  else if (UseAvx2()) avx2::WeightGradient(rows, R, d, g, q, dw, d, 1);
   else portable::WeightGradient(rows, R, d, g, q, dw, d, 1);
 }
 
 void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
                           float* dwt) {
   if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dwt, 1, q});
+  else if (UseAvx2()) avx2::WeightGradient(rows, R, d, g, q, dwt, 1, q);
   else portable::WeightGradient(rows, R, d, g, q, dwt, 1, q);
 }
 
@@ -311,18 +354,28 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
     return;
   }
   if (UseAvx512()) Avx512RowsTimesWt(rows, R, d, wt, q, z);
+  else if (UseAvx2()) avx2::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
   else portable::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
 }
 
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   if (UseAvx512()) Avx512ReluOutputs(z, R, q, a, h);
+  else if (UseAvx2()) avx2::ReluOutputs(z, R, q, a, h);
   else portable::ReluOutputs(z, R, q, a, h);
 }
 
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g) {
   if (UseAvx512()) Avx512ReluGradient(z, R, q, a, coef, extra, g);
+  else if (UseAvx2()) avx2::ReluGradient(z, R, q, a, coef, extra, g);
   else portable::ReluGradient(z, R, q, a, coef, extra, g);
+}
+
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g) {
+  PMOE_CHECK(outputs >= 1 && outputs <= kMaxClassOutputs) << "outputs = " << outputs;
+  if (UseAvx512()) Avx512ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
+  else portable::ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
 }
 
 }  // namespace pmoe

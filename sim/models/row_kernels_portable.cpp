@@ -69,6 +69,22 @@ void ReluGradient(const float* z, int R, int q, const float* a, const float* coe
   }
 }
 
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g) {
+  // The AVX-512 kernel's chain: coef[0] * a[0], then one fused multiply-add per other output.
+  const int cols = q + (extra ? 1 : 0);
+  for (int r = 0; r < R; ++r) {
+    float* out = g + static_cast<size_t>(r) * cols;
+    const float* zr = z + static_cast<size_t>(r) * q;
+    for (int k = 0; k < q; ++k) {
+      float sum = coef[0][r] * a[0][k];
+      for (int o = 1; o < outputs; ++o) sum = std::fma(coef[o][r], a[o][k], sum);
+      out[k] = zr[k] > 0.0f ? sum : 0.0f;
+    }
+    if (extra) out[q] = extra[r];
+  }
+}
+
 void WeightGradient(const float* const* rows, int R, int d, const float* g, int q, float* dw,
                     int k_stride, int j_stride) {
   // Accumulated (q, d) with j contiguous, then written out in the layout asked for.

@@ -18,8 +18,12 @@ void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
 
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g);
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g);
 
 // dw[k * k_stride + j * j_stride] = fma(g[R-1][k], x[R-1][j], ... fma(g[0][k], x[0][j], 0)).
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g);
 void WeightGradient(const float* const* rows, int R, int d, const float* g, int q, float* dw,
                     int k_stride, int j_stride);
 

@@ -130,7 +130,8 @@ std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
                        ~po::command_line_style::allow_guessing;
     po::store(po::command_line_parser(argc, argv).options(all).style(style).run(), cli);
   } catch (const po::error& e) {
-    throw ConfigError(std::string("command line: ") + e.what() + " (pmoe-sim --help lists options)");
+    throw ConfigError("command line: " + ProgramOptionsMessage(e) +
+                      " (pmoe-sim --help lists options)");
   }
   if (cli.count("help")) {
     std::cout << all << "\n";

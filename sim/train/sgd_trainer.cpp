@@ -21,8 +21,10 @@ void Shuffle(std::vector<int>& order, Rng& rng) {
 }  // namespace
 
 template <typename T>
-Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels) {
+Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels, int classes) {
   Evaluation ev;
+  ev.class_samples.assign(classes, 0);
+  ev.class_errors.assign(classes, 0);
   const Loss<T>& loss_fn = model.loss();
   const int outputs = loss_fn.outputs();
   std::vector<T> f(static_cast<size_t>(kEvalChunk) * outputs);
@@ -34,7 +36,12 @@ Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels
       const T* fi = f.data() + static_cast<size_t>(i) * outputs;
       for (int o = 0; o < outputs; ++o)
         ev.finite = ev.finite && std::isfinite(static_cast<double>(fi[o]));
-      ev.errors += !loss_fn.Correct(fi, labels[begin + i]);
+      const bool wrong = !loss_fn.Correct(fi, labels[begin + i]);
+      ev.errors += wrong;
+      if (classes > 0) {
+        ++ev.class_samples.at(labels[begin + i]);
+        ev.class_errors[labels[begin + i]] += wrong;
+      }
       loss += loss_fn.Value(fi, labels[begin + i]);
     }
   }
@@ -108,8 +115,8 @@ TrainOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const int* l
   return out;
 }
 
-template Evaluation Evaluate(Model<float>&, const PatchBlocks<float>&, const int*);
-template Evaluation Evaluate(Model<double>&, const PatchBlocks<double>&, const int*);
+template Evaluation Evaluate(Model<float>&, const PatchBlocks<float>&, const int*, int);
+template Evaluation Evaluate(Model<double>&, const PatchBlocks<double>&, const int*, int);
 template bool MisclassifiesAny(Model<float>&, const PatchBlocks<float>&, const int*);
 template bool MisclassifiesAny(Model<double>&, const PatchBlocks<double>&, const int*);
 template TrainOutcome TrainSgd(Model<float>&, const PatchBlocks<float>&, const int*,

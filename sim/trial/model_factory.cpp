@@ -14,23 +14,36 @@ uint64_t StreamSeed(uint64_t init_seed, InitStream stream) {
   return CombineSeed(init_seed, static_cast<uint64_t>(stream));
 }
 
+int ModelOutputs(const ModelSpec& spec, int classes) {
+  if (spec.loss == "softmax") return classes;
+  if (spec.loss == "logistic") return 1;
+  return classes > 2 ? classes : 1;  // auto
+}
+
+int ModelExperts(const ModelSpec& spec, int classes) {
+  return spec.kind == "separate" && spec.k == 0 ? classes : spec.kind == "cnn" ? 1 : spec.k;
+}
+
 template <typename T>
-std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed) {
+std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed,
+                                    int classes) {
   Rng hidden(StreamSeed(init_seed, InitStream::kHidden));
   Rng output(StreamSeed(init_seed, InitStream::kOutput));
   Rng router(StreamSeed(init_seed, InitStream::kRouter));
-  const int m = spec.m;
+  const int m = spec.m, k = ModelExperts(spec, classes), outputs = ModelOutputs(spec, classes);
+  auto output_weights = [&](int experts) {
+    return outputs == 1 ? OutputWeights<T>(experts, m, spec.output_init, output)
+                        : ClassOutputWeights<T>(experts, m, outputs, spec.output_init, output);
+  };
   std::unique_ptr<Model<T>> model;
   if (spec.kind == "cnn") {
-    model = std::make_unique<Cnn<T>>(m, d, OutputWeights<T>(1, m, spec.output_init, output));
+    model = std::make_unique<Cnn<T>>(m, d, output_weights(1));
   } else if (spec.kind == "separate") {
-    RowMat<T> kernels(spec.k, d);
+    RowMat<T> kernels(k, d);
     FillNormal<T>(kernels, spec.sigma_r, router);
-    model = std::make_unique<SeparateMoe<T>>(
-        spec.k, m, d, spec.l, OutputWeights<T>(spec.k, m, spec.output_init, output), kernels);
+    model = std::make_unique<SeparateMoe<T>>(k, m, d, spec.l, output_weights(k), kernels);
   } else if (spec.kind == "joint") {
-    auto joint = std::make_unique<JointMoe<T>>(
-        spec.k, m, d, spec.l, OutputWeights<T>(spec.k, m, spec.output_init, output));
+    auto joint = std::make_unique<JointMoe<T>>(k, m, d, spec.l, output_weights(k));
     FillNormal<T>(joint->gating(), spec.sigma_g, router);
     model = std::move(joint);
   } else {
@@ -42,7 +55,7 @@ std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_
   return model;
 }
 
-template std::unique_ptr<Model<float>> MakeModel(const ModelSpec&, int, uint64_t);
-template std::unique_ptr<Model<double>> MakeModel(const ModelSpec&, int, uint64_t);
+template std::unique_ptr<Model<float>> MakeModel(const ModelSpec&, int, uint64_t, int);
+template std::unique_ptr<Model<double>> MakeModel(const ModelSpec&, int, uint64_t, int);
 
 }  // namespace pmoe

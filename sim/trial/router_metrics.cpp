@@ -9,8 +9,11 @@ namespace {
 
 RouterHits CountHits(const Dataset& data, const std::function<bool(int)>& hit) {
   int pos = 0, neg = 0, pos_hits = 0, neg_hits = 0;
+  std::vector<int> samples(data.classes, 0), hits_of(data.classes, 0);
   for (int i = 0; i < data.size(); ++i) {
     const bool h = hit(i);
+    ++samples.at(data.label[i]);
+    hits_of[data.label[i]] += h;
     if (data.label[i] == 0) {
       ++pos;
       pos_hits += h;
@@ -23,6 +26,8 @@ RouterHits CountHits(const Dataset& data, const std::function<bool(int)>& hit) {
   hits.all = static_cast<double>(pos_hits + neg_hits) / data.size();
   hits.pos = pos > 0 ? static_cast<double>(pos_hits) / pos : NAN;
   hits.neg = neg > 0 ? static_cast<double>(neg_hits) / neg : NAN;
+  for (int c = 0; c < data.classes; ++c)
+    hits.per_class.push_back(samples[c] > 0 ? static_cast<double>(hits_of[c]) / samples[c] : NAN);
   return hits;
 }
 

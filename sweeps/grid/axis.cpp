@@ -94,16 +94,16 @@ bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std
       !ParseNumber(text.substr(times + 1), &factor, &iff))
     return false;
   if (!(a > 0) || a > b || !(factor > 1)) return false;
-  if (ia && iff && b > kMaxExactInteger) return false;
+  if ((integer_param || (ia && iff)) && b > kMaxExactInteger) return false;
   const double count = std::floor(std::log(b / a) / std::log(factor)) + 1;
-  if (count > kMaxValues) {
+  if (count > kMaxValues) {  // was cut at the limit without a word
     *too_many = count;
     return true;
   }
   *rounded = false;
   size_t terms = 0;
   // Powers of the factor, not repeated products, so the rounding does not drift over many terms.
-  for (double v = a; v <= b * (1 + 1e-9) && terms <= kMaxValues; v = a * std::pow(factor, ++terms)) {
+  for (double v = a; v <= b * (1 + 1e-9) && terms < kMaxValues; v = a * std::pow(factor, ++terms)) {
     if (!integer_param) {
       values.push_back(NumberText(v, ia && iff));
       continue;
@@ -144,8 +144,8 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
   if (!ok || axis.values.empty())
     throw ConfigError(where, "grid." + name,
                       "a range a:b or a:b:step (a <= b, step > 0), a list v1,v2,... or a "
-                      "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers of at "
-                      "most 2^53", text);
+                      "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers "
+                      "of at most 2^53", text);
   return axis;
 }
 

@@ -212,14 +212,15 @@ std::string DescribeDamage(const std::string& path, const JournalDamage& d) {
   if (!d.moved_to.empty())
     add("its first record (the sweep's identity) is damaged, so none of its " +
         std::to_string(d.records_lost) + " records can be attributed to this sweep: moved to " +
-        d.moved_to + "; their trials will be computed again");
+        d.moved_to + "; trials the result file does not hold will be computed again");
   if (d.moved_to.empty() && d.damaged_regions > 0)
     add(std::to_string(d.damaged_regions) + " damaged stretch" +
         (d.damaged_regions > 1 ? "es" : "") + " (" + std::to_string(d.damaged_bytes) +
         " bytes from byte " + std::to_string(d.first_damage_offset) + "): at least " +
         std::to_string(d.records_lost) + " record" + (d.records_lost > 1 ? "s" : "") +
         " of finished trials lost, " + std::to_string(d.rows_after_damage) +
-        " rows after the damage recovered; the lost trials will be computed again");
+        " rows after the damage recovered; trials the result file does not hold will be "
+        "computed again");
   if (d.rows_refused > 0)
     add(std::to_string(d.rows_refused) + " rows refused (they name no cell or trial of this "
         "sweep)");

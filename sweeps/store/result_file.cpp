@@ -15,6 +15,7 @@
 #include "pmoe/core/rng.hpp"
 #include "pmoe/io/h5_file.hpp"
 #include "pmoe/sweep/journal.hpp"
+#include "pmoe/sweep/work_plan.hpp"
 
 namespace pmoe {
 namespace {
@@ -337,6 +338,14 @@ ResultContents ReadResultFile(const std::string& path) {
   m.master_seed = static_cast<uint64_t>(integer("master_seed", 0, 0, INT64_MAX));
   m.trials_per_cell = static_cast<int>(integer("trials_per_cell", -1, 1, kMaxTrials));
   m.shard = text("shard");
+  if (!m.shard.empty()) {  // "I/K", as ShardSpec::Text wrote it
+    try {
+      (void)ParseShard(m.shard);
+    } catch (const ConfigError&) {
+      throw SchemaError(path + ": attribute shard = \"" + m.shard + "\" (expected I/K with "
+                        "1 <= I <= K, or empty)");
+    }
+  }
   m.command_line = text("command_line");
   m.created_utc = text("created_utc");
   m.tool_version = text("tool_version");

@@ -1,6 +1,7 @@
 // pmoe-sweep: runs grids of cells into crash-safe HDF5 result files.
 // Exit status: 0 done, 1 incomplete (status, missing), 2 bad command, config, file or infeasible
 // cell, 3 a file could not be written, 4 a CPU lacking the build's instructions, 130 interrupted.
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -56,9 +57,12 @@ const std::string& OptionValue(const std::vector<std::string>& args, size_t* i) 
 double ParseNumber(const std::string& key, const std::string& text, double least,
                    bool least_allowed, double most, const char* expected) {
   char* end = nullptr;
+  errno = 0;
   const double v = std::strtod(text.c_str(), &end);
   const bool above = least_allowed ? v >= least : v > least;
-  if (text.empty() || *end != '\0' || !above || !(v <= most))
+  // Finite, and not an underflow (1e-320 would read as a tiny positive number or as 0).
+  if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || !above ||
+      !(v <= most))
     throw ConfigError("command line", key, expected, text);
   return v;
 }
@@ -69,7 +73,7 @@ const std::string& RequireOutPath(const std::string& text) {
 }
 
 double ParsePositive(const std::string& key, const std::string& text) {
-  return ParseNumber(key, text, 0, false, INFINITY, "a positive number");
+  return ParseNumber(key, text, 0, false, INFINITY, "a positive finite number");
 }
 
 void UnexpectedArgument(const std::string& argument, const std::string& usage) {

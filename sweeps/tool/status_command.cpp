@@ -30,10 +30,10 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
         << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
         << s.successes << " successes)\n";
   else
-  out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held " << s.held.size()
-      << " of " << s.work.size() << " (" << s.by_status[0] << " ok, " << s.by_status[1]
-      << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
-      << s.successes << " successes)\n";
+    out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held "
+        << s.held.size() << " of " << s.work.size() << " (" << s.by_status[0] << " ok, "
+        << s.by_status[1] << " diverged, " << s.by_status[2] << " infeasible, "
+        << s.by_status[3] << " error; " << s.successes << " successes)\n";
   if (s.file_exists && s.journal_only > 0)
     out << "  journal " << s.path << ".journal: " << s.journal_only << " finished trials not "
         << "yet in the file (a run is going on or was stopped; running again folds them in)\n";

@@ -28,8 +28,8 @@ struct SweepState {
   std::vector<WorkItem> work;   // this file's share, most costly first
   std::set<std::pair<uint64_t, int>> held;  // (cell id, trial) in the file or the journal
   size_t journal_only = 0;      // of them, only in the journal (not yet checkpointed)
-  std::string journal_damage;   // DescribeDamage of the journal: "" when it is intact
   bool journal_of_another = false;  // the journal beside the file holds another sweep
+  std::string journal_damage;       // what the journal lost (DescribeDamage), "" when intact
   size_t by_status[4] = {0, 0, 0, 0};  // ok, diverged, infeasible, error
   size_t successes = 0;
   std::map<size_t, int> lacking;  // cell index -> trials of this share missing

@@ -3,7 +3,6 @@
 // spellings that are not numbers. Accepted values must survive validation without a crash or an
 // allocation that cannot succeed; refused ones are refused by name with the accepted range.
 #include <catch2/catch.hpp>
-
 #include <cfloat>
 #include <climits>
 #include <string>
@@ -24,8 +23,10 @@ TrialSpec ReaderSpec(const ParamInfo& p) {
   TrialSpec spec;
   if (p.core || p.readers.empty()) return spec;
   const std::string& family = p.readers.front();
-  if (p.name.rfind("data.", 0) == 0) SetParam(spec, "data.model", family, "test");
-  else SetParam(spec, "model.kind", family, "test");
+  if (p.name.rfind("data.", 0) == 0)
+    SetParam(spec, "data.model", family, "test");
+  else
+    SetParam(spec, "model.kind", family, "test");
   return spec;
 }
 
@@ -51,10 +52,11 @@ void ValidateWithoutCrash(const TrialSpec& spec) {
   }
 }
 
-const std::vector<std::string> kNotIntegers = {
-    "", " ", "1.5", "1e3", "0x10", "+", "-", "--1", "1 2", "5junk", "nan", "inf", "1,000", "\t"};
-const std::vector<std::string> kNotNumbers = {"", " ", "nan", "NaN", "inf", "-inf", "infinity",
-                                               "1e309", "-1e309", "0x", "1.5.2", "1,5", "e5"};
+const std::vector<std::string> kNotIntegers = {"",    " ",   "1.5",   "1e3", "0x10", "+",     "-",
+                                               "--1", "1 2", "5junk", "nan", "inf",  "1,000", "\t"};
+const std::vector<std::string> kNotNumbers = {"",      " ",        "nan",   "NaN",    "inf",
+                                              "-inf",  "infinity", "1e309", "-1e309", "0x",
+                                              "1.5.2", "1,5",      "e5"};
 
 }  // namespace
 
@@ -88,9 +90,9 @@ TEST_CASE("Every integer parameter takes its limits and refuses one past them, b
       INFO(v);
       TrialSpec spec = ReaderSpec(p);
       const std::string before = GetParam(spec, p.name);
-      CHECK_THROWS_WITH(SetParam(spec, p.name, v, "where.ini"),
-                        Contains("where.ini") && Contains(p.name + " = \"" + v + "\"") &&
-                            Contains(range));
+      CHECK_THROWS_WITH(
+          SetParam(spec, p.name, v, "where.ini"),
+          Contains("where.ini") && Contains(p.name + " = \"" + v + "\"") && Contains(range));
       CHECK(GetParam(spec, p.name) == before);  // nothing half-assigned
       ++checked;
     }
@@ -112,9 +114,9 @@ TEST_CASE("Every real parameter takes the double limits or refuses them, never a
     INFO(p.name);
     // The type's limits parse (whether a family accepts them is its Validate's business, which
     // must then refuse them by name rather than fail later).
-    for (const std::string& v : {std::string("1.7976931348623157e308"),
-                                 std::string("-1.7976931348623157e308"),
-                                 std::string("2.2250738585072014e-308"), std::string("0")}) {
+    for (const std::string& v :
+         {std::string("1.7976931348623157e308"), std::string("-1.7976931348623157e308"),
+          std::string("2.2250738585072014e-308"), std::string("0")}) {
       INFO(v);
       TrialSpec spec = ReaderSpec(p);
       REQUIRE_NOTHROW(SetParam(spec, p.name, v, "test"));
@@ -144,8 +146,9 @@ TEST_CASE("Run options share the checked integer parser", "[params][limits]") {
   CHECK(ParseIntegerInRange("f.ini", "trials", "10000000", 1, kMaxTrials) == kMaxTrials);
   for (const std::string v : {"10000001", "0", "2147483648", "4294967296", "4294967297",
                               "9223372036854775808", "1.5", "1e3", "", "3x"})
-    CHECK_THROWS_WITH(ParseIntegerInRange("f.ini", "trials", v, 1, kMaxTrials),
-                      Contains("f.ini: trials = \"" + v + "\": expected an integer in 1..10000000"));
+    CHECK_THROWS_WITH(
+        ParseIntegerInRange("f.ini", "trials", v, 1, kMaxTrials),
+        Contains("f.ini: trials = \"" + v + "\": expected an integer in 1..10000000"));
 }
 
 }  // namespace pmoe

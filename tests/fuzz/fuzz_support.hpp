@@ -24,8 +24,8 @@ inline void WriteFile(const std::string& path, const uint8_t* data, size_t size)
 }
 
 // An invariant a target checks on what a reader accepted: a bug when false.
-#define PMOE_FUZZ_REQUIRE(condition) \
-  do {                               \
+#define PMOE_FUZZ_REQUIRE(condition)    \
+  do {                                  \
     if (!(condition)) __builtin_trap(); \
   } while (0)
 

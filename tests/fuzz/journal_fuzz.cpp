@@ -69,10 +69,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       while (!in.empty()) {
         const uint8_t op = in.Byte();
         switch (op % 5) {
-          case 0: journal += in.Bytes(in.Byte()); break;
-          case 1: journal += EncodeJournalRecord(kJournalRowsRecord, in.Bytes(in.Byte())); break;
-          case 2: journal += EncodeJournalRecord(kJournalIdentityRecord, kIdentity); break;
-          case 3: journal += EncodeJournalRecord(in.Byte() & 3, in.Bytes(in.Byte())); break;
+          case 0:
+            journal += in.Bytes(in.Byte());
+            break;
+          case 1:
+            journal += EncodeJournalRecord(kJournalRowsRecord, in.Bytes(in.Byte()));
+            break;
+          case 2:
+            journal += EncodeJournalRecord(kJournalIdentityRecord, kIdentity);
+            break;
+          case 3:
+            journal += EncodeJournalRecord(in.Byte() & 3, in.Bytes(in.Byte()));
+            break;
           case 4: {
             std::string payload;
             const int rows = in.Byte() % 4;

@@ -1,10 +1,9 @@
 // Input files of the wrong kind or with lying headers: every one refused by name before it is
 // opened for reading (a FIFO would block forever) or before its claimed size is allocated.
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +96,30 @@ TEST_CASE("Config files: kind, control characters and a byte-order mark", "[io][
   CHECK_THROWS_WITH(ReadIniFile(big), Contains("expected a config of at most"));
 }
 
+TEST_CASE("Text quoting Boost's own placeholders is reported, not looped on forever",
+          "[io][ini][hostile]") {
+  // Found by the INI fuzzer: Boost.Program_options replaced "%invalid_line%" in its message by
+  // a line holding "%invalid_line%", forever. pmoe-sim's command line went the same way.
+  const std::vector<std::string> placeholders = {"invalid_line", "canonical_option", "option",
+                                                 "original_token", "value", "prefix"};
+  const std::string dir = test::FreshDirectory("ini_placeholders");
+  for (const std::string& name : placeholders) {
+    INFO(name);
+    const std::string token = "%" + name + "%";
+    CHECK_THROWS_WITH(ParseIniText("c.ini", "trials = 2\nx " + token + " y\n"),
+                      Contains("c.ini") && Contains("invalid line"));
+    std::ofstream(dir + "/c.ini") << "trials = 2\nx " << token << "\n";
+    const auto sweep = test::RunCommand("timeout 20 " + std::string(PMOE_SWEEP_PATH) + " plan " +
+                                        dir + "/c.ini");
+    CHECK(sweep.status == 2);
+    for (const std::string& arg : {"--" + token, "--x" + token, "--N=" + token + "=1"}) {
+      const auto sim = test::RunCommand("timeout 20 " + std::string(PMOE_SIM_PATH) + " '" + arg +
+                                        "'");
+      CHECK(sim.status == 2);
+    }
+  }
+}
+
 TEST_CASE("IDX headers are checked against the file and memory before allocating",
           "[idx][hostile]") {
   const std::string dir = test::FreshDirectory("idx_hostile");
@@ -112,7 +135,8 @@ TEST_CASE("IDX headers are checked against the file and memory before allocating
   CHECK_THROWS_WITH(ReadIdxImages(plain), Contains("truncated") && Contains("100 of 784000"));
   // Compressed, the size on disk says nothing: reading stops at the real end, having held no
   // more than what the file had.
-  const std::string gz = Gzip(dir + "/img.gz", ImageHeader(100000, 28, 28) + std::string(5000, 'x'));
+  const std::string gz =
+      Gzip(dir + "/img.gz", ImageHeader(100000, 28, 28) + std::string(5000, 'x'));
   start = Clock::now();
   CHECK_THROWS_WITH(ReadIdxImages(gz), Contains("truncated") && Contains("5000 of 78400000"));
   CHECK(Seconds(start) < 1);
@@ -132,20 +156,20 @@ TEST_CASE("pmoe-sim refuses a FIFO or a lying IDX file in its image directory at
           "[idx][hostile][cli]") {
   const std::string dir = test::FreshDirectory("idx_dir_hostile");
   const std::string source = "/usr/share/datasets/fashion-mnist";
-  for (const char* name : {"train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
-                           "t10k-labels-idx1-ubyte.gz"})
+  for (const char* name :
+       {"train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"})
     std::filesystem::copy_file(source + "/" + name, dir + "/" + name);
   const std::string images = dir + "/train-images-idx3-ubyte";
   REQUIRE(::mkfifo(images.c_str(), 0644) == 0);
   const std::string sim = PMOE_SIM_PATH;
-  const auto fifo = test::RunCommand("timeout 20 " + sim + " --data image --idx-dir " + dir +
-                                     " --trials 1");
+  const auto fifo =
+      test::RunCommand("timeout 20 " + sim + " --data image --idx-dir " + dir + " --trials 1");
   CHECK(fifo.status == 2);
   CHECK_THAT(fifo.err, Contains(images) && Contains("FIFO"));
   std::filesystem::remove(images);
   WriteBytes(images, ImageHeader(0xffffff, 28, 28));
-  const auto lying = test::RunCommand("timeout 20 " + sim + " --data image --idx-dir " + dir +
-                                      " --trials 1");
+  const auto lying =
+      test::RunCommand("timeout 20 " + sim + " --data image --idx-dir " + dir + " --trials 1");
   CHECK(lying.status == 2);
   CHECK_THAT(lying.err, Contains(images));
 }

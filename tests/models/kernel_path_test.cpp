@@ -1,5 +1,5 @@
-// The portable kernels are the AVX-512 kernels' twins bit for bit: every kernel, on both paths,
-// over neuron counts that take each lane split and the dot-product forward, patch dims with
+// The AVX2 and portable kernels are the AVX-512 kernels' twins bit for bit: every kernel, on
+// each path, over neuron counts that take each lane split and the dot-product forward, patch dims with
 // masked tails, and inputs with zeros of both signs, exact ties and negative values. (Run where
 // the CPU has AVX-512; elsewhere only the portable path exists.)
 #include <catch2/catch.hpp>
@@ -58,8 +58,9 @@ bool SameBits(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-TEST_CASE("The portable kernels give the AVX-512 kernels' bits", "[kernels][portable]") {
-  if (!CpuHasAvx512Kernels()) {
+TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits",
+          "[kernels][portable]") {
+  if (!CpuRuns(KernelPath::kAvx512)) {
     WARN("SKIPPED: this CPU has no AVX-512, so only the portable kernels run here");
     return;
   }
@@ -80,17 +81,19 @@ TEST_CASE("The portable kernels give the AVX-512 kernels' bits", "[kernels][port
         for (float& x : scores) x = Value(rng);
         const Outputs x = RunAll(KernelPath::kAvx512, R, d, q, rows, wt, gin, a, coef, scores, n,
                                  k, l);
-        const Outputs y = RunAll(KernelPath::kPortable, R, d, q, rows, wt, gin, a, coef, scores,
-                                 n, k, l);
-        INFO("q = " << q << ", d = " << d << ", R = " << R);
-        CHECK(SameBits(x.z, y.z));
-        CHECK(SameBits(x.dw, y.dw));
-        CHECK(SameBits(x.dwt, y.dwt));
-        CHECK(SameBits(x.h, y.h));
-        // Rows of g, not the spill past its end (the AVX-512 stores write whole vectors there).
-        CHECK(std::memcmp(x.g.data(), y.g.data(), R * q * 4) == 0);
-        CHECK(std::memcmp(x.gx.data(), y.gx.data(), R * (q + 1) * 4) == 0);
-        CHECK(x.routes == y.routes);
+        for (KernelPath path : {KernelPath::kAvx2, KernelPath::kPortable}) {
+          if (!CpuRuns(path)) continue;
+          const Outputs y = RunAll(path, R, d, q, rows, wt, gin, a, coef, scores, n, k, l);
+          INFO(KernelPathName(path) << ": q = " << q << ", d = " << d << ", R = " << R);
+          CHECK(SameBits(x.z, y.z));
+          CHECK(SameBits(x.dw, y.dw));
+          CHECK(SameBits(x.dwt, y.dwt));
+          CHECK(SameBits(x.h, y.h));
+          // Rows of g, not the spill past its end (the AVX-512 stores write whole vectors there).
+          CHECK(std::memcmp(x.g.data(), y.g.data(), R * q * 4) == 0);
+          CHECK(std::memcmp(x.gx.data(), y.gx.data(), R * (q + 1) * 4) == 0);
+          CHECK(x.routes == y.routes);
+        }
         ++cases;
       }
   ForceKernelPath(before);

@@ -351,7 +351,10 @@ TEST_CASE("Shards run on the AVX-512 kernels and on their portable twins merge i
   REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --out " + dir + "/p.h5"))
               .status == 0);
   CHECK(test::CompareResults(dir + "/one.h5", dir + "/p.h5").empty());
-  // A mixed cluster: shard 1 on a node without AVX-512, shard 2 on one with it.
+  REQUIRE(RunCommand("PMOE_KERNELS=avx2 " +
+                     SweepCommand("run " + config + " --out " + dir + "/a.h5")).status == 0);
+  CHECK(test::CompareResults(dir + "/one.h5", dir + "/a.h5").empty());
+  // A mixed cluster: shard 1 on an old node (neither AVX-512 nor AVX2), shard 2 on a new one.
   REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --shard 1/2 --out " + out))
               .status == 0);
   REQUIRE(RunCommand(SweepCommand("run " + config + " --shard 2/2 --out " + out)).status == 0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,10 @@ struct ParamInfo {
   // other is read by the families named here, and only then enters a cell's seeds and key.
   bool core = false;
   std::vector<std::string> readers;
+  // False for a parameter added to families after results were recorded (data.c, model.loss):
+  // at its default it is left out of canonical keys, so the cells that leave it there keep their
+  // keys, seeds and result files. AddUnkeyedDefaults puts it back for readers of keys.
+  bool keyed_at_default = true;
 
   // Whether the cell `spec` reads it: core, or read by the spec's data family (data.*) or model
   // family (model.*).
@@ -53,6 +58,10 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix);
 
 // The (name, value) pairs of a canonical key, in its order: CanonicalKey's inverse.
 std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key);
+
+// Adds to `params` (a cell's parameters from its key) each parameter that keys leave out at its
+// default (keyed_at_default false), with that default, when the key's families read it.
+void AddUnkeyedDefaults(std::map<std::string, std::string>& params);
 
 // Rows for a family's own parameters, stored in TrialSpec::extra (absent: the default).
 ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,

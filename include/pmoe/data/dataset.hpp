@@ -20,7 +20,7 @@ struct Dataset {
   std::vector<int> disc_pos;  // (N): index j of the discriminative patch of sample i
   std::vector<int> cluster;   // (N), data model C only: the cluster k of sample i (else empty)
   int clusters = 0;           // data model C: K (cluster is in 0..K-1); 0 for other data
-  // (N*n, 2), optional: <o1, x>, <o2, x> of every patch, recorded by a generator that has each
+  // (N*n, c), optional: <o_a, x> for every class a of every patch, recorded by a generator that has each
   // patch in cache as it writes it, so that measuring the realized statistics needs no second
   // pass over the data. Empty when the generator does not record them.
   RowMatf pattern_scores;
@@ -34,6 +34,9 @@ struct RealizedStats {
   double delta_r = 0.0;   // max |<o_a, q>| over irrelevant patches q
   int l_star = 1;         // 1 + max over samples of the number of delta'-closer patches
   double delta = 1.0;     // 1 / (1 - max(delta_d, delta_r))
+  // The l* of each trained class pair (class_pairs.hpp), MODEL.md §7; the largest is l_star.
+  std::vector<int> pair_l_star;
+  int classes = 2;
   bool confusers_outrank = false;  // every delta'-closer patch outranks o1/o2 under <o1 - o2, .>
 };
 

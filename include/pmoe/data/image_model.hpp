@@ -15,8 +15,14 @@ namespace pmoe {
 
 struct ImagePlan {
   int class_pos = 0, class_neg = 1;
+  // The image class of each label (MODEL.md §7): data.classes, or {class_pos, class_neg}.
+  std::vector<int> classes;
   std::vector<int> irrelevant;  // classes of the other n - 1 patches
 };
+
+// The discriminative classes a spec names: data.classes parsed, or {class_pos, class_neg}.
+// Throws InfeasibleError when data.classes is not a list of distinct labels, at least two.
+std::vector<int> DiscriminativeClasses(const DataSpec& spec);
 
 // Throws InfeasibleError naming what cannot be: n not a square, a class without images in a
 // split, discriminative and irrelevant classes overlapping, no irrelevant class.
@@ -29,9 +35,10 @@ class ImageModel : public DataSource {
   using DataSource::Draw;
   void Draw(Split split, int count, Dataset& out) const override;
 
-  // On unit-normalized patches, with o1 and o2 the normalized means of the train split's
-  // class_pos and class_neg images: the realized delta_d = <o1, o2>, delta_r, l* and delta of
-  // MODEL.md §2, showing how far real images are from the theory's assumptions.
+  // On unit-normalized patches, with o_i the normalized mean of the train split's images of
+  // discriminative class i: the realized delta_d = <o1, o2> (the largest over pairs), delta_r,
+  // l* (over the trained pairs) and delta of MODEL.md §2, showing how far real images are from
+  // the theory's assumptions.
   RealizedStats Measure(const Dataset& train, const Dataset& test) const;
   void Record(const Dataset& train, const Dataset& test, Metrics& metrics) const override {
     RecordRealizedStats(Measure(train, test), metrics);
@@ -44,7 +51,7 @@ class ImageModel : public DataSource {
   std::shared_ptr<const ImageDataset> images_;
   uint64_t seed_;
   ImagePlan plan_;
-  Vecd o1_, o2_;  // (d) unit class means
+  std::vector<Vecd> o_;  // (c) of (d): unit class means
 };
 
 }  // namespace pmoe

@@ -1,5 +1,6 @@
-// Data model A, the pattern model (MODEL.md §2): draws (x, y) whose discriminative and irrelevant
-// patterns meet delta_d, delta_r and l* exactly. Pure: the same seed gives the same samples.
+// Data model A, the pattern model (MODEL.md §2, §7 for c classes): draws (x, y) whose
+// discriminative and irrelevant patterns meet delta_d, delta_r and l* exactly. Pure: the same
+// seed gives the same samples. Two classes is the binary model, bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@ namespace pmoe {
 
 class PatternModel : public DataSource {
  public:
-  // Builds o1, o2 and the p set centers from a random orthonormal frame drawn from `data_seed`.
+  // Builds o_1..o_c and the p set centers from a random orthonormal frame drawn from `data_seed`.
   PatternModel(const PatternPlan& plan, uint64_t data_seed);
 
   using DataSource::Draw;
@@ -25,30 +26,36 @@ class PatternModel : public DataSource {
   }
 
   const PatternPlan& plan() const { return plan_; }
-  const Vecd& o1() const { return o1_; }
-  const Vecd& o2() const { return o2_; }
+  const Vecd& o1() const { return o_[0]; }
+  const Vecd& o2() const { return o_[1]; }
+  const Vecd& pattern(int label) const { return o_[label]; }  // o of class `label`
   const RowMat<double>& centers() const { return centers_; }
-  // +1: confuser set toward o1, -1: toward o2, 0: neutral; one per row of centers().
+  // +1: confuser set toward the first class of its pair (o1), -1: toward the second (o2), 0:
+  // neutral; one per row of centers(). pair_of(): the set's pair in RouterPairs(c), -1 neutral.
   const std::vector<int>& direction() const { return direction_; }
+  const std::vector<int>& pair_of() const { return pair_of_; }
 
  private:
   // Writes sample `index` of `split` into rows [index*n, index*n + n) of out.x.
   void DrawSample(Split split, int index, Dataset& out) const;
   // For each i < count: q[i] uniform on the cap around center set[i] (exact, MODEL.md §2) at
   // angle 2 pi turn[i] from its center; q[i] holds d standard normals on entry and the pattern
-  // on return; scores[i] gets <o1, q[i]> and <o2, q[i]>.
+  // on return; scores[i] gets <o_a, q[i]> for every class a.
   void DrawFromCaps(int count, const int* set, const float* turn, float* const* q,
                     float* const* scores) const;
 
   PatternPlan plan_;
   uint64_t data_seed_;
-  Vecd o1_, o2_;                    // (d)
-  RowMat<double> centers_;          // (p, d): confuser sets toward o1, toward o2, then neutral
+  std::vector<Vecd> o_;             // (c) of (d)
+  // (p, d): per pair, confuser sets toward its first class, toward its second; then neutral.
+  RowMat<double> centers_;
   RowMatf centers_f_;               // the same in float, for the generator's hot loop
-  RowMatf patterns_f_;              // (d, 2): o1 and o2 as columns, for Measure's one product
-  Vecf o1_f_, o2_f_;                // (d): contiguous, for the generator's per-patch scores
-  std::vector<int> direction_;      // (p)
-  std::vector<int> toward_o1_, toward_o2_, neutral_;  // set indices by role
+  RowMatf patterns_f_;              // (d, c): the o's as columns, for Measure's one product
+  std::vector<Vecf> o_f_;           // (c) of (d): contiguous, for the per-patch scores
+  std::vector<int> direction_, pair_of_;  // (p)
+  // Set indices by role: per pair, toward its first and second class; neutral.
+  std::vector<std::vector<int>> toward_first_, toward_second_;
+  std::vector<int> neutral_;
 };
 
 }  // namespace pmoe

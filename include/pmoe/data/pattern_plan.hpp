@@ -8,11 +8,13 @@ namespace pmoe {
 
 struct PatternPlan {
   DataSpec spec;
+  int classes = 2;         // c (MODEL.md §7): patterns o_1..o_c, pairwise at delta_d
+  int pairs = 1;           // the trained class pairs (class_pairs.hpp) confusers are placed for
   int K = 0;               // confusers per sample (l* - 1; the bound in uniform mode)
-  double L = 0.0;          // ||o1 - o2|| = sqrt(2 (1 - delta_d))
+  double L = 0.0;          // ||o_i - o_j|| = sqrt(2 (1 - delta_d)) for every pair
   double dprime = 0.0;     // delta' = (1 - delta_d) / 2
   int n_confuser = 0;      // confuser sets, toward o1 first (ceil half), then toward o2
-  int n_confuser_o1 = 0;
+  int n_confuser_o1 = 0;   // (two classes; with more, each pair's share is split the same way)
   int n_neutral = 0;
   double a = 0.0;          // confuser center offset along u12 = (o1 - o2) / L
   double a_lo = 0.0;       // feasible interval (a_lo, a_hi]
@@ -24,5 +26,10 @@ struct PatternPlan {
 // Throws InfeasibleError naming the violated inequality and its numbers. Assumes ValidateSpec
 // passed (ranges of the individual parameters).
 PatternPlan PlanPatternModel(const DataSpec& spec);
+
+// How many of the n_confuser sets belong to trained pair q (an equal share, the first pairs
+// taking the remainder), and how many of those point toward the pair's first class.
+int ConfuserSetsOfPair(const PatternPlan& plan, int q);
+int ConfuserSetsTowardFirst(const PatternPlan& plan, int q);
 
 }  // namespace pmoe

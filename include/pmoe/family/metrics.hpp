@@ -19,12 +19,25 @@ enum class ColumnType { kU64, kI64, kI32, kU8, kF64, kString, kF64List };
 // "u64", "i64", "i32", "u8", "f64", "string", "f64list"
 const char* ColumnTypeName(ColumnType type);
 
+// A metric with one value per class (or per trained class pair, MODEL.md §7) is declared once;
+// MetricsOf expands it into the columns name0, name1, ... up to the largest class (pair) count
+// of the cells at hand, when some cell has more than two classes. Each column is then an
+// ordinary metric: analysis and plots show it like any other. A trial sets the columns of its
+// own classes; the others stay absent (NaN, or -1 for integers).
+enum class PerClass { kNo, kClass, kPair };
+
 struct MetricInfo {
-  std::string name;  // the /trials column, e.g. "router_hit"
+  std::string name;  // the /trials column, e.g. "router_hit"; the columns' prefix when per class
   ColumnType type = ColumnType::kF64;
   std::string help;   // one line, stored as the column's description
   bool rate = false;  // a fraction in [0, 1] that analysis summarizes and plots against N
+  PerClass per = PerClass::kNo;
 };
+
+// The column of class (or pair) `index` of a per-class metric: "accuracy_class" -> "accuracy_class3".
+inline std::string PerClassName(const std::string& name, int index) {
+  return name + std::to_string(index);
+}
 
 // A trial's metric values by name, in the order they were set. Every value is a double:
 // integers up to 2^53 are exact.

@@ -5,7 +5,15 @@
 #include <string>
 #include <vector>
 
+namespace boost::program_options {
+class error;
+}
+
 namespace pmoe {
+
+// The message of a Boost.Program_options error, safe to format whatever text it quotes (its own
+// what() loops forever on a value holding a %placeholder%).
+std::string ProgramOptionsMessage(const boost::program_options::error& e);
 
 struct IniEntry {
   std::string key;    // dotted: section + "." + key, or the bare key before any section

@@ -77,6 +77,32 @@ void ReluBackward(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, const V
   if (extra) g.col(q) = *extra;
 }
 
+// The same for c outputs (MODEL.md §7): g[r, k] = 1[z[r, k] > 0] sum_o coef[o][r] a[o][k],
+// with `extra` as above; a[o] points at output o's weights of the q neurons. One pass over z in
+// the row kernel (float), one ReluBackward per output summed otherwise.
+template <typename T>
+void ClassReluBackward(const RowMat<T>& z, const std::vector<const T*>& a,
+                       const std::vector<const T*>& coef, const Vec<T>* extra, RowMat<T>& g,
+                       RowMat<T>& scratch) {
+  const Eigen::Index R = z.rows(), q = z.cols();
+  const int outputs = static_cast<int>(a.size());
+  if constexpr (std::is_same_v<T, float>) {
+    if (UseRowKernels<T>() && outputs <= kMaxClassOutputs) {
+      g.resize(R, q + (extra ? 1 : 0));
+      ClassReluGradient(z.data(), static_cast<int>(R), static_cast<int>(q), outputs, a.data(),
+                        coef.data(), extra ? extra->data() : nullptr, g.data());
+      return;
+    }
+  }
+  auto weights = [&](int o) { return Eigen::Map<const Vec<T>>(a[o], q); };
+  auto coefficients = [&](int o) { return Vec<T>(Eigen::Map<const Vec<T>>(coef[o], R)); };
+  ReluBackward<T>(z, weights(0), coefficients(0), extra, g);
+  for (int o = 1; o < outputs; ++o) {
+    ReluBackward<T>(z, weights(o), coefficients(o), nullptr, scratch);
+    g.leftCols(q) += scratch;
+  }
+}
+
 // dw = g^T X, (columns of g, d): the weight gradient for the rows X, a neuron per row.
 template <typename T>
 void RowsWeightGradient(const std::vector<const T*>& rows, int d, const RowMat<T>& g,

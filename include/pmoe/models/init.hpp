@@ -34,4 +34,25 @@ Vec<T> OutputWeights(int k, int m, const std::string& output_init, Rng& rng) {
   return a;
 }
 
+// Output weights for `outputs` = c > 1 outputs (MODEL.md §7, eq. 23): a_{r,i} for neuron r and
+// class i at [i*m + r]. N(0, 1) drawn class by class, or with "sign", +1 where neuron r's group
+// is class i and -1 elsewhere: the group is expert s mod c for k experts, and for a single
+// expert (CNN) its neurons split into c equal runs.
+template <typename T>
+Vec<T> ClassOutputWeights(int k, int m, int outputs, const std::string& output_init, Rng& rng) {
+  Vec<T> a(static_cast<Eigen::Index>(m) * outputs);
+  const int per_expert = m / k;
+  for (int i = 0; i < outputs; ++i)
+    for (int r = 0; r < m; ++r) {
+      if (output_init == "sign") {
+        const int group = k == 1 ? static_cast<int>(static_cast<long long>(r) * outputs / m)
+                                 : (r / per_expert) % outputs;
+        a[static_cast<Eigen::Index>(i) * m + r] = group == i ? T(1) : T(-1);
+      } else {
+        a[static_cast<Eigen::Index>(i) * m + r] = static_cast<T>(rng.Normal());
+      }
+    }
+  return a;
+}
+
 }  // namespace pmoe

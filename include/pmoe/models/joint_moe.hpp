@@ -13,7 +13,7 @@ template <typename T>
 class JointMoe : public Model<T> {
  public:
   // params(): expert s's hidden weights as a transposed (d, m/k) block at s*(m/k)*d; then the
-  // gating kernels (k, d).
+  // gating kernels (k, d). Output weights (m), or (m * c) for c outputs as in ExpertsModel.
   JointMoe(int k, int m, int d, int l, Vec<T> output_weights);
 
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
@@ -43,9 +43,14 @@ class JointMoe : public Model<T> {
   // f for the samples all_rows_ points at (all n patches of each), keeping routes, gates and
   // activations for backward.
   void ForwardRows(int n, int count, T* f);
+  // The gradient with c > 1 outputs, from the slopes in slope_ (LossAndGradient's second half).
+  void ClassBackward(int count, Vec<T>& grad);
+  auto OutputWeights(int s, int o) const {  // output o's weights of expert s's neurons
+    return a_.segment(static_cast<Eigen::Index>(o) * m_ + s * per_expert_, per_expert_);
+  }
 
-  int k_, m_, d_, l_, per_expert_;
-  Vec<T> a_;                    // (m) output weights, fixed
+  int k_, m_, d_, l_, per_expert_, outputs_;
+  Vec<T> a_;                    // (m * outputs) output weights, fixed
   std::vector<const T*> all_rows_;  // (count*n) the batch's patches, in the data
   RowMat<T> gating_t_;              // (d, k) the gating kernels transposed, for the row kernels
   RowMat<T> gathered_all_;          // the batch's patches copied, on the Eigen path only
@@ -53,10 +58,16 @@ class JointMoe : public Model<T> {
   std::vector<int> routes_;         // (count, k, l): J_s of each sample of the batch
   std::vector<std::vector<const T*>> rows_;  // per expert: its routed rows (count*l), in x
   std::vector<RowMat<T>> gathered_, z_;      // per expert: rows for Eigen, pre-activations
-  std::vector<Vec<T>> h_, gate_;     // per expert (count*l): expert output, softmax weight G
-  RowMat<T> g_, relu_, dw_;
-  Vec<T> f_, slope_, coef_, gate_coef_;
+  // (count*l) per expert and output (h_, [s * outputs + o]) or expert (gate_): expert output,
+  // softmax weight G.
+  std::vector<Vec<T>> h_, gate_;
+  RowMat<T> g_, g_more_, relu_, dw_;
+  // c outputs only, (outputs) of (count*l): each output's neuron coefficients; its slope / l.
+  std::vector<Vec<T>> class_coef_, class_slope_;
+  std::vector<const T*> class_a_, class_coef_ptr_;  // per output: weights of one expert, coef
+  Vec<T> f_, slope_, coef_, gate_coef_;    // slope_: (count, outputs)
   Vec<T> total_, slope_routed_, mean_h_;  // (count*l) per-sample values repeated per routed row
+  std::vector<double> sample_slope_;      // (outputs) dL/df of one sample
   bool keep_routes_ = false;
   std::vector<int> kept_routes_;  // (samples, k, l) while keep_routes_
 };

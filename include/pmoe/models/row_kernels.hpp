@@ -11,6 +11,9 @@ namespace pmoe {
 // AVX-512 does not.
 bool RowKernelsAvailable();
 
+// The most outputs ClassReluGradient takes (its output weights stay in registers).
+constexpr int kMaxClassOutputs = 16;
+
 // z[r][k] = sum_j rows[r][j] wt[j][k] for r < R, k < q; z is (R, q) row-major,
 // wt is (d, q) row-major. For the few neuron counts where that is faster (DotForwardFaster),
 // as dot products along j on the weights transposed (dot_forward.hpp).
@@ -23,6 +26,11 @@ void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
 // null; g is (R, q + 1 if extra) row-major.
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g);
+
+// The same for c <= kMaxClassOutputs outputs (MODEL.md §7): g[r, k] = 1[z[r, k] > 0] *
+// sum_o coef[o][r] a[o][k] for k < q, and g[r, q] = extra[r] when extra is given.
+void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
+                       const float* const* coef, const float* extra, float* g);
 
 // dw[k][j] = sum_r g[r][k] rows[r][j] for k < q, j < d: the weight gradient, (q, d) row-major,
 // overwritten; g is (R, q) row-major. Any q: vectorized over j.

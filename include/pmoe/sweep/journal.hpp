@@ -34,7 +34,7 @@ struct JournalDamage {
 };
 
 // "PATH: 2 damaged stretches (130 bytes from byte 4096): at least 2 records lost; 40 rows after
-// them recovered; the lost trials will be computed again" ("" when nothing was lost).
+// them recovered; ..." ("" when nothing was lost).
 std::string DescribeDamage(const std::string& path, const JournalDamage& damage);
 
 // The cells and trial indices a sweep's rows may name; rows outside them are refused. Empty

@@ -19,4 +19,12 @@ struct RouterOptions {
 long TrainRouter(const Dataset& train, const RouterOptions& options, Rng& rng,
                  RowMat<float>& router);
 
+// The pairwise router phase of multiclass separate training (MODEL.md §7, M.1): for each class
+// pair (i, j) of RouterPairs(c), in order, the same linear-loss SGD on the pair's samples among
+// the first options.samples, with label +1 for class i and -1 for class j, moving rows i and j
+// of router. With c odd the last pair (c-1, 0) moves row c-1 only: row 0 was trained with its
+// own pair and is not moved again. Two classes: exactly TrainRouter. Returns the steps taken.
+long TrainPairwiseRouters(const Dataset& train, const RouterOptions& options, Rng& rng,
+                          RowMat<float>& router);
+
 }  // namespace pmoe

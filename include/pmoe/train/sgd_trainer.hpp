@@ -31,10 +31,13 @@ struct Evaluation {
   double loss = 0.0;
   bool finite = true;
   int errors = 0;
+  // Per class, when Evaluate was asked for `classes` > 0: samples and errors of each class.
+  std::vector<int> class_samples, class_errors;
 };
 
 template <typename T>
-Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels);
+Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels,
+                    int classes = 0);
 
 // Whether any sample of `in` is misclassified (or has an f that is not a number): the early
 // stop's question, the same answer as Evaluate(...).errors > 0, but it stops at the first error.
