@@ -38,8 +38,9 @@ def ours(setting, model, activation, trials, seed, args):
     cmd = [SIM, "--data", "cluster", "--n", "4", "--d", "50", "--N", str(args.N),
            "--N_test", str(args.N_test), "--data.gamma_hi", str(gamma_hi),
            "--data.sigma_p", str(sigma_p), "--model", model, "--model.activation", activation,
-           "--model.variant", args.variant, "--trials", str(trials), "--seed", str(seed),
-           "--threads", "1", "--json"]
+           "--trials", str(trials), "--seed", str(seed), "--threads", "1", "--json"]
+    if model == "switch":  # the single model reads no variant (and refuses what it does not read)
+        cmd += ["--model.variant", args.variant]
     t0 = time.perf_counter()
     record = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     seconds = time.perf_counter() - t0

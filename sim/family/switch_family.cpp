@@ -54,7 +54,7 @@ RowMat<float> Noise(int N, int M, Rng& rng) {
 class SwitchLearner final : public Learner {
  public:
   SwitchLearner(const SwitchSettings& s, uint64_t init_seed)
-      : s_(s), init_seed_(init_seed), model_(s.shape, s.common.init_scale, *InitRng(init_seed)) {
+      : s_(s), init_seed_(init_seed), model_(MakeModel(s, init_seed)) {
     if (s.published)
       loss_ = std::make_unique<DoubleSoftmaxCrossEntropy<float>>(2);
     else
@@ -124,8 +124,9 @@ class SwitchLearner final : public Learner {
   }
 
  private:
-  static std::unique_ptr<Rng> InitRng(uint64_t init_seed) {
-    return std::make_unique<Rng>(CombineSeed(init_seed, kInitStream));
+  static SwitchMoe<float> MakeModel(const SwitchSettings& s, uint64_t init_seed) {
+    Rng rng(CombineSeed(init_seed, kInitStream));
+    return SwitchMoe<float>(s.shape, s.common.init_scale, rng);
   }
 
   Evaluation Score(const SwitchInput<float>& in, const Dataset& data, Rng& rng, bool noisy) {
