@@ -28,6 +28,7 @@ struct SweepState {
   std::vector<WorkItem> work;   // this file's share, most costly first
   std::set<std::pair<uint64_t, int>> held;  // (cell id, trial) in the file or the journal
   size_t journal_only = 0;      // of them, only in the journal (not yet checkpointed)
+  std::string journal_damage;   // what the journal lost (DescribeDamage), "" when intact
   bool journal_of_another = false;  // the journal beside the file holds another sweep
   size_t by_status[4] = {0, 0, 0, 0};  // ok, diverged, infeasible, error
   size_t successes = 0;
