@@ -12,7 +12,7 @@ std::vector<CellSummary> SummarizeCells(const Results& results) {
       epochs(cells);
   const size_t metrics = results.metrics.size();
   std::vector<std::vector<std::vector<double>>> values(cells,
-                                                      std::vector<std::vector<double>>(metrics));
+                                                       std::vector<std::vector<double>>(metrics));
   for (const TrialRecord& t : results.trials) {
     CellSummary& s = out[t.cell];
     ++s.trials;
@@ -21,9 +21,12 @@ std::vector<CellSummary> SummarizeCells(const Results& results) {
     if (t.status == 2) ++s.infeasible;
     if (t.status == 3) ++s.error;
     if (!(t.status == 0 && t.zero_train_error)) {
-      if (t.status == 0 && t.stop_reason == 2) ++s.stopped_epoch_cap;
-      else if (t.status == 0 && t.stop_reason == 3) ++s.stopped_step_cap;
-      else ++s.stopped_other;
+      if (t.status == 0 && t.stop_reason == 2)
+        ++s.stopped_epoch_cap;
+      else if (t.status == 0 && t.stop_reason == 3)
+        ++s.stopped_step_cap;
+      else
+        ++s.stopped_other;
     }
     if (t.status != 0) continue;
     ++s.ok;

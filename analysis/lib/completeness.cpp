@@ -28,17 +28,19 @@ std::string DescribeMissingTrials(const Results& results) {
       configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
       continue;
     }
-    expected = std::max(expected,
-                        static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0)));
+    expected =
+        std::max(expected, static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0)));
     configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
     const std::string shard = file.StringAttribute("/", "shard").value_or("");
     if (shard.find('/') != std::string::npos)
       shard_counts.insert(std::stoll(shard.substr(shard.find('/') + 1)));
   }
   if (adaptive_files > 0 && searching > 0)
-    return "warning: " + std::to_string(searching) + " series of the adaptive search are still "
+    return "warning: " + std::to_string(searching) +
+           " series of the adaptive search are still "
            "searching (an unfinished run or shard?), so their N* are less precise than asked; "
-           "running the sweep again (`pmoe-sweep run " + *configs.begin() + "`) finishes them.";
+           "running the sweep again (`pmoe-sweep run " +
+           *configs.begin() + "`) finishes them.";
   if (expected == 0) return "";
   std::vector<int> held(results.cells.size(), 0);
   for (const TrialRecord& t : results.trials) ++held[t.cell];
@@ -57,13 +59,14 @@ std::string DescribeMissingTrials(const Results& results) {
   const std::string config = *configs.begin();
   const std::string finish =
       shard_counts.size() == 1
-          ? "`pmoe-sweep missing " + config + " --shards " +
-                std::to_string(*shard_counts.begin()) + "` says which shards and how to finish"
+          ? "`pmoe-sweep missing " + config + " --shards " + std::to_string(*shard_counts.begin()) +
+                "` says which shards and how to finish"
           : "running the sweep again (`pmoe-sweep run " + config + "`) finishes it";
   return "warning: these files lack " + std::to_string(missing) + " of their sweep's " +
          std::to_string(expected * static_cast<int>(results.cells.size())) +
          " trials (an unfinished run or shard?), so N*, exponents and rates below are computed "
-         "without them; trials missing at " + at + ". " + finish + ".";
+         "without them; trials missing at " +
+         at + ". " + finish + ".";
 }
 
 }  // namespace pmoe

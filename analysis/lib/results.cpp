@@ -134,15 +134,16 @@ Results LoadResults(const std::vector<std::string>& paths) {
     auto same_length = [&](size_t size) {
       if (size != cell.size()) throw SchemaError(path + ": /trials columns differ in length");
     };
-    for (size_t size : {trial.size(), status.size(), success.size(), test_acc.size(),
-                        train_acc.size(), epochs.size(), steps.size(), zero_error.size(),
-                        stop.size()})
+    for (size_t size :
+         {trial.size(), status.size(), success.size(), test_acc.size(), train_acc.size(),
+          epochs.size(), steps.size(), zero_error.size(), stop.size()})
       same_length(size);
     for (const auto& [index, values] : metric_values) same_length(values.size());
     for (size_t r = 0; r < cell.size(); ++r) {
       const auto it = cell_index.find(cell[r]);
       if (it == cell_index.end())
-        throw SchemaError(path + ": trial row " + std::to_string(r) + " names a cell not in /cells");
+        throw SchemaError(path + ": trial row " + std::to_string(r) +
+                          " names a cell not in /cells");
       if (!seen.insert({it->second, trial[r]}).second) continue;
       TrialRecord t;
       t.cell = it->second;
@@ -194,9 +195,9 @@ Results KeepAxisRange(const Results& results, const std::string& axis, double lo
 
 std::string AxisName(const std::string& name) {
   static const std::map<std::string, std::string> shorts = {
-      {"l", "model.l"}, {"k", "model.k"}, {"m", "model.m"}, {"n", "data.n"}, {"d", "data.d"},
-      {"p", "data.p"}, {"l_star", "data.l_star"}, {"kind", "model.kind"},
-      {"c", "data.c"}};
+      {"l", "model.l"},          {"k", "model.k"},       {"m", "model.m"},
+      {"n", "data.n"},           {"d", "data.d"},        {"p", "data.p"},
+      {"l_star", "data.l_star"}, {"kind", "model.kind"}, {"c", "data.c"}};
   const auto it = shorts.find(name);
   return it == shorts.end() ? name : it->second;
 }

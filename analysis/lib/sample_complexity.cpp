@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -53,9 +53,10 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
     std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0')
       throw std::invalid_argument(
-          axis + " is not a numeric axis (it takes the value \"" + text + "\"): sample "
-          "complexity runs over a number such as l, k or n; series are formed per " + axis +
-          " already, without --over");
+          axis + " is not a numeric axis (it takes the value \"" + text +
+          "\"): sample "
+          "complexity runs over a number such as l, k or n; series are formed per " +
+          axis + " already, without --over");
   }
   std::vector<Series> series;
   std::map<std::string, size_t> index;
@@ -74,9 +75,9 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
     if (fresh) series.push_back({label, cell.Text("model.kind"), others, {}});
     Series& s = series[it->second];
     const bool reads_axis = axis.empty() || cell.params.count(axis);
-    const std::vector<std::string> texts =
-        axis.empty() ? std::vector<std::string>{""}
-                     : reads_axis ? std::vector<std::string>{cell.Text(axis)} : axis_texts;
+    const std::vector<std::string> texts = axis.empty() ? std::vector<std::string>{""}
+                                           : reads_axis ? std::vector<std::string>{cell.Text(axis)}
+                                                        : axis_texts;
     for (const std::string& text : texts) {
       auto point = std::find_if(s.points.begin(), s.points.end(),
                                 [&](const AxisPoint& p) { return p.text == text; });
@@ -198,8 +199,8 @@ double ConvergedNear(const AxisPoint& point, double estimate,
     near.push_back(0);
   } else {
     for (size_t i = 0; i < point.cells.size(); ++i) {
-      const bool below = point.N[i] <= estimate &&
-                         (i + 1 == point.cells.size() || point.N[i + 1] > estimate);
+      const bool below =
+          point.N[i] <= estimate && (i + 1 == point.cells.size() || point.N[i + 1] > estimate);
       const bool above = point.N[i] >= estimate && (i == 0 || point.N[i - 1] < estimate);
       if (below || above) near.push_back(i);
     }
@@ -345,8 +346,7 @@ std::vector<std::pair<size_t, size_t>> ModelPairs(const SampleComplexity& sc) {
   for (size_t a = 0; a < sc.series.size(); ++a) {
     if (sc.series[a].model_kind != "cnn") continue;
     for (size_t b = 0; b < sc.series.size(); ++b)
-      if (b != a && sc.series[b].model_kind != "cnn" &&
-          sc.series[b].others == sc.series[a].others)
+      if (b != a && sc.series[b].model_kind != "cnn" && sc.series[b].others == sc.series[a].others)
         pairs.push_back({a, b});
   }
   return pairs;
@@ -371,8 +371,7 @@ double BoundedRatio(double a, double b) {
 
 // The bound a censored ratio still gives: the edge of the grid stands in for the censored side.
 std::string RatioBound(const NStar& a, const NStar& b) {
-  const bool a_up = a.above_grid, a_down = a.below_grid, b_up = b.above_grid,
-             b_down = b.below_grid;
+  const bool a_up = a.above_grid, a_down = a.below_grid, b_up = b.above_grid, b_down = b.below_grid;
   if ((a_up && b_up) || (a_down && b_down)) return "n/a";
   const double a_edge = a_up ? a.N_max : a_down ? a.N_min : a.estimate;
   const double b_edge = b_up ? b.N_max : b_down ? b.N_min : b.estimate;
@@ -466,8 +465,8 @@ std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleCom
     Exponent e = SlopeWithInterval(d.x, d.y, d.replicates, use, o.level);
     e.label = RatioLabel(sc, a, b);
     e.theory = TheoryOrder("cnn", sc.axis) - TheoryOrder(sc.series[b].model_kind, sc.axis);
-    e.theory_formula = "(" + TheoryFormula("cnn") + ") / (" +
-                       TheoryFormula(sc.series[b].model_kind) + ")";
+    e.theory_formula =
+        "(" + TheoryFormula("cnn") + ") / (" + TheoryFormula(sc.series[b].model_kind) + ")";
     out.push_back(e);
   }
   return out;
@@ -476,12 +475,20 @@ std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleCom
 double TheoryOrder(const std::string& kind, const std::string& axis) {
   // MODEL.md §9, samples row: CNN n^8 p^12, separate l^8 p^12, joint k^4 l^6 p^12.
   static const std::map<std::pair<std::string, std::string>, double> order = {
-      {{"cnn", "data.n"}, 8},        {{"cnn", "model.l"}, 0},     {{"cnn", "model.k"}, 0},
-      {{"cnn", "data.p"}, 12},       {{"separate", "model.l"}, 8}, {{"separate", "data.n"}, 0},
-      {{"separate", "data.p"}, 12},  {{"joint", "model.k"}, 4},    {{"joint", "model.l"}, 6},
-      {{"joint", "data.n"}, 0},      {{"joint", "data.p"}, 12},
+      {{"cnn", "data.n"}, 8},
+      {{"cnn", "model.l"}, 0},
+      {{"cnn", "model.k"}, 0},
+      {{"cnn", "data.p"}, 12},
+      {{"separate", "model.l"}, 8},
+      {{"separate", "data.n"}, 0},
+      {{"separate", "data.p"}, 12},
+      {{"joint", "model.k"}, 4},
+      {{"joint", "model.l"}, 6},
+      {{"joint", "data.n"}, 0},
+      {{"joint", "data.p"}, 12},
       // MODEL.md §7 (appendix M): the number of classes, separate c^12, joint c^8.
-      {{"separate", "data.c"}, 12},  {{"joint", "data.c"}, 8}};
+      {{"separate", "data.c"}, 12},
+      {{"joint", "data.c"}, 8}};
   const auto it = order.find({kind, axis});
   return it == order.end() ? NAN : it->second;
 }

@@ -59,8 +59,7 @@ double NumberOption(const std::string& key, const std::string& text, double lo, 
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
     throw ConfigError("command line", key,
-                      "a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
-                      text);
+                      "a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", text);
   return v;
 }
 
@@ -73,26 +72,37 @@ Arguments Parse(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw ConfigError("command line: " + arg + " needs a value");
       return args[++i];
     };
-    if (arg == "--over") a.axis = AxisName(value());
-    else if (arg == "--from") a.from = NumberOption(arg, value(), -1e300, 1e300);
-    else if (arg == "--to") a.to = NumberOption(arg, value(), -1e300, 1e300);
-    else if (arg == "--threshold") a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
+    if (arg == "--over")
+      a.axis = AxisName(value());
+    else if (arg == "--from")
+      a.from = NumberOption(arg, value(), -1e300, 1e300);
+    else if (arg == "--to")
+      a.to = NumberOption(arg, value(), -1e300, 1e300);
+    else if (arg == "--threshold")
+      a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
     else if (arg == "--target-accuracy")
       a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
-    else if (arg == "--min-converged") a.options.min_converged = NumberOption(arg, value(), 0, 1);
+    else if (arg == "--min-converged")
+      a.options.min_converged = NumberOption(arg, value(), 0, 1);
     else if (arg == "--bootstrap")
       a.options.bootstrap =
           static_cast<int>(ParseIntegerInRange("command line", arg, value(), 0, 1000000));
-    else if (arg == "--level") a.options.level = NumberOption(arg, value(), 0.5, 0.999);
+    else if (arg == "--level")
+      a.options.level = NumberOption(arg, value(), 0.5, 0.999);
     else if (arg == "--seed")
       a.options.seed =
           static_cast<uint64_t>(ParseIntegerInRange("command line", arg, value(), 0, INT64_MAX));
-    else if (arg == "--csv") a.format = Table::Format::kCsv;
-    else if (arg == "--json") a.format = Table::Format::kJson;
-    else if (arg.rfind("--", 0) == 0) throw ConfigError("command line: unknown option " + arg + "\n" + kUsage);
-    else a.files.push_back(arg);
+    else if (arg == "--csv")
+      a.format = Table::Format::kCsv;
+    else if (arg == "--json")
+      a.format = Table::Format::kJson;
+    else if (arg.rfind("--", 0) == 0)
+      throw ConfigError("command line: unknown option " + arg + "\n" + kUsage);
+    else
+      a.files.push_back(arg);
   }
-  if (a.files.empty()) throw ConfigError("command line: no result files given\n" + std::string(kUsage));
+  if (a.files.empty())
+    throw ConfigError("command line: no result files given\n" + std::string(kUsage));
   return a;
 }
 
@@ -146,8 +156,8 @@ void Summary(const Results& results, const Arguments& a) {
 TableValue Bounded(double v, double N_min, double N_max) {
   if (std::isfinite(v) || std::isnan(v)) return TableValue::Number(v, 4);
   TableValue t = TableValue::Number(NAN);
-  t.text = v > 0 ? "> " + TableValue::Number(N_max, 6).text
-                 : "< " + TableValue::Number(N_min, 6).text;
+  t.text =
+      v > 0 ? "> " + TableValue::Number(N_max, 6).text : "< " + TableValue::Number(N_min, 6).text;
   return t;
 }
 
@@ -177,9 +187,8 @@ Table NStarTable(const SampleComplexity& sc) {
                  TableValue::Number(n.converged_near, 3), flag(n),
                  Bounded(a.estimate, a.N_min, a.N_max), Bounded(a.lo, a.N_min, a.N_max),
                  Bounded(a.hi, a.N_min, a.N_max), TableValue::Text(GridWord(a)),
-                 TableValue::Number(a.converged_near, 3), flag(a),
-                 TableValue::Number(n.N_min, 6), TableValue::Number(n.N_max, 6),
-                 TableValue::Number(n.trials)});
+                 TableValue::Number(a.converged_near, 3), flag(a), TableValue::Number(n.N_min, 6),
+                 TableValue::Number(n.N_max, 6), TableValue::Number(n.trials)});
     }
   return table;
 }
@@ -203,9 +212,9 @@ Table RatioTable(const std::vector<std::pair<Reading, Ratio>>& ratios, const std
       TableValue estimate = TableValue::Number(r.estimate[i], 4);
       if (r.censored[i]) estimate.text = r.bound[i];  // the aligned view shows the bound
       table.Add({TableValue::Text(r.label), TableValue::Text(ReadingName(reading)),
-                 TableValue::Number(r.axis_values[i], 6), estimate,
-                 TableValue::Number(r.lo[i], 4), TableValue::Number(r.hi[i], 4),
-                 TableValue::Text(r.bound[i]), TableValue::Text(r.censored[i] ? "yes" : "no"),
+                 TableValue::Number(r.axis_values[i], 6), estimate, TableValue::Number(r.lo[i], 4),
+                 TableValue::Number(r.hi[i], 4), TableValue::Text(r.bound[i]),
+                 TableValue::Text(r.censored[i] ? "yes" : "no"),
                  TableValue::Text(r.low_convergence[i] ? "low_convergence" : "")});
     }
   return table;

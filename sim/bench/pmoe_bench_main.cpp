@@ -2,6 +2,8 @@
 // (one thread, 50 fixed epochs, no early stop, evaluation on 2000 test samples) and the sweep
 // engine's throughput on 1 and 2 threads. Prints a table, or --json for scripts.
 //   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 3] [--sweep sweeps/configs/phase_l.ini]
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -9,7 +11,6 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "fma_peak.hpp"
@@ -128,8 +129,9 @@ struct SweepTiming {
 };
 
 SweepTiming TimeSweep(const std::string& config, int threads) {
-  const std::string dir = (std::filesystem::temp_directory_path() /
-                           ("pmoe-bench-" + std::to_string(getpid()))).string();
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("pmoe-bench-" + std::to_string(getpid())))
+          .string();
   std::filesystem::remove_all(dir);
   const SweepSetup setup = PrepareSweep(config, dir + "/bench.h5", {});
   RunOptions options;
@@ -147,14 +149,15 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
   std::printf("build: %s\nkernels running: %s (PMOE_KERNELS=avx2 or =portable for the others)\n",
               NumericsBuild().c_str(), KernelPathName(ActiveKernelPath()));
   std::printf("FMA peak of this core: %.1f GFLOP/s (%s)\n", peak.gflops, peak.how.c_str());
-  std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s %8s\n", "cell", "trial_s", "train_s",
-              "eval_s", "data_s", "data/trial", "GFLOP", "GFLOP/s", "of peak");
+  std::printf("%-8s %10s %10s %8s %10s %10s %8s %9s %8s\n", "cell", "trial_s", "train_s", "eval_s",
+              "data_s", "data/trial", "GFLOP", "GFLOP/s", "of peak");
   for (const CellTiming& c : cells)
     std::printf("%-8s %10.4f %10.4f %8.4f %10.4f %9.1f%% %8.3f %9.2f %7.1f%%\n", c.name.c_str(),
                 c.trial_s, c.train_s, c.eval_s, c.data_s, 100 * c.data_s / c.trial_s, c.gflop,
                 c.gflops, peak.gflops > 0 ? 100 * c.gflops / peak.gflops : 0.0);
-  std::printf("trial_s = training + evaluation (median); data_s = data generation, apart. FLOPs are\n"
-              "nominal (2 x multiply-adds of the products, ReLU-skipped work included).\n");
+  std::printf(
+      "trial_s = training + evaluation (median); data_s = data generation, apart. FLOPs are\n"
+      "nominal (2 x multiply-adds of the products, ReLU-skipped work included).\n");
   for (const SweepTiming& s : sweeps)
     std::printf("sweep %s on %d thread%s: %zu trials in %.2f s = %.2f trials/s\n",
                 sweep_config.c_str(), s.threads, s.threads > 1 ? "s" : "", s.trials, s.seconds,
@@ -166,20 +169,33 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
 void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTiming>& sweeps,
                const std::string& sweep_config, const FmaPeak& peak) {
   JsonWriter w(std::cout);
-  w.BeginObject().Field("build", NumericsBuild())
+  w.BeginObject()
+      .Field("build", NumericsBuild())
       .Field("kernels", KernelPathName(ActiveKernelPath()))
       .Field("fma_peak_gflops", peak.gflops)
-      .Field("fma_peak_how", peak.how).Key("cells").BeginObject();
+      .Field("fma_peak_how", peak.how)
+      .Key("cells")
+      .BeginObject();
   for (const CellTiming& c : cells)
-    w.Key(c.name).BeginObject().Field("median_trial_s", c.trial_s).Field("train_s", c.train_s)
-        .Field("eval_s", c.eval_s).Field("data_s", c.data_s).Field("gflop", c.gflop)
+    w.Key(c.name)
+        .BeginObject()
+        .Field("median_trial_s", c.trial_s)
+        .Field("train_s", c.train_s)
+        .Field("eval_s", c.eval_s)
+        .Field("data_s", c.data_s)
+        .Field("gflop", c.gflop)
         .Field("gflops", c.gflops)
         .Field("fraction_of_fma_peak", peak.gflops > 0 ? c.gflops / peak.gflops : 0.0)
-        .Field("test_acc", c.test_acc).EndObject();
+        .Field("test_acc", c.test_acc)
+        .EndObject();
   w.EndObject().Field("sweep_config", sweep_config).Key("sweeps").BeginArray();
   for (const SweepTiming& s : sweeps)
-    w.BeginObject().Field("threads", s.threads).Field("trials", s.trials)
-        .Field("seconds", s.seconds).Field("trials_per_s", s.trials_per_s).EndObject();
+    w.BeginObject()
+        .Field("threads", s.threads)
+        .Field("trials", s.trials)
+        .Field("seconds", s.seconds)
+        .Field("trials_per_s", s.trials_per_s)
+        .EndObject();
   w.EndArray().EndObject();
   std::cout << "\n";
 }
@@ -211,24 +227,28 @@ int Main(const std::vector<std::string>& args) {
       std::cout << kUsage;
       return 0;
     }
-    if (args[i] == "--cells") cells_arg = value();
+    if (args[i] == "--cells")
+      cells_arg = value();
     else if (args[i] == "--repeats")
       repeats = static_cast<int>(ParseIntegerAtLeast("command line", "--repeats", value(), 1));
-    else if (args[i] == "--sweep") sweep = value();
-    else if (args[i] == "--json") json = true;
-    else throw ConfigError("command line: unexpected argument " + args[i] +
-                           " (see pmoe-bench --help)");
+    else if (args[i] == "--sweep")
+      sweep = value();
+    else if (args[i] == "--json")
+      json = true;
+    else
+      throw ConfigError("command line: unexpected argument " + args[i] +
+                        " (see pmoe-bench --help)");
   }
   const std::vector<BenchCell> all = AllCells();
   std::vector<BenchCell> chosen;
   std::stringstream names(cells_arg);
   for (std::string name; std::getline(names, name, ',');) {
-    const auto it = std::find_if(all.begin(), all.end(),
-                                 [&](const BenchCell& c) { return c.name == name; });
+    const auto it =
+        std::find_if(all.begin(), all.end(), [&](const BenchCell& c) { return c.name == name; });
     if (it == all.end())
       throw ConfigError("command line: --cells: unknown cell \"" + name +
-                         "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn,C-switch,"
-                         "C-single and the multiclass cells of --help)");
+                        "\" (expected some of S-sep,S-joint,S-cnn,I-sep,I-cnn,C-switch,"
+                        "C-single and the multiclass cells of --help)");
     chosen.push_back(*it);
   }
   const FmaPeak peak = MeasureFmaPeak();
@@ -237,8 +257,10 @@ int Main(const std::vector<std::string>& args) {
   std::vector<SweepTiming> sweeps;
   if (sweep != "none")
     for (int threads : {1, 2}) sweeps.push_back(TimeSweep(sweep, threads));
-  if (json) PrintJson(timings, sweeps, sweep, peak);
-  else PrintTable(timings, sweeps, sweep, peak);
+  if (json)
+    PrintJson(timings, sweeps, sweep, peak);
+  else
+    PrintTable(timings, sweeps, sweep, peak);
   return 0;
 }
 

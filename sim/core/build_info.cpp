@@ -23,7 +23,8 @@ namespace {
 
 // The instruction-set extensions the compiler could use for this build: they decide FMA
 // contraction and vector widths, hence the bits.
-constexpr const char* kCompiledIsa = ""
+constexpr const char* kCompiledIsa =
+    ""
 #if defined(__SSE4_2__)
     " sse4.2"
 #endif
@@ -90,21 +91,32 @@ __attribute__((constructor(101), target("arch=x86-64"))) void RefuseUnsupportedC
     if (!isa.compiled) continue;
     bool supported = true;
     // __builtin_cpu_supports needs a literal, hence the chain.
-    if (!std::strcmp(isa.name, "sse4.2")) supported = __builtin_cpu_supports("sse4.2");
-    else if (!std::strcmp(isa.name, "avx")) supported = __builtin_cpu_supports("avx");
-    else if (!std::strcmp(isa.name, "avx2")) supported = __builtin_cpu_supports("avx2");
-    else if (!std::strcmp(isa.name, "fma")) supported = __builtin_cpu_supports("fma");
-    else if (!std::strcmp(isa.name, "avx512f")) supported = __builtin_cpu_supports("avx512f");
-    else if (!std::strcmp(isa.name, "avx512dq")) supported = __builtin_cpu_supports("avx512dq");
-    else if (!std::strcmp(isa.name, "avx512bw")) supported = __builtin_cpu_supports("avx512bw");
-    else if (!std::strcmp(isa.name, "avx512vl")) supported = __builtin_cpu_supports("avx512vl");
+    if (!std::strcmp(isa.name, "sse4.2"))
+      supported = __builtin_cpu_supports("sse4.2");
+    else if (!std::strcmp(isa.name, "avx"))
+      supported = __builtin_cpu_supports("avx");
+    else if (!std::strcmp(isa.name, "avx2"))
+      supported = __builtin_cpu_supports("avx2");
+    else if (!std::strcmp(isa.name, "fma"))
+      supported = __builtin_cpu_supports("fma");
+    else if (!std::strcmp(isa.name, "avx512f"))
+      supported = __builtin_cpu_supports("avx512f");
+    else if (!std::strcmp(isa.name, "avx512dq"))
+      supported = __builtin_cpu_supports("avx512dq");
+    else if (!std::strcmp(isa.name, "avx512bw"))
+      supported = __builtin_cpu_supports("avx512bw");
+    else if (!std::strcmp(isa.name, "avx512vl"))
+      supported = __builtin_cpu_supports("avx512vl");
     // A test names one extension to treat as absent, to see this message on any machine.
     const char* lacks = std::getenv("PMOE_TEST_CPU_LACKS");
     if (lacks != nullptr && !std::strcmp(lacks, isa.name)) supported = false;
     if (supported) continue;
-    const char* parts[] = {program_invocation_short_name, ": error: this build was compiled for ",
+    const char* parts[] = {program_invocation_short_name,
+                           ": error: this build was compiled for ",
                            PMOE_BUILD_TARGET,
-                           " and uses ", isa.name, ", which this CPU lacks. Build on this kind "
+                           " and uses ",
+                           isa.name,
+                           ", which this CPU lacks. Build on this kind "
                            "of node, or for every node with -DPMOE_MARCH=<the oldest node's "
                            "level, e.g. x86-64-v3> (README: Clusters)\n"};
     for (const char* p : parts) (void)!::write(STDERR_FILENO, p, std::strlen(p));
@@ -133,8 +145,8 @@ std::string NumericsBuild() {
   // glibc picks its FMA variants of exp, log, sin, ... at run time on CPUs with FMA and AVX2.
   __builtin_cpu_init();
   const bool fma_libm = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  return "compiler=" + Compiler() + "; target=" + PMOE_BUILD_TARGET + "; isa=" +
-         (isa.empty() ? "baseline" : isa) + "; kernels=" + kernels +
+  return "compiler=" + Compiler() + "; target=" + PMOE_BUILD_TARGET +
+         "; isa=" + (isa.empty() ? "baseline" : isa) + "; kernels=" + kernels +
          "; libm=" + (fma_libm ? "fma" : "sse2");
 }
 
@@ -146,8 +158,10 @@ std::vector<std::pair<std::string, std::string>> SplitNumericsBuild(const std::s
     if (end == std::string::npos) end = text.size();
     const std::string item = text.substr(start, end - start);
     const size_t eq = item.find('=');
-    if (eq == std::string::npos) fields.emplace_back(item, "");
-    else fields.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    if (eq == std::string::npos)
+      fields.emplace_back(item, "");
+    else
+      fields.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     start = end + 2;
   }
   return fields;

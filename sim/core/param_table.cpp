@@ -64,8 +64,10 @@ std::string ParseValue(const ParamInfo& info, const std::string& text) {
       bool ok = true, underflow = false;
       const double v = ParseDouble(text, &ok, &underflow);
       if (underflow)
-        throw ConfigError("", info.name, "0 or a number of magnitude at least 2.2e-308 (this "
-                          "one underflows double precision)", text);
+        throw ConfigError("", info.name,
+                          "0 or a number of magnitude at least 2.2e-308 (this "
+                          "one underflows double precision)",
+                          text);
       if (!ok) throw ConfigError("", info.name, "a finite number", text);
       return FormatDouble(v);
     }
@@ -103,7 +105,8 @@ ParamInfo Row(std::string name, std::string help, Field field,
   if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) {
     info.type = ParamType::kInt;
     PMOE_CHECK(min <= max && min >= std::numeric_limits<T>::min() &&
-               max <= std::numeric_limits<T>::max()) << info.name;
+               max <= std::numeric_limits<T>::max())
+        << info.name;
   } else if constexpr (std::is_same_v<T, double>) {
     info.type = ParamType::kDouble;
   } else if constexpr (std::is_same_v<T, bool>) {
@@ -113,19 +116,26 @@ ParamInfo Row(std::string name, std::string help, Field field,
   }
   info.get = [field](const TrialSpec& spec) {
     const T& v = field(const_cast<TrialSpec&>(spec));
-    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) return std::to_string(v);
-    else if constexpr (std::is_same_v<T, double>) return FormatDouble(v);
-    else if constexpr (std::is_same_v<T, bool>) return std::string(v ? "true" : "false");
-    else return v;
+    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
+      return std::to_string(v);
+    else if constexpr (std::is_same_v<T, double>)
+      return FormatDouble(v);
+    else if constexpr (std::is_same_v<T, bool>)
+      return std::string(v ? "true" : "false");
+    else
+      return v;
   };
   const ParamInfo copy = info;  // the parser needs the row's type, range and choices
   info.assign = [field, copy](TrialSpec& spec, const std::string& text) {
     const std::string canonical = ParseValue(copy, text);
     if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
       field(spec) = static_cast<T>(std::stoll(canonical));
-    else if constexpr (std::is_same_v<T, double>) field(spec) = std::strtod(canonical.c_str(), nullptr);
-    else if constexpr (std::is_same_v<T, bool>) field(spec) = canonical == "true";
-    else field(spec) = canonical;
+    else if constexpr (std::is_same_v<T, double>)
+      field(spec) = std::strtod(canonical.c_str(), nullptr);
+    else if constexpr (std::is_same_v<T, bool>)
+      field(spec) = canonical == "true";
+    else
+      field(spec) = canonical;
   };
   return info;
 }
@@ -154,7 +164,8 @@ ParamInfo Core(ParamInfo info) {
   return info;
 }
 
-#define PMOE_FIELD(path) [](TrialSpec& s) -> auto& { return s.path; }
+#define PMOE_FIELD(path) \
+  [](TrialSpec & s) -> auto& { return s.path; }
 
 constexpr long long kMaxSamples = 100000000;  // 1e8: the memory check refuses far less anyway
 constexpr long long kMaxCount = 1000000000;
@@ -170,7 +181,8 @@ std::vector<std::string> FamilyNames(const std::vector<const Family*>& families)
 // which is each family's reads().
 std::vector<ParamInfo> SharedRows() {
   return {
-      Row("data.labels", "labels: iid (fair, independent) or balanced (sample i gets class i mod c)",
+      Row("data.labels",
+          "labels: iid (fair, independent) or balanced (sample i gets class i mod c)",
           PMOE_FIELD(data.labels), {"iid", "balanced"}),
       Row("data.n", "patches per sample", PMOE_FIELD(data.n), {}, 1, 1024),
       Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000),
@@ -197,13 +209,15 @@ std::vector<ParamInfo> SharedRows() {
           {}, 0, 255),
       Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 (empty: every other class)",
           PMOE_FIELD(data.irrelevant)),
-      Unkeyed(Row("data.c", "classes (MODEL.md §7; 2: the binary model)", PMOE_FIELD(data.c), {},
-                  2, 64)),
-      Unkeyed(Row("data.classes", "discriminative image classes, e.g. 0,1,2,3 (empty: class_pos "
-                  "and class_neg)", PMOE_FIELD(data.classes))),
+      Unkeyed(Row("data.c", "classes (MODEL.md §7; 2: the binary model)", PMOE_FIELD(data.c), {}, 2,
+                  64)),
+      Unkeyed(Row("data.classes",
+                  "discriminative image classes, e.g. 0,1,2,3 (empty: class_pos "
+                  "and class_neg)",
+                  PMOE_FIELD(data.classes))),
       Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l), {}, 1, 1024),
-      Row("model.k", "experts (separate training: c, or 0 for one per class)",
-          PMOE_FIELD(model.k), {}, 0, 4096),
+      Row("model.k", "experts (separate training: c, or 0 for one per class)", PMOE_FIELD(model.k),
+          {}, 0, 4096),
       Row("model.m", "hidden neurons in total, m/k per expert", PMOE_FIELD(model.m), {}, 1,
           kMaxCount),
       Row("model.lr", "SGD step size", PMOE_FIELD(model.lr)),
@@ -218,16 +232,17 @@ std::vector<ParamInfo> SharedRows() {
       Row("model.sigma_r", "separate pMoE router init std", PMOE_FIELD(model.sigma_r)),
       Row("model.output_init", "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
           PMOE_FIELD(model.output_init), {"gaussian", "sign"}),
-      Unkeyed(Row("model.loss", "auto (logistic for 2 classes, softmax for more), logistic, or "
-                  "softmax (c outputs, also for 2 classes)", PMOE_FIELD(model.loss),
-                  {"auto", "logistic", "softmax"})),
+      Unkeyed(Row("model.loss",
+                  "auto (logistic for 2 classes, softmax for more), logistic, or "
+                  "softmax (c outputs, also for 2 classes)",
+                  PMOE_FIELD(model.loss), {"auto", "logistic", "softmax"})),
       Row("model.router_N", "separate pMoE: router trained on the first router_N samples (0: N)",
           PMOE_FIELD(model.router_N), {}, 0, kMaxSamples),
       Row("model.router_lr", "separate pMoE router step size", PMOE_FIELD(model.router_lr)),
       Row("model.router_batch", "separate pMoE router batch size", PMOE_FIELD(model.router_batch),
           {}, 1, kMaxSamples),
-      Row("model.router_epochs", "separate pMoE router epochs", PMOE_FIELD(model.router_epochs),
-          {}, 0, kMaxCount),
+      Row("model.router_epochs", "separate pMoE router epochs", PMOE_FIELD(model.router_epochs), {},
+          0, kMaxCount),
   };
 }
 
@@ -242,8 +257,8 @@ void AddFamily(const Family& family, std::vector<ParamInfo>& rows) {
     rows.push_back(std::move(own));
   }
   for (const std::string& name : family.reads()) {
-    auto it = std::find_if(rows.begin(), rows.end(),
-                           [&](const ParamInfo& r) { return r.name == name; });
+    auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const ParamInfo& r) { return r.name == name; });
     PMOE_CHECK(it != rows.end()) << family.name() << " reads an undeclared parameter " << name;
     if (std::find(it->readers.begin(), it->readers.end(), family.name()) == it->readers.end())
       it->readers.push_back(family.name());
@@ -256,19 +271,15 @@ std::vector<ParamInfo> BuildTable() {
       Core(Row("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)),
       Core(Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
                PMOE_FIELD(success))),
-      Core(Row("data.model", "data family", PMOE_FIELD(data.model),
-               FamilyNames(DataFamilies()))),
-      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind),
-               FamilyNames(ModelFamilies()))),
+      Core(Row("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(DataFamilies()))),
+      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(ModelFamilies()))),
   };
   std::vector<ParamInfo> shared = SharedRows();
   rows.insert(rows.end(), shared.begin(), shared.end());
   for (const DataFamily* f : DataFamilies()) AddFamily(*f, rows);
   for (const ModelFamily* f : ModelFamilies()) AddFamily(*f, rows);
   // Display order: core, then [data], then [model]; a stable sort keeps each part's order.
-  auto part = [](const ParamInfo& p) {
-    return p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2;
-  };
+  auto part = [](const ParamInfo& p) { return p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2; };
   std::stable_sort(rows.begin(), rows.end(),
                    [&](const ParamInfo& a, const ParamInfo& b) { return part(a) < part(b); });
   return rows;
@@ -413,7 +424,8 @@ std::string FormatDouble(double value) {
   // Start with as many digits as the integer part has, so that 10 prints as "10", not "1e+01".
   const double magnitude = std::abs(value);
   const int integer_digits = magnitude >= 1 && magnitude < 1e17
-                                 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 1;
+                                 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1
+                                 : 1;
   for (int precision = integer_digits; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, value);
     if (std::strtod(buf, nullptr) == value) break;

@@ -39,11 +39,10 @@ void ValidateSpec(const TrialSpec& spec, const std::string& where) {
   const double need = EstimateTrialBytes(spec), have = PhysicalMemoryBytes();
   if (have > 0 && need > 0.8 * have)
     throw ConfigError((where.empty() ? "" : where + ": ") + "one trial would hold about " +
-                      Gigabytes(need) + " of data (N = " + std::to_string(spec.N) +
-                      ", N_test = " + std::to_string(spec.N_test) + ", n = " +
-                      std::to_string(shape.n) + ", d = " + std::to_string(shape.d) +
-                      "), more than 80% of this machine's " + Gigabytes(have) +
-                      ": lower N, N_test, data.n or data.d");
+                      Gigabytes(need) + " of data (N = " + std::to_string(spec.N) + ", N_test = " +
+                      std::to_string(spec.N_test) + ", n = " + std::to_string(shape.n) +
+                      ", d = " + std::to_string(shape.d) + "), more than 80% of this machine's " +
+                      Gigabytes(have) + ": lower N, N_test, data.n or data.d");
 }
 
 double EstimateTrialBytes(const TrialSpec& spec) {

@@ -30,8 +30,7 @@ std::string RangeProblem(const char* name, const Range& r) {
 }  // namespace
 
 std::string ClusterInfeasibility(const ClusterSpec& s) {
-  if (s.K < 2)
-    return "K >= 2 (k' is drawn from the other clusters): K = " + std::to_string(s.K);
+  if (s.K < 2) return "K >= 2 (k' is drawn from the other clusters): K = " + std::to_string(s.K);
   if (s.P < 3)
     return "P >= 3 (feature signal, cluster center, feature noise): P = " + std::to_string(s.P);
   if (s.d < 2 * s.K)

@@ -59,8 +59,10 @@ std::vector<int> DiscriminativeClasses(const DataSpec& spec) {
   if (spec.classes.empty()) return {spec.class_pos, spec.class_neg};
   const std::vector<int> classes = ParseClassList(spec.classes, "data.classes");
   if (classes.size() < 2)
-    throw InfeasibleError("infeasible data model: data.classes names at least two classes "
-                          "violated: \"" + spec.classes + "\"");
+    throw InfeasibleError(
+        "infeasible data model: data.classes names at least two classes "
+        "violated: \"" +
+        spec.classes + "\"");
   for (size_t i = 0; i < classes.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (classes[i] == classes[j])
@@ -72,8 +74,9 @@ std::vector<int> DiscriminativeClasses(const DataSpec& spec) {
 ImagePlan PlanImageModel(const DataSpec& spec, const ImageDataset& images) {
   const int side = static_cast<int>(std::lround(std::sqrt(spec.n)));
   if (side * side != spec.n)
-    throw InfeasibleError("infeasible data model: n = r*r (a square grid of images) violated: n = " +
-                          std::to_string(spec.n));
+    throw InfeasibleError(
+        "infeasible data model: n = r*r (a square grid of images) violated: n = " +
+        std::to_string(spec.n));
   ImagePlan plan;
   plan.class_pos = spec.class_pos;
   plan.class_neg = spec.class_neg;
@@ -125,7 +128,8 @@ ImageModel::ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset>
       if (o_[i].dot(o_[j]) >= 1 - 1e-12)
         throw InfeasibleError("infeasible data model: delta_d < 1 violated: classes " +
                               std::to_string(plan_.classes[j]) + " and " +
-                              std::to_string(plan_.classes[i]) + " have the same mean image "
+                              std::to_string(plan_.classes[i]) +
+                              " have the same mean image "
                               "direction");
   }
 }
@@ -202,8 +206,9 @@ RealizedStats ImageModel::Measure(const Dataset& train, const Dataset& test) con
   }
   stats.l_star = 1 + most_closer;
   if (std::max(stats.delta_d, stats.delta_r) >= 1 - 1e-12)
-    throw InfeasibleError("infeasible data model: delta_r < 1 violated: an irrelevant image "
-                          "points along a class's mean image (degenerate images)");
+    throw InfeasibleError(
+        "infeasible data model: delta_r < 1 violated: an irrelevant image "
+        "points along a class's mean image (degenerate images)");
   stats.delta = 1 / (1 - std::max(stats.delta_d, stats.delta_r));
   stats.confusers_outrank = most_closer > 0 && weakest_closer > 1 - stats.delta_d;
   for (int most : most_per_pair) stats.pair_l_star.push_back(1 + most);

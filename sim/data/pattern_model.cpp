@@ -78,8 +78,8 @@ PatternModel::PatternModel(const PatternPlan& plan, uint64_t data_seed)
       const auto v = frame.row(c + set);
       direction_[set] = t < first ? +1 : -1;
       pair_of_[set] = q;
-      centers_.row(set) = direction_[set] * plan.a * u.transpose() +
-                          std::sqrt(1.0 - plan.a * plan.a) * v;
+      centers_.row(set) =
+          direction_[set] * plan.a * u.transpose() + std::sqrt(1.0 - plan.a * plan.a) * v;
       (direction_[set] > 0 ? toward_first_ : toward_second_)[q].push_back(set);
     }
   }
@@ -116,8 +116,8 @@ void PatternModel::DrawSample(Split split, int index, Dataset& out) const {
   // two classes draw the binary model's coin (true: class 0, y = +1).
   const int drawn = c == 2 ? (rng.Coin() ? 0 : 1) : static_cast<int>(rng.Below(c));
   const int label = s.labels == "balanced" ? index % c : drawn;
-  const int confusers = s.confusers == "uniform" ? static_cast<int>(rng.Below(plan_.K + 1))
-                                                 : plan_.K;
+  const int confusers =
+      s.confusers == "uniform" ? static_cast<int>(rng.Below(plan_.K + 1)) : plan_.K;
   // The sample's confusers all belong to one trained pair, chosen independently of its label
   // (no label information); with one pair nothing is drawn, as in the binary model.
   const int pair = plan_.pairs > 1 ? static_cast<int>(rng.Below(plan_.pairs)) : 0;

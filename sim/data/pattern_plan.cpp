@@ -37,10 +37,10 @@ void PlaceConfusers(PatternPlan& plan) {
   Require(plan.a_lo < plan.a_hi,
           "delta_r > (1 - delta_d)/4 + radius*(1 + ||o1-o2||/2) (a confuser set within delta_r "
           "whose members are all delta'-closer; needed when l_star > 1)",
-          "delta_r = " + Num(s.delta_r) + " <= " + Num(plan.dprime / 2.0) + " + " +
-              Num(s.radius) + "*" + Num(1.0 + plan.L / 2.0) + " = " +
-              Num(plan.dprime / 2.0 + s.radius * (1.0 + plan.L / 2.0)) +
-              " (feasible a interval (" + Num(plan.a_lo) + ", " + Num(plan.a_hi) + "] is empty)");
+          "delta_r = " + Num(s.delta_r) + " <= " + Num(plan.dprime / 2.0) + " + " + Num(s.radius) +
+              "*" + Num(1.0 + plan.L / 2.0) + " = " +
+              Num(plan.dprime / 2.0 + s.radius * (1.0 + plan.L / 2.0)) + " (feasible a interval (" +
+              Num(plan.a_lo) + ", " + Num(plan.a_hi) + "] is empty)");
   plan.a = plan.a_lo + s.confuser_strength * (plan.a_hi - plan.a_lo);
   plan.confusers_outrank = (plan.a - s.radius) * plan.L > 1.0 - s.delta_d;
 }
@@ -57,10 +57,12 @@ void RequireDisjointCaps(const PatternPlan& plan) {
     per_direction = std::max({per_direction, first, ConfuserSetsOfPair(plan, q) - first});
   }
   double closest = 2.0;
-  if (per_direction >= 2) closest = std::sqrt(2.0 * (1.0 - plan.a * plan.a));
+  if (per_direction >= 2)
+    closest = std::sqrt(2.0 * (1.0 - plan.a * plan.a));
   else if (plan.classes % 2 == 1 && plan.n_confuser >= 2)
     closest = std::sqrt(2.0 - plan.a * plan.a);
-  else if (s.p >= 2) closest = std::min(closest, std::sqrt(2.0));
+  else if (s.p >= 2)
+    closest = std::min(closest, std::sqrt(2.0));
   Require(closest > 2.0 * s.radius, "||c_i - c_j|| > 2*radius (disjoint pattern sets)",
           "closest centers are " + Num(closest) + " apart, 2*radius = " + Num(2.0 * s.radius));
 }
@@ -88,8 +90,8 @@ PatternPlan PlanPatternModel(const DataSpec& s) {
   plan.n_confuser_o1 = (plan.n_confuser + 1) / 2;
   plan.n_neutral = s.p - plan.n_confuser;
 
-  Require(s.l_star <= s.n, "l_star <= n", "l_star = " + std::to_string(s.l_star) +
-                                              ", n = " + std::to_string(s.n));
+  Require(s.l_star <= s.n, "l_star <= n",
+          "l_star = " + std::to_string(s.l_star) + ", n = " + std::to_string(s.n));
   Require(plan.n_confuser <= s.p, "p_confuser <= p",
           "p_confuser = " + std::to_string(plan.n_confuser) + ", p = " + std::to_string(s.p));
   // Equiangular o_1..o_c at delta_d: their Gram matrix (1 - delta_d) I + delta_d 11^T is
@@ -100,28 +102,30 @@ PatternPlan PlanPatternModel(const DataSpec& s) {
             "delta_d = " + Num(s.delta_d) + ", c = " + std::to_string(plan.classes) +
                 ", -1/(c - 1) = " + Num(-1.0 / (plan.classes - 1)));
   if (plan.K > 0 && plan.classes == 2)
-    Require(plan.n_confuser >= 2, "p_confuser >= 2 (a confuser set toward each of o1, o2) when "
-            "l_star > 1", "p_confuser = " + std::to_string(plan.n_confuser) +
-            ", l_star = " + std::to_string(s.l_star));
+    Require(plan.n_confuser >= 2,
+            "p_confuser >= 2 (a confuser set toward each of o1, o2) when "
+            "l_star > 1",
+            "p_confuser = " + std::to_string(plan.n_confuser) +
+                ", l_star = " + std::to_string(s.l_star));
   if (plan.K > 0 && plan.classes > 2)
     Require(plan.n_confuser >= 2 * plan.pairs,
             "p_confuser >= 2 * pairs (a confuser set toward each class of each of the " +
                 std::to_string(plan.pairs) + " trained class pairs) when l_star > 1",
-            "p_confuser = " + std::to_string(plan.n_confuser) + ", c = " +
-                std::to_string(plan.classes) + ", l_star = " + std::to_string(s.l_star));
+            "p_confuser = " + std::to_string(plan.n_confuser) +
+                ", c = " + std::to_string(plan.classes) + ", l_star = " + std::to_string(s.l_star));
   const int neutral_patches = s.n - 1 - (s.confusers == "uniform" ? 0 : plan.K);
   if (neutral_patches > 0)
-    Require(plan.n_neutral >= 1, "p - p_confuser >= 1 (a neutral set for the irrelevant "
-            "patches that are not confusers)", "p = " + std::to_string(s.p) +
-            ", p_confuser = " + std::to_string(plan.n_confuser));
+    Require(plan.n_neutral >= 1,
+            "p - p_confuser >= 1 (a neutral set for the irrelevant "
+            "patches that are not confusers)",
+            "p = " + std::to_string(s.p) + ", p_confuser = " + std::to_string(plan.n_confuser));
   if (plan.classes == 2)
     Require(s.d >= s.p + 2, "d >= p + 2 (o1, o2 and p orthogonal center directions)",
             "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p));
   else
-    Require(s.d >= s.p + plan.classes,
-            "d >= p + c (o_1..o_c and p orthogonal center directions)",
-            "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p) + ", c = " +
-                std::to_string(plan.classes));
+    Require(s.d >= s.p + plan.classes, "d >= p + c (o_1..o_c and p orthogonal center directions)",
+            "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p) +
+                ", c = " + std::to_string(plan.classes));
   if (plan.n_neutral > 0) {
     Require(s.radius * plan.L <= plan.dprime,
             "radius*||o1-o2|| <= delta' = (1 - delta_d)/2 (neutral sets are not delta'-closer)",

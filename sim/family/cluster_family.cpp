@@ -21,9 +21,7 @@ class Cluster final : public DataFamily {
   std::string help() const override {
     return "data model C, Chen et al.'s clusters (MODEL.md §8): data.n = P patches";
   }
-  std::vector<std::string> reads() const override {
-    return {"data.labels", "data.n", "data.d"};
-  }
+  std::vector<std::string> reads() const override { return {"data.labels", "data.n", "data.d"}; }
   std::vector<ParamInfo> params() const override {
     return {
         ExtraInt("data.clusters", 4, 2, 1000000, "data model C: clusters K (d >= 2K)"),

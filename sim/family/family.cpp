@@ -51,25 +51,38 @@ void AddMetrics(const std::vector<MetricInfo>& declared, int classes,
 
 const char* ColumnTypeName(ColumnType type) {
   switch (type) {
-    case ColumnType::kU64: return "u64";
-    case ColumnType::kI64: return "i64";
-    case ColumnType::kI32: return "i32";
-    case ColumnType::kU8: return "u8";
-    case ColumnType::kF64: return "f64";
-    case ColumnType::kString: return "string";
-    case ColumnType::kF64List: return "f64list";
+    case ColumnType::kU64:
+      return "u64";
+    case ColumnType::kI64:
+      return "i64";
+    case ColumnType::kI32:
+      return "i32";
+    case ColumnType::kU8:
+      return "u8";
+    case ColumnType::kF64:
+      return "f64";
+    case ColumnType::kString:
+      return "string";
+    case ColumnType::kF64List:
+      return "f64list";
   }
   return "?";
 }
 
 const char* StopReasonName(StopReason reason) {
   switch (reason) {
-    case StopReason::kNone: return "none";
-    case StopReason::kZeroTrainError: return "zero_train_error";
-    case StopReason::kEpochCap: return "epoch_cap";
-    case StopReason::kStepCap: return "step_cap";
-    case StopReason::kDiverged: return "diverged";
-    case StopReason::kRule: return "stopping_rule";
+    case StopReason::kNone:
+      return "none";
+    case StopReason::kZeroTrainError:
+      return "zero_train_error";
+    case StopReason::kEpochCap:
+      return "epoch_cap";
+    case StopReason::kStepCap:
+      return "step_cap";
+    case StopReason::kDiverged:
+      return "diverged";
+    case StopReason::kRule:
+      return "stopping_rule";
   }
   return "?";
 }
@@ -84,8 +97,7 @@ const ModelFamily& ModelFamilyOf(const TrialSpec& spec) {
 
 std::vector<MetricInfo> MetricsOf(const std::vector<const TrialSpec*>& specs) {
   int classes = 2;
-  for (const TrialSpec* s : specs)
-    classes = std::max(classes, DataFamilyOf(*s).Shape(*s).classes);
+  for (const TrialSpec* s : specs) classes = std::max(classes, DataFamilyOf(*s).Shape(*s).classes);
   std::vector<MetricInfo> out;
   for (const DataFamily* f : DataFamilies())
     for (const TrialSpec* s : specs)

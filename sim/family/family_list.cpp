@@ -5,13 +5,14 @@
 namespace pmoe {
 
 const std::vector<const DataFamily*>& DataFamilies() {
-  static const std::vector<const DataFamily*> list = {&PatternFamily(), &ImageFamily(), &ClusterFamily()};
+  static const std::vector<const DataFamily*> list = {&PatternFamily(), &ImageFamily(),
+                                                      &ClusterFamily()};
   return list;
 }
 
 const std::vector<const ModelFamily*>& ModelFamilies() {
-  static const std::vector<const ModelFamily*> list = {&SeparateFamily(), &JointFamily(),
-                                                       &CnnFamily(), &SwitchFamily(), &SingleFamily()};
+  static const std::vector<const ModelFamily*> list = {
+      &SeparateFamily(), &JointFamily(), &CnnFamily(), &SwitchFamily(), &SingleFamily()};
   return list;
 }
 

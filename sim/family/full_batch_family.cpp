@@ -37,8 +37,8 @@ std::vector<std::string> FullBatchParamNames() {
 
 FullBatchSettings ReadFullBatch(const TrialSpec& spec, const FullBatchDefaults& defaults) {
   FullBatchSettings s;
-  s.act = ExtraText(spec, "model.activation") == "linear" ? Activation::kLinear
-                                                           : Activation::kCubic;
+  s.act =
+      ExtraText(spec, "model.activation") == "linear" ? Activation::kLinear : Activation::kCubic;
   const long long filters = ExtraIntValue(spec, "model.filters");
   s.filters = filters == 0 ? defaults.filters : static_cast<int>(filters);
   const double init_scale = ExtraDoubleValue(spec, "model.init_scale");
@@ -62,8 +62,8 @@ void ValidateFullBatch(const TrialSpec& spec, const DataShape& shape, const std:
   const double rise = ExtraDoubleValue(spec, "model.loss_rise");
   Require(std::isfinite(rise) && rise >= 0, spec, where, "model.loss_rise", "a finite number >= 0");
   Require(shape.classes == 2, spec, where, "data.model",
-          "data with two classes: the " + spec.model.kind + " model has two outputs (classes = " +
-              std::to_string(shape.classes) + ")");
+          "data with two classes: the " + spec.model.kind +
+              " model has two outputs (classes = " + std::to_string(shape.classes) + ")");
 }
 
 std::vector<MetricInfo> CurveMetrics(bool entropy) {

@@ -29,11 +29,11 @@ struct FullBatchSettings {
   Activation act = Activation::kCubic;
   int filters = 0;
   double init_scale = 0;
-  int steps = 0;            // the cap on full-batch steps
-  bool stop_rule = true;    // the published rule (else: always `steps` steps)
+  int steps = 0;          // the cap on full-batch steps
+  bool stop_rule = true;  // the published rule (else: always `steps` steps)
   double loss_rise = 0.02;
   int rise_after = 0;
-  int curve_every = 0;      // record the curve every this many steps (0: no curve)
+  int curve_every = 0;  // record the curve every this many steps (0: no curve)
 };
 
 FullBatchSettings ReadFullBatch(const TrialSpec& spec, const FullBatchDefaults& defaults);

@@ -16,8 +16,8 @@ class Image final : public DataFamily {
   std::string name() const override { return "image"; }
   std::string help() const override { return "data model B, image patches (MODEL.md §3)"; }
   std::vector<std::string> reads() const override {
-    return {"data.labels", "data.n", "data.idx_dir", "data.class_pos", "data.class_neg",
-            "data.irrelevant", "data.classes"};
+    return {"data.labels",    "data.n",          "data.idx_dir", "data.class_pos",
+            "data.class_neg", "data.irrelevant", "data.classes"};
   }
   std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
 

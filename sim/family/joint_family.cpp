@@ -10,7 +10,7 @@
 
 namespace pmoe {
 
-std::vector<MetricInfo> RouterHitMetrics();                     // separate_family.cpp
+std::vector<MetricInfo> RouterHitMetrics();  // separate_family.cpp
 void RecordRouterHits(const RouterHits& hits, Metrics& metrics);
 void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::string& where);
 

@@ -1,4 +1,5 @@
-// Data model A as a family (MODEL.md §2, and §7 with data.c classes): the pattern model's parameters, checks and cost.
+// Data model A as a family (MODEL.md §2, and §7 with data.c classes): the pattern model's
+// parameters, checks and cost.
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/pattern_model.hpp"
@@ -17,9 +18,13 @@ class Pattern final : public DataFamily {
   std::string name() const override { return "pattern"; }
   std::string help() const override { return "data model A, the pattern model (MODEL.md §2)"; }
   std::vector<std::string> reads() const override {
-    return {"data.labels", "data.n", "data.d", "data.delta_d", "data.delta_r", "data.p",
-            "data.p_confuser", "data.l_star", "data.radius", "data.confuser_strength",
-            "data.confusers", "data.noise", "data.c"};
+    return {"data.labels",     "data.n",
+            "data.d",          "data.delta_d",
+            "data.delta_r",    "data.p",
+            "data.p_confuser", "data.l_star",
+            "data.radius",     "data.confuser_strength",
+            "data.confusers",  "data.noise",
+            "data.c"};
   }
   std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
 

@@ -16,8 +16,8 @@ namespace pmoe {
 std::vector<MetricInfo> RouterHitMetrics() {
   using T = ColumnType;
   return {
-      {"router_hit", T::kF64,
-       "separate: Lemma 4.1 hit rate; joint: Assumption 4.4 rate (test set)", true},
+      {"router_hit", T::kF64, "separate: Lemma 4.1 hit rate; joint: Assumption 4.4 rate (test set)",
+       true},
       {"router_hit_pos", T::kF64, "router_hit over class 0 (y = +1) test samples", true},
       {"router_hit_neg", T::kF64, "router_hit over class 1 (y = -1) test samples", true},
       {"router_hit_class", T::kF64, "router_hit over the test samples of one class", true,
@@ -39,7 +39,8 @@ void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::s
   const int k = ModelExperts(model, shape.classes);
   Require(model.l <= shape.n, spec, where, "model.l",
           "an integer in 1..n (n = " + std::to_string(shape.n) + ")");
-  Require(k >= 1, spec, where, "model.k", "an integer >= 1 (0 means one expert per class for "
+  Require(k >= 1, spec, where, "model.k",
+          "an integer >= 1 (0 means one expert per class for "
           "separate training only)");
   Require(model.m % k == 0, spec, where, "model.m",
           "a multiple of model.k (k = " + std::to_string(k) + " experts)");
@@ -72,8 +73,8 @@ class SeparateLearner final : public SgdLearner {
         << "separate pMoE with " << model.router().rows() << " experts on " << train.classes
         << " classes (Validate asks k = c)";
     // Two classes: the binary router phase (one pair); more: pairwise (MODEL.md §7, M.1).
-    metrics.Set("router_steps", static_cast<double>(TrainPairwiseRouters(train, options, rng,
-                                                                         model.router())));
+    metrics.Set("router_steps",
+                static_cast<double>(TrainPairwiseRouters(train, options, rng, model.router())));
   }
 };
 
@@ -85,8 +86,8 @@ class Separate final : public ModelFamily {
   }
   std::vector<std::string> reads() const override {
     std::vector<std::string> r = SgdReads();
-    r.insert(r.end(), {"model.l", "model.k", "model.sigma_r", "model.router_N",
-                       "model.router_lr", "model.router_batch", "model.router_epochs"});
+    r.insert(r.end(), {"model.l", "model.k", "model.sigma_r", "model.router_N", "model.router_lr",
+                       "model.router_batch", "model.router_epochs"});
     return r;
   }
   std::vector<MetricInfo> metrics() const override {
@@ -102,8 +103,9 @@ class Separate final : public ModelFamily {
     ValidateRouting(spec, shape, where);
     const ModelSpec& model = spec.model;
     Require(model.k == 0 || model.k == shape.classes, spec, where, "model.k",
-            "c = " + std::to_string(shape.classes) + " for separate training (one expert per "
-            "class, MODEL.md §7), or 0 for one per class whatever c");
+            "c = " + std::to_string(shape.classes) +
+                " for separate training (one expert per "
+                "class, MODEL.md §7), or 0 for one per class whatever c");
     Require(model.sigma_r >= 0.0, spec, where, "model.sigma_r", "a non-negative number");
     Require(model.router_N <= spec.N, spec, where, "model.router_N",
             "0 (all N) or an integer in 1..N (N = " + std::to_string(spec.N) + ")");

@@ -12,9 +12,9 @@
 namespace pmoe {
 
 std::vector<std::string> SgdReads() {
-  return {"model.m",         "model.lr",      "model.batch",   "model.epochs",
-          "model.max_steps", "model.early_stop", "model.sigma_w", "model.output_init",
-          "model.loss"};
+  return {"model.m",       "model.lr",          "model.batch",
+          "model.epochs",  "model.max_steps",   "model.early_stop",
+          "model.sigma_w", "model.output_init", "model.loss"};
 }
 
 std::vector<MetricInfo> SgdMetrics() {
@@ -37,9 +37,10 @@ void ValidateSgd(const TrialSpec& spec, const std::string& where) {
   const double bytes = 4.0 * 4 * static_cast<double>(model.m) * shape.d;
   const double have = PhysicalMemoryBytes();
   if (have > 0 && bytes > 0.5 * have)
-    throw ConfigError(where, "model.m", "fewer neurons: m * d weights need about " +
-                      std::to_string(static_cast<long long>(bytes / 1e9)) +
-                      " GB with their gradient, more than half of this machine's memory",
+    throw ConfigError(where, "model.m",
+                      "fewer neurons: m * d weights need about " +
+                          std::to_string(static_cast<long long>(bytes / 1e9)) +
+                          " GB with their gradient, more than half of this machine's memory",
                       std::to_string(model.m));
 }
 

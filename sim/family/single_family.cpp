@@ -100,8 +100,8 @@ class SingleLearner final : public Learner {
   static SingleConv<float> MakeModel(const SingleSettings& s, const DataShape& shape,
                                      uint64_t init_seed) {
     Rng rng(CombineSeed(init_seed, kInitStream));
-    return SingleConv<float>(s.common.filters, shape.n, shape.d, s.common.act,
-                             s.common.init_scale, rng);
+    return SingleConv<float>(s.common.filters, shape.n, shape.d, s.common.act, s.common.init_scale,
+                             rng);
   }
 
   Evaluation Score(const Dataset& data) {

@@ -66,11 +66,11 @@ class SwitchLearner final : public Learner {
     in_ = MakeSwitchInput(train.x, s_.shape.P);
     CombinedStep<float> step;
     step.Add(std::make_unique<NormalizedStep<float>>(s_.lr_expert, model_.ExpertGroups()));
-    step.Add(std::make_unique<GroupSgdStep<float>>(s_.lr_router,
-                                                   std::vector{model_.RouterGroup()}));
-    LossRiseRule rule(s_.common.loss_rise, s_.common.rise_after,
-                      s_.published ? kPublishedLossFloor
-                                   : -std::numeric_limits<double>::infinity());
+    step.Add(
+        std::make_unique<GroupSgdStep<float>>(s_.lr_router, std::vector{model_.RouterGroup()}));
+    LossRiseRule rule(
+        s_.common.loss_rise, s_.common.rise_after,
+        s_.published ? kPublishedLossFloor : -std::numeric_limits<double>::infinity());
     CurveRecorder curve(s_.common.curve_every);
     Rng noise_rng(CombineSeed(init_seed_, kTrainNoise));
     Vec<float> grad;
@@ -198,8 +198,9 @@ class Switch final : public ModelFamily {
         {"test_experts_used", T::kI32, "experts receiving a test sample"},
         {"test_dispatch_counts", T::kF64List, "test samples of cluster k sent to expert m"},
         {"test_acc_no_noise", T::kF64, "test accuracy routing by argmax h (r = 0)", true},
-        {"final_step_loss", T::kF64, "loss of the last training forward pass (load balancing "
-                                     "included)"},
+        {"final_step_loss", T::kF64,
+         "loss of the last training forward pass (load balancing "
+         "included)"},
         {"stop_at_floor", T::kI32, "1 when the loss floor (0.314) stopped training"},
     };
     for (MetricInfo& c : CurveMetrics(true)) m.push_back(c);

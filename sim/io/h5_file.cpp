@@ -39,19 +39,49 @@ class Handle {
 
 template <typename T>
 hid_t MemoryType();
-template <> hid_t MemoryType<uint64_t>() { return H5T_NATIVE_UINT64; }
-template <> hid_t MemoryType<int64_t>() { return H5T_NATIVE_INT64; }
-template <> hid_t MemoryType<int32_t>() { return H5T_NATIVE_INT32; }
-template <> hid_t MemoryType<uint8_t>() { return H5T_NATIVE_UINT8; }
-template <> hid_t MemoryType<double>() { return H5T_NATIVE_DOUBLE; }
+template <>
+hid_t MemoryType<uint64_t>() {
+  return H5T_NATIVE_UINT64;
+}
+template <>
+hid_t MemoryType<int64_t>() {
+  return H5T_NATIVE_INT64;
+}
+template <>
+hid_t MemoryType<int32_t>() {
+  return H5T_NATIVE_INT32;
+}
+template <>
+hid_t MemoryType<uint8_t>() {
+  return H5T_NATIVE_UINT8;
+}
+template <>
+hid_t MemoryType<double>() {
+  return H5T_NATIVE_DOUBLE;
+}
 
 template <typename T>
 hid_t FileType();
-template <> hid_t FileType<uint64_t>() { return H5T_STD_U64LE; }
-template <> hid_t FileType<int64_t>() { return H5T_STD_I64LE; }
-template <> hid_t FileType<int32_t>() { return H5T_STD_I32LE; }
-template <> hid_t FileType<uint8_t>() { return H5T_STD_U8LE; }
-template <> hid_t FileType<double>() { return H5T_IEEE_F64LE; }
+template <>
+hid_t FileType<uint64_t>() {
+  return H5T_STD_U64LE;
+}
+template <>
+hid_t FileType<int64_t>() {
+  return H5T_STD_I64LE;
+}
+template <>
+hid_t FileType<int32_t>() {
+  return H5T_STD_I32LE;
+}
+template <>
+hid_t FileType<uint8_t>() {
+  return H5T_STD_U8LE;
+}
+template <>
+hid_t FileType<double>() {
+  return H5T_IEEE_F64LE;
+}
 
 hid_t StringType() {
   hid_t type = H5Tcopy(H5T_C_S1);
@@ -102,8 +132,7 @@ H5File H5File::OpenReadOnly(const std::string& path) {
   Quiet();
   if (const std::string problem = InputFileProblem(path); !problem.empty())
     throw SchemaError(path + ": " + problem + " (expected an HDF5 result file)");
-  if (H5Fis_hdf5(path.c_str()) <= 0)
-    throw SchemaError(path + ": not an HDF5 file");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw SchemaError(path + ": not an HDF5 file");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw SchemaError(path + ": cannot open the HDF5 file");
   return H5File(id, path);
@@ -150,8 +179,7 @@ std::vector<std::string> H5File::List(const std::string& group) const {
   std::vector<std::string> names;
   for (hsize_t i = 0; i < info.nlinks; ++i) {
     char name[1024];
-    H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name,
-                       H5P_DEFAULT);
+    H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT);
     names.push_back(name);
   }
   return names;
@@ -212,9 +240,8 @@ void H5File::WriteColumn(const std::string& name, const std::vector<T>& values) 
   Handle plist(ColumnProperties(rows));
   Handle set(H5Dcreate2(id_, name.c_str(), FileType<T>(), space.get(), H5P_DEFAULT, plist.get(),
                         H5P_DEFAULT));
-  if (!set.ok() ||
-      (rows > 0 &&
-       H5Dwrite(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0))
+  if (!set.ok() || (rows > 0 && H5Dwrite(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                         values.data()) < 0))
     Fail("cannot write column " + name);
 }
 
@@ -227,9 +254,8 @@ void H5File::WriteStrings(const std::string& name, const std::vector<std::string
                         H5P_DEFAULT));
   std::vector<const char*> pointers;
   for (const auto& v : values) pointers.push_back(v.c_str());
-  if (!set.ok() ||
-      (rows > 0 &&
-       H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) < 0))
+  if (!set.ok() || (rows > 0 && H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                         pointers.data()) < 0))
     Fail("cannot write column " + name);
 }
 
@@ -251,13 +277,11 @@ hsize_t H5File::ColumnRows(hid_t set, const std::string& name) const {
   const bool filtered = create.ok() && H5Pget_nfilters(create.get()) > 0;
   const double memory = PhysicalMemoryBytes();
   const bool too_many =
-      rows > kMaxColumnRows ||
-      (!filtered && rows > 0 && storage / stored_bytes < rows) ||
+      rows > kMaxColumnRows || (!filtered && rows > 0 && storage / stored_bytes < rows) ||
       (filtered && memory > 0 && static_cast<double>(rows) * stored_bytes > 0.25 * memory);
   if (too_many)
-    Fail(name + " claims " + std::to_string(rows) + " rows but stores " +
-         std::to_string(storage) + " bytes (" + std::to_string(stored_bytes) +
-         " per row expected): a damaged file");
+    Fail(name + " claims " + std::to_string(rows) + " rows but stores " + std::to_string(storage) +
+         " bytes (" + std::to_string(stored_bytes) + " per row expected): a damaged file");
   return rows;
 }
 
@@ -269,8 +293,8 @@ std::vector<T> H5File::ReadColumn(const std::string& name) const {
     Handle stored(H5Dget_type(set.get()));
     const H5T_class_t type_class = H5Tget_class(stored.get());
     // Integers read as integers; doubles from floats or integers (HDF5 converts them).
-    const bool fits = type_class == H5T_INTEGER ||
-                      (std::is_floating_point_v<T> && type_class == H5T_FLOAT);
+    const bool fits =
+        type_class == H5T_INTEGER || (std::is_floating_point_v<T> && type_class == H5T_FLOAT);
     if (!fits)
       Fail(name + " holds " + (type_class == H5T_STRING ? "text" : "values of another type") +
            " (expected " + (std::is_floating_point_v<T> ? "numbers" : "integers") + ")");

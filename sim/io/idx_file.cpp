@@ -3,10 +3,10 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <memory>
 #include <type_traits>
 
@@ -102,8 +102,7 @@ std::vector<uint8_t> ReadData(gzFile file, const std::string& path, size_t size,
 }
 
 // The header's dimensions after checking the magic number's type and rank.
-std::vector<uint32_t> ReadHeader(gzFile file, const std::string& path, int rank,
-                                 const char* kind) {
+std::vector<uint32_t> ReadHeader(gzFile file, const std::string& path, int rank, const char* kind) {
   uint8_t magic[4];
   ReadExactly(file, path, magic, 4, "the magic number");
   char expected[16];
@@ -171,7 +170,8 @@ std::vector<uint8_t> ReadIdxLabels(const std::string& path) {
 
 void WriteIdxImages(const std::string& path, const IdxImages& images, bool gzip) {
   GzFile file = Open(path, gzip ? "wb" : "wbT");
-  WriteHeader(file.get(), 3, {uint32_t(images.count), uint32_t(images.rows), uint32_t(images.cols)});
+  WriteHeader(file.get(), 3,
+              {uint32_t(images.count), uint32_t(images.rows), uint32_t(images.cols)});
   gzwrite(file.get(), images.pixels.data(), static_cast<unsigned>(images.pixels.size()));
 }
 

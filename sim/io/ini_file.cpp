@@ -2,8 +2,8 @@
 // that the caller decides what is known (and names what is not).
 #include "pmoe/io/ini_file.hpp"
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -64,11 +64,12 @@ std::string ProgramOptionsMessage(const po::error& e) {
 
 IniFile ParseIniText(const std::string& path, const std::string& text_in) {
   // A UTF-8 byte-order mark (some Windows editors write one) is not part of the first key.
-  const std::string text =
-      text_in.rfind(kByteOrderMark, 0) == 0 ? text_in.substr(3) : text_in;
+  const std::string text = text_in.rfind(kByteOrderMark, 0) == 0 ? text_in.substr(3) : text_in;
   if (text.size() > kMaxConfigBytes)
-    throw ConfigError(path + ": " + std::to_string(text.size()) + " bytes (expected a config of "
-                      "at most " + std::to_string(kMaxConfigBytes) + " bytes)");
+    throw ConfigError(path + ": " + std::to_string(text.size()) +
+                      " bytes (expected a config of "
+                      "at most " +
+                      std::to_string(kMaxConfigBytes) + " bytes)");
   RequirePlainText(path, text);
   IniFile ini;
   ini.path = path;
@@ -97,8 +98,10 @@ IniFile ReadIniFile(const std::string& path) {
   if (const std::string problem = InputFileProblem(path); !problem.empty())
     throw ConfigError(path + ": " + problem + " (expected a sweep config file)");
   if (FileSize(path) > static_cast<int64_t>(kMaxConfigBytes))
-    throw ConfigError(path + ": " + std::to_string(FileSize(path)) + " bytes (expected a config "
-                      "of at most " + std::to_string(kMaxConfigBytes) + " bytes)");
+    throw ConfigError(path + ": " + std::to_string(FileSize(path)) +
+                      " bytes (expected a config "
+                      "of at most " +
+                      std::to_string(kMaxConfigBytes) + " bytes)");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw ConfigError(path + ": cannot read the config file");
   std::stringstream buffer;

@@ -69,8 +69,8 @@ void ForwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T*
 }
 
 template <typename T, int L, int R>
-void BackwardRows(const T* xr, int d, const T* a, int J, const Lanes<T, L>& slope,
-                  Activation act, T* gW, Lanes<T, L>& bias) {
+void BackwardRows(const T* xr, int d, const T* a, int J, const Lanes<T, L>& slope, Activation act,
+                  T* gW, Lanes<T, L>& bias) {
   using V = Lanes<T, L>;
   V g[R];
   for (int r = 0; r < R; ++r) {
@@ -100,11 +100,11 @@ void BackwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T
     const T* as = A + static_cast<size_t>(k) * P * J + j0;
     int p = 0;
     for (; p + kRows <= P; p += kRows)
-      BackwardRows<T, L, kRows>(xs + static_cast<size_t>(p) * d, d,
-                                as + static_cast<size_t>(p) * J, J, slope, act, gW + j0, bias);
+      BackwardRows<T, L, kRows>(xs + static_cast<size_t>(p) * d, d, as + static_cast<size_t>(p) * J,
+                                J, slope, act, gW + j0, bias);
     for (; p < P; ++p)
-      BackwardRows<T, L, 1>(xs + static_cast<size_t>(p) * d, d, as + static_cast<size_t>(p) * J,
-                            J, slope, act, gW + j0, bias);
+      BackwardRows<T, L, 1>(xs + static_cast<size_t>(p) * d, d, as + static_cast<size_t>(p) * J, J,
+                            slope, act, gW + j0, bias);
   }
   Eigen::Map<V>(gb + j0) = bias;
 }
@@ -113,8 +113,8 @@ void BackwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T
 
 template <typename T>
 void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* W,
-                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW,
-                         T* gb, std::vector<T>& work, bool accumulate) {
+                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW, T* gb,
+                         std::vector<T>& work, bool accumulate) {
   using V = Lanes<T, kLanes>;
   using V1 = Lanes<T, 1>;
   const int d = static_cast<int>(x.cols());
@@ -201,13 +201,13 @@ void ConvBackward(const RowMat<T>& x, int P, const int* ids, int count, const T*
 
 template void ConvForward(const RowMat<float>&, int, const int*, int, const float*, const float*,
                           int, Activation, float*, float*);
-template void ConvForward(const RowMat<double>&, int, const int*, int, const double*,
-                          const double*, int, Activation, double*, double*);
+template void ConvForward(const RowMat<double>&, int, const int*, int, const double*, const double*,
+                          int, Activation, double*, double*);
 template void ConvBackward(const RowMat<float>&, int, const int*, int, const float*, const float*,
                            int, Activation, float*, float*);
 template void ConvForwardBackward(const RowMat<float>&, int, const int*, int, const float*,
-                                  const float*, int, Activation, float*, ConvSlope<float>&,
-                                  float*, float*, std::vector<float>&, bool);
+                                  const float*, int, Activation, float*, ConvSlope<float>&, float*,
+                                  float*, std::vector<float>&, bool);
 template void ConvForwardBackward(const RowMat<double>&, int, const int*, int, const double*,
                                   const double*, int, Activation, double*, ConvSlope<double>&,
                                   double*, double*, std::vector<double>&, bool);

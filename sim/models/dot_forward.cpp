@@ -68,16 +68,35 @@ void DotForward(const float* const* rows, int R, int d, const float* w, float* z
 void Avx512RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
   // Rows per block: the fastest measured for each q (RB*Q accumulators, at most 24).
   switch (q) {
-    case 1: DotForward<1, 8>(rows, R, d, w, z); break;
-    case 2: DotForward<2, 8>(rows, R, d, w, z); break;
-    case 3: DotForward<3, 2>(rows, R, d, w, z); break;
-    case 4: DotForward<4, 4>(rows, R, d, w, z); break;
-    case 5: DotForward<5, 3>(rows, R, d, w, z); break;
-    case 6: DotForward<6, 2>(rows, R, d, w, z); break;
-    case 9: DotForward<9, 2>(rows, R, d, w, z); break;
-    case 10: DotForward<10, 2>(rows, R, d, w, z); break;
-    case 11: DotForward<11, 2>(rows, R, d, w, z); break;
-    default: PMOE_CHECK(false) << "no dot-product forward for q = " << q;
+    case 1:
+      DotForward<1, 8>(rows, R, d, w, z);
+      break;
+    case 2:
+      DotForward<2, 8>(rows, R, d, w, z);
+      break;
+    case 3:
+      DotForward<3, 2>(rows, R, d, w, z);
+      break;
+    case 4:
+      DotForward<4, 4>(rows, R, d, w, z);
+      break;
+    case 5:
+      DotForward<5, 3>(rows, R, d, w, z);
+      break;
+    case 6:
+      DotForward<6, 2>(rows, R, d, w, z);
+      break;
+    case 9:
+      DotForward<9, 2>(rows, R, d, w, z);
+      break;
+    case 10:
+      DotForward<10, 2>(rows, R, d, w, z);
+      break;
+    case 11:
+      DotForward<11, 2>(rows, R, d, w, z);
+      break;
+    default:
+      PMOE_CHECK(false) << "no dot-product forward for q = " << q;
   }
 }
 
@@ -91,9 +110,15 @@ bool DotForwardFaster(int q) { return (q >= 1 && q <= 6) || (q >= 9 && q <= 11);
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
   PMOE_CHECK(DotForwardFaster(q)) << "no dot-product forward for q = " << q;
   switch (ActiveKernelPath()) {
-    case KernelPath::kAvx512: Avx512RowsTimesW(rows, R, d, w, q, z); break;
-    case KernelPath::kAvx2: avx2::RowsTimesW(rows, R, d, w, q, z); break;
-    case KernelPath::kPortable: portable::RowsTimesW(rows, R, d, w, q, z); break;
+    case KernelPath::kAvx512:
+      Avx512RowsTimesW(rows, R, d, w, q, z);
+      break;
+    case KernelPath::kAvx2:
+      avx2::RowsTimesW(rows, R, d, w, q, z);
+      break;
+    case KernelPath::kPortable:
+      portable::RowsTimesW(rows, R, d, w, q, z);
+      break;
   }
 }
 

@@ -8,10 +8,20 @@ namespace pmoe {
 
 template <typename T>
 ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
-    : k_(k), m_(m), d_(d), per_expert_(m / k),
-      outputs_(static_cast<int>(output_weights.size() / m)), a_(std::move(output_weights)),
-      rows_(k), gathered_(k), z_(k), h_(static_cast<size_t>(k) * outputs_), coef_(outputs_),
-      class_a_(outputs_), class_coef_(outputs_), slope_(outputs_) {
+    : k_(k),
+      m_(m),
+      d_(d),
+      per_expert_(m / k),
+      outputs_(static_cast<int>(output_weights.size() / m)),
+      a_(std::move(output_weights)),
+      rows_(k),
+      gathered_(k),
+      z_(k),
+      h_(static_cast<size_t>(k) * outputs_),
+      coef_(outputs_),
+      class_a_(outputs_),
+      class_coef_(outputs_),
+      slope_(outputs_) {
   PMOE_CHECK(m % k == 0 && a_.size() == static_cast<Eigen::Index>(m) * outputs_ && outputs_ >= 1)
       << "m = " << m << ", k = " << k << ", output weights " << a_.size();
   this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m) * d);
@@ -55,8 +65,9 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   for (int i = 0; i < count; ++i) {
     loss += this->loss_->ValueAndSlope(&f_[i * outputs_], labels[idx[i]], slope_.data());
     for (int o = 0; o < outputs_; ++o)
-      coef_[o].segment(i * rows, rows).setConstant(
-          static_cast<T>(slope_[o] / (static_cast<double>(count) * rows)));
+      coef_[o]
+          .segment(i * rows, rows)
+          .setConstant(static_cast<T>(slope_[o] / (static_cast<double>(count) * rows)));
   }
   grad.resize(this->params_.size());
   for (int s = 0; s < k_; ++s) {

@@ -28,9 +28,18 @@ void ExpOfNonPositive(T* v, int count) {
 
 template <typename T>
 JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
-    : k_(k), m_(m), d_(d), l_(l), per_expert_(m / k),
-      outputs_(static_cast<int>(output_weights.size() / m)), a_(std::move(output_weights)),
-      rows_(k), gathered_(k), z_(k), h_(static_cast<size_t>(k) * outputs_), gate_(k),
+    : k_(k),
+      m_(m),
+      d_(d),
+      l_(l),
+      per_expert_(m / k),
+      outputs_(static_cast<int>(output_weights.size() / m)),
+      a_(std::move(output_weights)),
+      rows_(k),
+      gathered_(k),
+      z_(k),
+      h_(static_cast<size_t>(k) * outputs_),
+      gate_(k),
       sample_slope_(outputs_) {
   PMOE_CHECK(m % k == 0 && a_.size() == static_cast<Eigen::Index>(m) * outputs_ && outputs_ >= 1)
       << "m = " << m << ", k = " << k << ", output weights " << a_.size();
@@ -139,8 +148,8 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
       const T mean_h = gate_[s].segment(i * l_, l_).dot(h_[s].segment(i * l_, l_));
       for (int t = 0; t < l_; ++t) mean_h_[i * l_ + t] = mean_h;
     }
-    // f = (1/l) sum_t G_t h_t, and dG_t/dg_u = G_t (1[t = u] - G_u): df/dg_t = G_t (h_t - mean_h) / l.
-    // Over all routed rows at once, so that the divisions run as vector instructions.
+    // f = (1/l) sum_t G_t h_t, and dG_t/dg_u = G_t (1[t = u] - G_u): df/dg_t = G_t (h_t - mean_h) /
+    // l. Over all routed rows at once, so that the divisions run as vector instructions.
     for (int r = 0; r < routed; ++r) {
       coef_[r] = slope_routed_[r] * gates[r] / T(l_);
       gate_coef_[r] = slope_routed_[r] * gates[r] * (h[r] - mean_h_[r]) / T(l_);

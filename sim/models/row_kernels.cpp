@@ -9,11 +9,11 @@
 // q = 5 would fill 5 of 16 lanes the other way), and rows read as whole vectors.
 #include "pmoe/models/row_kernels.hpp"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
-
-#include <immintrin.h>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/dot_forward.hpp"
@@ -95,8 +95,7 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, unsi
 }
 
 template <int NZ, typename Tail>
-void Forward(const float* const* rows, int R, int d, const float* wt, int ld, int width,
-             float* z) {
+void Forward(const float* const* rows, int R, int d, const float* wt, int ld, int width, float* z) {
   const unsigned tail_mask = TailMask(width);
   int r = 0;
   for (; r + 8 <= R; r += 8) ForwardBlock<NZ, Tail, 8>(rows + r, d, wt, ld, tail_mask, z + r * ld);
@@ -111,15 +110,26 @@ void Dispatch(int width, Args... args) {
   auto with_full = [&](auto tail) {
     using Tail = decltype(tail);
     switch (full) {
-      case 0: F<0, Tail>::Run(args...); break;
-      case 1: F<1, Tail>::Run(args...); break;
-      case 2: F<2, Tail>::Run(args...); break;
-      default: F<3, Tail>::Run(args...); break;
+      case 0:
+        F<0, Tail>::Run(args...);
+        break;
+      case 1:
+        F<1, Tail>::Run(args...);
+        break;
+      case 2:
+        F<2, Tail>::Run(args...);
+        break;
+      default:
+        F<3, Tail>::Run(args...);
+        break;
     }
   };
-  if (rest == 0) with_full(NoTail{});
-  else if (rest <= 8) with_full(HalfTail{});
-  else with_full(FullTail{});
+  if (rest == 0)
+    with_full(NoTail{});
+  else if (rest <= 8)
+    with_full(HalfTail{});
+  else
+    with_full(FullTail{});
 }
 
 template <int NZ, typename Tail>
@@ -131,8 +141,8 @@ struct ForwardOp {
   }
 };
 
-// Weight gradient. GCC keeps these accumulator arrays in registers only when every loop over them is unrolled
-// before its scalar replacement runs; without the pragmas it stores them on each row.
+// Weight gradient. GCC keeps these accumulator arrays in registers only when every loop over them
+// is unrolled before its scalar replacement runs; without the pragmas it stores them on each row.
 template <int QB, int NV>
 void NeuronBlock(const float* const* rows, int R, int j0, __mmask16 last, const float* g, int q,
                  int k0, const GradientOut& out) {
@@ -183,12 +193,24 @@ void NeuronGroups(const float* const* rows, int R, int j0, __mmask16 last, const
   for (int group = 0, k0 = 0; group < groups; ++group) {
     const int size = small + (group < large);
     switch (size) {
-      case 1: NeuronBlock<1, NV>(rows, R, j0, last, g, q, k0, out); break;
-      case 2: NeuronBlock<2, NV>(rows, R, j0, last, g, q, k0, out); break;
-      case 3: NeuronBlock<3, NV>(rows, R, j0, last, g, q, k0, out); break;
-      case 4: NeuronBlock<4, NV>(rows, R, j0, last, g, q, k0, out); break;
-      case 5: NeuronBlock<5, NV>(rows, R, j0, last, g, q, k0, out); break;
-      default: NeuronBlock<6, NV>(rows, R, j0, last, g, q, k0, out); break;
+      case 1:
+        NeuronBlock<1, NV>(rows, R, j0, last, g, q, k0, out);
+        break;
+      case 2:
+        NeuronBlock<2, NV>(rows, R, j0, last, g, q, k0, out);
+        break;
+      case 3:
+        NeuronBlock<3, NV>(rows, R, j0, last, g, q, k0, out);
+        break;
+      case 4:
+        NeuronBlock<4, NV>(rows, R, j0, last, g, q, k0, out);
+        break;
+      case 5:
+        NeuronBlock<5, NV>(rows, R, j0, last, g, q, k0, out);
+        break;
+      default:
+        NeuronBlock<6, NV>(rows, R, j0, last, g, q, k0, out);
+        break;
     }
     k0 += size;
   }
@@ -202,10 +224,18 @@ void WeightGradient(const float* const* rows, int R, int d, const float* g, int 
   if (rest == 0) return;
   const __mmask16 last = static_cast<__mmask16>((1u << (rest - 16 * ((rest - 1) / 16))) - 1);
   switch ((rest + 15) / 16) {
-    case 1: NeuronGroups<1>(rows, R, j, last, g, q, out); break;
-    case 2: NeuronGroups<2>(rows, R, j, last, g, q, out); break;
-    case 3: NeuronGroups<3>(rows, R, j, last, g, q, out); break;
-    default: NeuronGroups<4>(rows, R, j, last, g, q, out); break;
+    case 1:
+      NeuronGroups<1>(rows, R, j, last, g, q, out);
+      break;
+    case 2:
+      NeuronGroups<2>(rows, R, j, last, g, q, out);
+      break;
+    case 3:
+      NeuronGroups<3>(rows, R, j, last, g, q, out);
+      break;
+    default:
+      NeuronGroups<4>(rows, R, j, last, g, q, out);
+      break;
   }
 }
 
@@ -219,8 +249,7 @@ inline float SumLanes16(__m512 v) {
   return _mm_cvtss_f32(pairs) + _mm_cvtss_f32(_mm_shuffle_ps(pairs, pairs, 0x55));
 }
 
-void Avx512RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
-                       float* z) {
+void Avx512RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
   // Up to 48 neurons (24 accumulators over 8 rows) per pass over the rows.
   for (int k0 = 0; k0 < q; k0 += kMaxWidth) {
     const int width = std::min(kMaxWidth, q - k0);
@@ -233,7 +262,8 @@ void Avx512ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
     __m512 acc = _mm512_setzero_ps();
     for (int k = 0; k < q; k += 16) {
       const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
-      const __m512 relu = _mm512_max_ps(_mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps());
+      const __m512 relu =
+          _mm512_max_ps(_mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps());
       acc = _mm512_fmadd_ps(relu, _mm512_maskz_loadu_ps(m, a + k), acc);
     }
     h[r] = SumLanes16(acc);
@@ -267,9 +297,8 @@ void Avx512ClassReluGradient(const float* z, int R, int q, int outputs, const fl
   for (int r = 0; r < R; ++r) {
     for (int k = 0; k < q; k += 16) {
       const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
-      const __mmask16 active =
-          _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps(),
-                                  _CMP_GT_OQ);
+      const __mmask16 active = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k),
+                                                       _mm512_setzero_ps(), _CMP_GT_OQ);
       __m512 sum = _mm512_mul_ps(_mm512_set1_ps(coef[0][r]), _mm512_maskz_loadu_ps(m, a[0] + k));
       for (int o = 1; o < outputs; ++o)
         sum = _mm512_fmadd_ps(_mm512_set1_ps(coef[o][r]), _mm512_maskz_loadu_ps(m, a[o] + k), sum);
@@ -307,9 +336,8 @@ void Avx512ReluGradient(const float* z, int R, int q, const float* a, const floa
     const __m512 c = _mm512_set1_ps(coef[r]);
     for (int k = 0; k < q; k += 16) {
       const __mmask16 m = q - k >= 16 ? 0xffff : static_cast<__mmask16>((1u << (q - k)) - 1);
-      const __mmask16 active =
-          _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k), _mm512_setzero_ps(),
-                                  _CMP_GT_OQ);
+      const __mmask16 active = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, z + r * q + k),
+                                                       _mm512_setzero_ps(), _CMP_GT_OQ);
       // Inactive neurons get +0, as from the select c * a[k] or 0.
       _mm512_mask_storeu_ps(g + r * cols + k, m,
                             _mm512_maskz_mul_ps(active, c, _mm512_maskz_loadu_ps(m, a + k)));
@@ -329,16 +357,22 @@ bool RowKernelsAvailable() { return true; }
 
 void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
                           float* dw) {
-  if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dw, d, 1});
-  else if (UseAvx2()) avx2::WeightGradient(rows, R, d, g, q, dw, d, 1);
-  else portable::WeightGradient(rows, R, d, g, q, dw, d, 1);
+  if (UseAvx512())
+    WeightGradient(rows, R, d, g, q, {dw, d, 1});
+  else if (UseAvx2())
+    avx2::WeightGradient(rows, R, d, g, q, dw, d, 1);
+  else
+    portable::WeightGradient(rows, R, d, g, q, dw, d, 1);
 }
 
 void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,
                           float* dwt) {
-  if (UseAvx512()) WeightGradient(rows, R, d, g, q, {dwt, 1, q});
-  else if (UseAvx2()) avx2::WeightGradient(rows, R, d, g, q, dwt, 1, q);
-  else portable::WeightGradient(rows, R, d, g, q, dwt, 1, q);
+  if (UseAvx512())
+    WeightGradient(rows, R, d, g, q, {dwt, 1, q});
+  else if (UseAvx2())
+    avx2::WeightGradient(rows, R, d, g, q, dwt, 1, q);
+  else
+    portable::WeightGradient(rows, R, d, g, q, dwt, 1, q);
 }
 
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
@@ -353,29 +387,40 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
     RowsTimesW(rows, R, d, w, q, z);
     return;
   }
-  if (UseAvx512()) Avx512RowsTimesWt(rows, R, d, wt, q, z);
-  else if (UseAvx2()) avx2::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
-  else portable::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
+  if (UseAvx512())
+    Avx512RowsTimesWt(rows, R, d, wt, q, z);
+  else if (UseAvx2())
+    avx2::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
+  else
+    portable::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
 }
 
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
-  if (UseAvx512()) Avx512ReluOutputs(z, R, q, a, h);
-  else if (UseAvx2()) avx2::ReluOutputs(z, R, q, a, h);
-  else portable::ReluOutputs(z, R, q, a, h);
+  if (UseAvx512())
+    Avx512ReluOutputs(z, R, q, a, h);
+  else if (UseAvx2())
+    avx2::ReluOutputs(z, R, q, a, h);
+  else
+    portable::ReluOutputs(z, R, q, a, h);
 }
 
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
                   const float* extra, float* g) {
-  if (UseAvx512()) Avx512ReluGradient(z, R, q, a, coef, extra, g);
-  else if (UseAvx2()) avx2::ReluGradient(z, R, q, a, coef, extra, g);
-  else portable::ReluGradient(z, R, q, a, coef, extra, g);
+  if (UseAvx512())
+    Avx512ReluGradient(z, R, q, a, coef, extra, g);
+  else if (UseAvx2())
+    avx2::ReluGradient(z, R, q, a, coef, extra, g);
+  else
+    portable::ReluGradient(z, R, q, a, coef, extra, g);
 }
 
 void ClassReluGradient(const float* z, int R, int q, int outputs, const float* const* a,
                        const float* const* coef, const float* extra, float* g) {
   PMOE_CHECK(outputs >= 1 && outputs <= kMaxClassOutputs) << "outputs = " << outputs;
-  if (UseAvx512()) Avx512ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
-  else portable::ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
+  if (UseAvx512())
+    Avx512ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
+  else
+    portable::ClassReluGradient(z, R, q, outputs, a, coef, extra, g);
 }
 
 }  // namespace pmoe

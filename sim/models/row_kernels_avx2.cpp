@@ -27,27 +27,27 @@ __m256i Mask(int count) {
 template <int NV, int RB>
 void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, int width, float* z) {
   __m256 acc[RB][NV];
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int i = 0; i < RB; ++i)
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < NV; ++v) acc[i][v] = _mm256_setzero_ps();
   const __m256i last = Mask(width - 8 * (NV - 1));
   for (int j = 0; j < d; ++j) {
     const float* wrow = wt + j * ld;
     __m256 w[NV];
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < NV - 1; ++v) w[v] = _mm256_loadu_ps(wrow + 8 * v);
     w[NV - 1] = _mm256_maskload_ps(wrow + 8 * (NV - 1), last);
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int i = 0; i < RB; ++i) {
       const __m256 x = _mm256_set1_ps(rows[i][j]);
-      #pragma GCC unroll 16
+#pragma GCC unroll 16
       for (int v = 0; v < NV; ++v) acc[i][v] = _mm256_fmadd_ps(x, w[v], acc[i][v]);
     }
   }
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int i = 0; i < RB; ++i) {
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < NV - 1; ++v) _mm256_storeu_ps(z + i * ld + 8 * v, acc[i][v]);
     _mm256_maskstore_ps(z + i * ld + 8 * (NV - 1), last, acc[i][NV - 1]);
   }
@@ -67,32 +67,32 @@ void GradientBlock(const float* const* rows, int R, int j0, int columns, const f
                    int k0, float* dw, int k_stride, int j_stride) {
   __m256 acc[QB][NV];
   __m256i masks[NV];
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int v = 0; v < NV; ++v) masks[v] = Mask(columns - 8 * v);
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int k = 0; k < QB; ++k)
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < NV; ++v) acc[k][v] = _mm256_setzero_ps();
   for (int r = 0; r < R; ++r) {
     __m256 x[NV];
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < NV; ++v) x[v] = _mm256_maskload_ps(rows[r] + j0 + 8 * v, masks[v]);
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int k = 0; k < QB; ++k) {
       const __m256 gk = _mm256_set1_ps(g[r * q + k0 + k]);
-      #pragma GCC unroll 16
+#pragma GCC unroll 16
       for (int v = 0; v < NV; ++v) acc[k][v] = _mm256_fmadd_ps(gk, x[v], acc[k][v]);
     }
   }
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int k = 0; k < QB; ++k) {
     float* dst = dw + (k0 + k) * k_stride + j0 * j_stride;
     if (j_stride == 1) {
-      #pragma GCC unroll 16
+#pragma GCC unroll 16
       for (int v = 0; v < NV; ++v) _mm256_maskstore_ps(dst + 8 * v, masks[v], acc[k][v]);
     } else {
       alignas(32) float column[8 * NV];
-      #pragma GCC unroll 16
+#pragma GCC unroll 16
       for (int v = 0; v < NV; ++v) _mm256_store_ps(column + 8 * v, acc[k][v]);
       for (int t = 0; t < columns; ++t) dst[t * j_stride] = column[t];
     }
@@ -107,23 +107,23 @@ template <int Q, int RB>
 void DotBlock(const float* const* rows, int d, const float* w, float* z, int room) {
   constexpr int kAcc = RB * Q, kGroups = (kAcc + 7) / 8;
   __m256 acc[kGroups * 8];
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int i = 0; i < kGroups * 8; ++i) acc[i] = _mm256_setzero_ps();
   const int full = d & ~7;
   auto step = [&](int j, __m256i m) {
     __m256 x[RB];
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int r = 0; r < RB; ++r) x[r] = _mm256_maskload_ps(rows[r] + j, m);
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int c = 0; c < Q; ++c) {
       const __m256 wv = _mm256_maskload_ps(w + c * d + j, m);
-      #pragma GCC unroll 16
+#pragma GCC unroll 16
       for (int r = 0; r < RB; ++r) acc[r * Q + c] = _mm256_fmadd_ps(x[r], wv, acc[r * Q + c]);
     }
   };
   for (int j = 0; j < full; j += 8) step(j, Mask(8));
   if (full < d) step(full, Mask(d - full));
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int g = 0; g < kGroups; ++g) {
     const __m256 sums = SumLanes8(acc + 8 * g);
     _mm256_maskstore_ps(z + 8 * g, Mask(room - 8 * g), sums);
@@ -169,8 +169,8 @@ void ReluGradientImpl(const float* z, int R, int q, const float* a, const float*
     const __m256 c = _mm256_set1_ps(coef[r]);
     for (int k = 0; k < q; k += 8) {
       const __m256i m = Mask(q - k);
-      const __m256 active = _mm256_cmp_ps(_mm256_maskload_ps(z + r * q + k, m),
-                                          _mm256_setzero_ps(), _CMP_GT_OQ);
+      const __m256 active =
+          _mm256_cmp_ps(_mm256_maskload_ps(z + r * q + k, m), _mm256_setzero_ps(), _CMP_GT_OQ);
       // Inactive neurons get +0, as from the AVX-512 kernel's zeroing multiply.
       const __m256 value = _mm256_and_ps(active, _mm256_mul_ps(c, _mm256_maskload_ps(a + k, m)));
       _mm256_maskstore_ps(g + r * cols + k, m, value);

@@ -5,8 +5,7 @@
 
 namespace pmoe::avx2 {
 
-void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q,
-                          float* z);
+void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q, float* z);
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z);
 void WeightGradient(const float* const* rows, int R, int d, const float* g, int q, float* dw,
                     int k_stride, int j_stride);

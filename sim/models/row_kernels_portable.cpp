@@ -34,8 +34,8 @@ void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, f
           s[l] = std::fma(in ? x[j0 + l] : 0.0f, in ? wk[j0 + l] : 0.0f, s[l]);
         }
       // dot_forward.cpp's SumLanes8: pairs (0,2) (1,3) per half, then the halves.
-      z[static_cast<size_t>(r) * q + k] = ((s[0] + s[2]) + (s[1] + s[3])) +
-                                          ((s[4] + s[6]) + (s[5] + s[7]));
+      z[static_cast<size_t>(r) * q + k] =
+          ((s[0] + s[2]) + (s[1] + s[3])) + ((s[4] + s[6]) + (s[5] + s[7]));
     }
 }
 

@@ -7,8 +7,7 @@
 namespace pmoe::portable {
 
 // Broadcast order: z[r][k] = fma(x[r][d-1], wt[d-1][k], ... fma(x[r][0], wt[0][k], 0)).
-void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q,
-                          float* z);
+void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q, float* z);
 
 // Dot order (dot_forward.cpp): 8 partial sums per (row, neuron), lane l over j = l, l + 8, ...
 // (zero-padded to a multiple of 8), then ((s0+s2)+(s1+s3)) + ((s4+s6)+(s5+s7)). w is (q, d).

@@ -21,8 +21,8 @@ SingleConv<T>::SingleConv(int J, int P, int d, Activation act, double init_scale
 template <typename T>
 void SingleConv<T>::Forward(const RowMat<T>& x, const int* labels, const Loss<T>& loss,
                             SinglePass<T>& pass) const {
-  PMOE_CHECK(x.cols() == d_ && x.rows() % P_ == 0) << "input (" << x.rows() << ", " << x.cols()
-                                                   << ")";
+  PMOE_CHECK(x.cols() == d_ && x.rows() % P_ == 0)
+      << "input (" << x.rows() << ", " << x.cols() << ")";
   const int N = static_cast<int>(x.rows() / P_);
   pass.A.resize(x.rows(), J_);
   pass.f.resize(N, 2);
@@ -79,8 +79,8 @@ class SingleSlope final : public ConvSlope<T> {
     double slope[2];
     total += loss_.ValueAndSlope(f, labels_[k], slope);
     errors += !loss_.Correct(f, labels_[k]);
-    finite = finite && std::isfinite(static_cast<double>(f0)) &&
-             std::isfinite(static_cast<double>(f1));
+    finite =
+        finite && std::isfinite(static_cast<double>(f0)) && std::isfinite(static_cast<double>(f1));
     df0 = static_cast<T>(slope[0] / N_);
     df1 = static_cast<T>(slope[1] / N_);
   }
@@ -99,8 +99,8 @@ class SingleSlope final : public ConvSlope<T> {
 template <typename T>
 void SingleConv<T>::ForwardBackward(const RowMat<T>& x, const int* labels, const Loss<T>& loss,
                                     SinglePass<T>& pass, Vec<T>& grad) const {
-  PMOE_CHECK(x.cols() == d_ && x.rows() % P_ == 0) << "input (" << x.rows() << ", " << x.cols()
-                                                   << ")";
+  PMOE_CHECK(x.cols() == d_ && x.rows() % P_ == 0)
+      << "input (" << x.rows() << ", " << x.cols() << ")";
   const int N = static_cast<int>(x.rows() / P_);
   if (static_cast<int>(ids_.size()) != N) {
     ids_.resize(N);
@@ -111,8 +111,8 @@ void SingleConv<T>::ForwardBackward(const RowMat<T>& x, const int* labels, const
   pass.f.resize(N, 2);
   SingleSlope<T> slope(labels, loss, N);
   ConvForwardBackward(x, P_, ids_.data(), N, params_.data(),
-                      params_.data() + static_cast<size_t>(d_) * J_, J_, act_, pass.f.data(),
-                      slope, grad.data(), grad.data() + static_cast<size_t>(d_) * J_, work_);
+                      params_.data() + static_cast<size_t>(d_) * J_, J_, act_, pass.f.data(), slope,
+                      grad.data(), grad.data() + static_cast<size_t>(d_) * J_, work_);
   pass.loss = slope.total / N;
   pass.errors = slope.errors;
   pass.finite = slope.finite && std::isfinite(pass.loss);

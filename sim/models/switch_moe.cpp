@@ -103,7 +103,6 @@ void SwitchMoe<T>::Route(const SwitchInput<T>& in, const RowMat<T>* noise,
       pass.gate[i] = static_cast<T>(pi[pass.expert[i]]);
     }
   }
-
 }
 
 template <typename T>
@@ -121,8 +120,8 @@ void SwitchMoe<T>::Forward(const SwitchInput<T>& in, const int* labels, const Ro
     const T* W = params_.data() + ExpertBegin(m);
     const size_t at = static_cast<size_t>(pass.first[m]);
     ConvForward(x, s.P, pass.order.data() + at, pass.counts[m], W,
-                W + static_cast<size_t>(s.d) * s.J, s.J, s.act,
-                pass.A.data() + at * s.P * s.J, pass.f.data() + 2 * at);
+                W + static_cast<size_t>(s.d) * s.J, s.J, s.act, pass.A.data() + at * s.P * s.J,
+                pass.f.data() + 2 * at);
   }
 
   // Logits, loss and errors.
@@ -191,16 +190,15 @@ void SwitchMoe<T>::Backward(const SwitchInput<T>& in, const int* labels, const L
     if (pass.counts[m] == 0) continue;
     T* gW = grad.data() + ExpertBegin(m);
     const size_t at = static_cast<size_t>(pass.first[m]);
-    ConvBackward(*in.x, s.P, pass.order.data() + at, pass.counts[m],
-                 pass.A.data() + at * s.P * s.J, df_.data() + 2 * at, s.J, s.act, gW,
-                 gW + static_cast<size_t>(s.d) * s.J);
+    ConvBackward(*in.x, s.P, pass.order.data() + at, pass.counts[m], pass.A.data() + at * s.P * s.J,
+                 df_.data() + 2 * at, s.J, s.act, gW, gW + static_cast<size_t>(s.d) * s.J);
   }
   RouterGradient(in, pass, G, grad);
 }
 
 template <typename T>
-void SwitchMoe<T>::RouterGradient(const SwitchInput<T>& in, const SwitchPass<T>& pass,
-                                  RowMat<T>& G, Vec<T>& grad) const {
+void SwitchMoe<T>::RouterGradient(const SwitchInput<T>& in, const SwitchPass<T>& pass, RowMat<T>& G,
+                                  Vec<T>& grad) const {
   const SwitchShape& s = shape_;
   const int N = in.samples();
   if (s.load_balance != 0)
@@ -209,7 +207,6 @@ void SwitchMoe<T>::RouterGradient(const SwitchInput<T>& in, const SwitchPass<T>&
   Eigen::Map<RowMat<T>> gtheta(grad.data() + RouterBegin(), s.d, s.M);
   gtheta.noalias() = in.sums.transpose() * G;
 }
-
 
 namespace {
 
@@ -264,8 +261,8 @@ class SwitchSlope final : public ConvSlope<T> {
 
 template <typename T>
 void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
-                                   const RowMat<T>* noise, const Loss<T>& loss,
-                                   SwitchPass<T>& pass, Vec<T>& grad) const {
+                                   const RowMat<T>* noise, const Loss<T>& loss, SwitchPass<T>& pass,
+                                   Vec<T>& grad) const {
   const SwitchShape& s = shape_;
   const int N = in.samples();
   const int M = s.M, d = s.d;

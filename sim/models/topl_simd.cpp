@@ -4,11 +4,10 @@
 // experts they fill the lanes (row j of the scores is patch j's value for every expert: one load,
 // and the n rank counts are independent chains); with fewer, one expert at a time fills the lanes
 // with its n values instead.
-#include "pmoe/models/topl.hpp"
-
 #include <immintrin.h>
 
 #include "pmoe/models/kernel_path.hpp"
+#include "pmoe/models/topl.hpp"
 
 namespace pmoe {
 namespace {
@@ -83,8 +82,9 @@ void RankAndSelect(const float* scores, int n, int k, int l, int* out) {
 void RankPerExpert(const float* scores, int n, int k, int l, int* out) {
   const __mmask16 valid = static_cast<__mmask16>((1u << n) - 1);
   // Lane j reads patch j's value: scores[j * k + s] for expert s.
-  const __m512i patch_offsets = _mm512_mullo_epi32(
-      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(k));
+  const __m512i patch_offsets =
+      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                         _mm512_set1_epi32(k));
   const __m512i one = _mm512_set1_epi32(1);
   for (int s = 0; s < k; ++s) {
     const __m512 v =
@@ -109,8 +109,10 @@ void RankPerExpert(const float* scores, int n, int k, int l, int* out) {
 
 template <typename L>
 void RankAndSelectAnyN(const float* scores, int n, int k, int l, int* out) {
-  if (n == 16) RankAndSelect<L, 16>(scores, n, k, l, out);
-  else RankAndSelect<L, 0>(scores, n, k, l, out);
+  if (n == 16)
+    RankAndSelect<L, 16>(scores, n, k, l, out);
+  else
+    RankAndSelect<L, 0>(scores, n, k, l, out);
 }
 
 #pragma GCC pop_options
@@ -121,9 +123,12 @@ bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out) {
   if (n > 16 || l > n || ActiveKernelPath() != KernelPath::kAvx512) return false;
   // Measured per sample, n = 16, l = 4: k = 2 in 87 ns with experts in lanes, 60 one expert at
   // a time; k = 3 about equal; k = 8 in 89 against 231.
-  if (k <= 2 || k > 16) RankPerExpert(scores, n, k, l, out);
-  else if (k <= 8) RankAndSelectAnyN<Lanes8>(scores, n, k, l, out);
-  else RankAndSelectAnyN<Lanes16>(scores, n, k, l, out);
+  if (k <= 2 || k > 16)
+    RankPerExpert(scores, n, k, l, out);
+  else if (k <= 8)
+    RankAndSelectAnyN<Lanes8>(scores, n, k, l, out);
+  else
+    RankAndSelectAnyN<Lanes16>(scores, n, k, l, out);
   return true;
 }
 

@@ -22,24 +22,24 @@ namespace {
 
 const std::map<std::string, std::string>& ShortNames() {
   static const std::map<std::string, std::string> names = {
-      {"data", "data.model"}, {"model", "model.kind"}, {"n", "data.n"},   {"d", "data.d"},
-      {"l", "model.l"},       {"k", "model.k"},        {"m", "model.m"},  {"epochs", "model.epochs"},
-      {"idx-dir", "data.idx_dir"}};
+      {"data", "data.model"}, {"model", "model.kind"},    {"n", "data.n"},
+      {"d", "data.d"},        {"l", "model.l"},           {"k", "model.k"},
+      {"m", "model.m"},       {"epochs", "model.epochs"}, {"idx-dir", "data.idx_dir"}};
   return names;
 }
 
 po::options_description RunOptions() {
   po::options_description run("Run");
-  run.add_options()
-      ("help,h", "print this help and exit")
-      ("config", po::value<std::string>(), "read [data] and [model] (and N, seed, trials) from "
-       "this sweep-format INI file; the command line overrides it")
-      ("trials", po::value<std::string>(), "trials to run (default: 20)")
-      ("seed", po::value<std::string>(), "master seed (default: 1)")
-      ("threads", po::value<std::string>(), "worker threads (default: 0 = all cores)")
-      ("json", "print every trial and the summary as JSON")
-      ("no-early-stop", "train for exactly model.epochs epochs (same as --model.early_stop false)")
-      ("name", po::value<std::string>(), "accepted for sweep configs; unused");
+  run.add_options()("help,h", "print this help and exit")(
+      "config", po::value<std::string>(),
+      "read [data] and [model] (and N, seed, trials) from "
+      "this sweep-format INI file; the command line overrides it")(
+      "trials", po::value<std::string>(), "trials to run (default: 20)")(
+      "seed", po::value<std::string>(), "master seed (default: 1)")(
+      "threads", po::value<std::string>(), "worker threads (default: 0 = all cores)")(
+      "json", "print every trial and the summary as JSON")(
+      "no-early-stop", "train for exactly model.epochs epochs (same as --model.early_stop false)")(
+      "name", po::value<std::string>(), "accepted for sweep configs; unused");
   return run;
 }
 
@@ -72,10 +72,14 @@ void Apply(SimOptions& out, const std::string& key, const std::string& value,
   auto integer = [&](long long min, long long max) {
     return ParseIntegerInRange(where, name, value, min, max);
   };
-  if (name == "trials") out.trials = static_cast<int>(integer(1, kMaxTrials));
-  else if (name == "seed") out.seed = static_cast<uint64_t>(integer(0, INT64_MAX));
-  else if (name == "threads") out.threads = static_cast<int>(integer(0, 4096));
-  else if (name == "name") return;
+  if (name == "trials")
+    out.trials = static_cast<int>(integer(1, kMaxTrials));
+  else if (name == "seed")
+    out.seed = static_cast<uint64_t>(integer(0, INT64_MAX));
+  else if (name == "threads")
+    out.threads = static_cast<int>(integer(0, 4096));
+  else if (name == "name")
+    return;
   else {
     SetParam(out.spec, name, value, where);
     set[name] = where;
@@ -108,7 +112,8 @@ void ReadConfig(const std::string& path, SimOptions& out, std::map<std::string, 
     const bool known = FindParam(entry.key) || ShortNames().count(entry.key) ||
                        entry.key == "trials" || entry.key == "seed" || entry.key == "name";
     if (!known)
-      throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected a [data] or "
+      throw ConfigError(path + ": unknown key \"" + entry.key +
+                        "\" (expected a [data] or "
                         "[model] parameter of pmoe-sim --help, N, seed, trials or a [grid] "
                         "section)");
     Apply(out, entry.key, entry.value, path, set);
@@ -121,13 +126,14 @@ void ReadConfig(const std::string& path, SimOptions& out, std::map<std::string, 
 }  // namespace
 
 std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
-  po::options_description all("pmoe-sim: runs T trials of one cell and summarizes them.\n"
-                              "Usage: pmoe-sim [options]");
+  po::options_description all(
+      "pmoe-sim: runs T trials of one cell and summarizes them.\n"
+      "Usage: pmoe-sim [options]");
   all.add(RunOptions()).add(ShortOptions()).add(ParameterOptions());
   po::variables_map cli;
   try {
-    const auto style = po::command_line_style::default_style &
-                       ~po::command_line_style::allow_guessing;
+    const auto style =
+        po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
     po::store(po::command_line_parser(argc, argv).options(all).style(style).run(), cli);
   } catch (const po::error& e) {
     throw ConfigError("command line: " + ProgramOptionsMessage(e) +

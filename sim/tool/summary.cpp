@@ -8,8 +8,8 @@
 #include <string>
 
 #include "pmoe/core/param_table.hpp"
-#include "pmoe/family/family.hpp"
 #include "pmoe/core/version.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/io/json_writer.hpp"
 
 namespace pmoe {
@@ -92,7 +92,8 @@ std::string StopReasons(const std::vector<TrialResult>& results) {
   for (const auto& r : results)
     if (r.stop != StopReason::kNone) ++counts[StopReasonName(r.stop)];
   std::string out;
-  for (const auto& [name, n] : counts) out += (out.empty() ? "" : ", ") + name + " " + std::to_string(n);
+  for (const auto& [name, n] : counts)
+    out += (out.empty() ? "" : ", ") + name + " " + std::to_string(n);
   return out.empty() ? "-" : out;
 }
 
@@ -142,9 +143,11 @@ void PrintSummary(std::ostream& out, const SimOptions& o, const std::vector<Tria
   for (const ParamInfo& p : ParamTable())
     if (!p.core && p.ReadBy(s) && p.get(s) != p.Default())
       read += (read.empty() ? "" : " ") + p.name + "=" + p.get(s);
-  std::snprintf(line, sizeof line, "pmoe-sim %s: data %s, model %s, N=%d N_test=%d; %d trials, "
-                "seed %llu\n", kToolVersion, s.data.model.c_str(), s.model.kind.c_str(), s.N,
-                s.N_test, o.trials, static_cast<unsigned long long>(o.seed));
+  std::snprintf(line, sizeof line,
+                "pmoe-sim %s: data %s, model %s, N=%d N_test=%d; %d trials, "
+                "seed %llu\n",
+                kToolVersion, s.data.model.c_str(), s.model.kind.c_str(), s.N, s.N_test, o.trials,
+                static_cast<unsigned long long>(o.seed));
   out << line;
   if (!read.empty()) out << "  set: " << read << "\n";
   const std::vector<MetricInfo> metrics = CellMetrics(s);
@@ -152,8 +155,8 @@ void PrintSummary(std::ostream& out, const SimOptions& o, const std::vector<Tria
     std::snprintf(line, sizeof line, "  %-18s %s\n", label.c_str(), value.c_str());
     out << line;
   };
-  std::snprintf(line, sizeof line, "%d ok, %d diverged, %d infeasible, %d error", c.ok,
-                c.diverged, c.infeasible, c.error);
+  std::snprintf(line, sizeof line, "%d ok, %d diverged, %d infeasible, %d error", c.ok, c.diverged,
+                c.infeasible, c.error);
   row("status", line);
   for (const auto& r : results)
     if (r.status == TrialStatus::kInfeasible || r.status == TrialStatus::kError) {
@@ -163,16 +166,17 @@ void PrintSummary(std::ostream& out, const SimOptions& o, const std::vector<Tria
   const auto& f = CoreFields();
   row("test accuracy", Format(Moments(results, f[0].second), "%.4f"));
   row("train accuracy", Format(Moments(results, f[1].second), "%.4f"));
-  std::snprintf(line, sizeof line, "%.3f (%d/%zu, %s)", static_cast<double>(c.success) /
-                results.size(), c.success, results.size(), s.success.c_str());
+  std::snprintf(line, sizeof line, "%.3f (%d/%zu, %s)",
+                static_cast<double>(c.success) / results.size(), c.success, results.size(),
+                s.success.c_str());
   row("success rate", line);
   std::snprintf(line, sizeof line, "%d/%zu reached zero training error; stopped by: %s",
                 c.converged, results.size(), StopReasons(results).c_str());
   row("training", line);
   for (const MetricInfo& m : metrics)
     if (m.type != ColumnType::kF64List)  // lists (curves, counts) are in --json and result files
-    row(m.name, Format(Moments(results, MetricField(m.name)), m.type == ColumnType::kF64
-                                                                  ? "%.4f" : "%.1f"));
+      row(m.name, Format(Moments(results, MetricField(m.name)),
+                         m.type == ColumnType::kF64 ? "%.4f" : "%.1f"));
   row("epochs", Format(Moments(results, f[3].second), "%.1f"));
   row("steps", Format(Moments(results, f[4].second), "%.0f"));
   row("ms per trial", Format(Moments(results, f[5].second), "%.1f"));

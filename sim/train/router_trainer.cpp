@@ -15,8 +15,8 @@ namespace {
 
 // SGD on -(1/|S|) sum_{i in S} y_i sum_j <w_first - w_second, x_i^(j)> over the samples S of
 // classes `first` (y = +1) and `second` (y = -1) among the first `options.samples`.
-long TrainPair(const Dataset& train, const RouterOptions& options, Rng& rng, int first,
-               int second, bool move_second, RowMat<float>& router) {
+long TrainPair(const Dataset& train, const RouterOptions& options, Rng& rng, int first, int second,
+               bool move_second, RowMat<float>& router) {
   const int n = train.n;
   std::vector<int> members;
   for (int i = 0; i < options.samples; ++i)

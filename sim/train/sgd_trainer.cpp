@@ -10,7 +10,7 @@
 namespace pmoe {
 namespace {
 
-constexpr int kEvalChunk = 512;  // samples per forward pass when evaluating
+constexpr int kEvalChunk = 512;       // samples per forward pass when evaluating
 constexpr int kFirstCheckChunk = 32;  // the early stop's first look at the training set
 
 void Shuffle(std::vector<int>& order, Rng& rng) {

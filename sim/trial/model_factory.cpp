@@ -25,8 +25,7 @@ int ModelExperts(const ModelSpec& spec, int classes) {
 }
 
 template <typename T>
-std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed,
-                                    int classes) {
+std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed, int classes) {
   Rng hidden(StreamSeed(init_seed, InitStream::kHidden));
   Rng output(StreamSeed(init_seed, InitStream::kOutput));
   Rng router(StreamSeed(init_seed, InitStream::kRouter));

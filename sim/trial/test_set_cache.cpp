@@ -6,8 +6,8 @@
 namespace pmoe {
 
 size_t DatasetBytes(const Dataset& set) {
-  return sizeof(float) * (static_cast<size_t>(set.x.size()) +
-                          static_cast<size_t>(set.pattern_scores.size())) +
+  return sizeof(float) *
+             (static_cast<size_t>(set.x.size()) + static_cast<size_t>(set.pattern_scores.size())) +
          sizeof(int) * (set.disc_pos.size() + set.label.size());
 }
 
@@ -17,8 +17,8 @@ void TestSetCache::ExpectUses(const std::string& data_key, uint64_t data_seed, i
   uses_left_[{data_key, data_seed, count}] += uses;
 }
 
-std::shared_ptr<const Dataset> TestSetCache::Find(const std::string& data_key,
-                                                  uint64_t data_seed, int count) {
+std::shared_ptr<const Dataset> TestSetCache::Find(const std::string& data_key, uint64_t data_seed,
+                                                  int count) {
   const Key key{data_key, data_seed, count};
   std::lock_guard<std::mutex> lock(mutex_);
   const auto left = uses_left_.find(key);

@@ -25,9 +25,12 @@ double MillisecondsSince(Clock::time_point start) {
 bool Succeeded(const TrialSpec& spec, const TrialResult& r) {
   const SuccessCriterion c = ParseSuccess(spec.success, "");
   switch (c.kind) {
-    case SuccessCriterion::Kind::kTestAccuracy: return r.test_acc >= c.threshold;
-    case SuccessCriterion::Kind::kRouterHit: return r.metrics.Get("router_hit") >= c.threshold;
-    case SuccessCriterion::Kind::kZeroTrainError: return r.zero_train_error;
+    case SuccessCriterion::Kind::kTestAccuracy:
+      return r.test_acc >= c.threshold;
+    case SuccessCriterion::Kind::kRouterHit:
+      return r.metrics.Get("router_hit") >= c.threshold;
+    case SuccessCriterion::Kind::kZeroTrainError:
+      return r.zero_train_error;
   }
   return false;
 }
@@ -102,10 +105,14 @@ void Run(const TrialSpec& spec, TestSetCache* test_cache, Clock::time_point star
 
 const char* StatusName(TrialStatus status) {
   switch (status) {
-    case TrialStatus::kOk: return "ok";
-    case TrialStatus::kDiverged: return "diverged";
-    case TrialStatus::kInfeasible: return "infeasible";
-    case TrialStatus::kError: return "error";
+    case TrialStatus::kOk:
+      return "ok";
+    case TrialStatus::kDiverged:
+      return "diverged";
+    case TrialStatus::kInfeasible:
+      return "infeasible";
+    case TrialStatus::kError:
+      return "error";
   }
   return "unknown";
 }

@@ -38,7 +38,8 @@ void SetAdaptiveKey(const std::string& path, const std::string& key, const std::
   else if (key == "steps_per_doubling")
     s.steps_per_doubling = static_cast<int>(ParseIntegerInRange(path, name, value, 1, 32));
   else
-    throw ConfigError(path + ": unknown key \"" + name + "\" (expected adaptive.N_min, N_max, "
+    throw ConfigError(path + ": unknown key \"" + name +
+                      "\" (expected adaptive.N_min, N_max, "
                       "target, budget, round, threshold or steps_per_doubling)");
 }
 
@@ -54,11 +55,13 @@ void FinishAdaptive(SweepConfig& config, bool trials_set) {
     throw ConfigError(path + ": [adaptive] round = " + std::to_string(s.round) +
                       " trials exceeds the budget of " + std::to_string(s.budget));
   if (trials_set)
-    throw ConfigError(path + ": trials: an adaptive sweep decides its trials itself; set "
+    throw ConfigError(path +
+                      ": trials: an adaptive sweep decides its trials itself; set "
                       "adaptive.budget (trials per series at most) instead");
   for (const Axis& axis : config.axes)
     if (axis.name == "N")
-      throw ConfigError(path + ": [grid] N: an adaptive sweep chooses N itself within "
+      throw ConfigError(path +
+                        ": [grid] N: an adaptive sweep chooses N itself within "
                         "[adaptive] N_min..N_max; remove the N axis");
   Axis n_axis;
   n_axis.name = "N";

@@ -61,8 +61,7 @@ AdaptiveWork::AdaptiveWork(const std::vector<Cell>& cells, const AdaptiveSetting
   }
   for (size_t s = 0; s < all.size(); ++s) {
     for (size_t cell : all[s].cells)
-      if (cell == SIZE_MAX)
-        throw ConfigError("series " + all[s].label + " lacks a candidate N");
+      if (cell == SIZE_MAX) throw ConfigError("series " + all[s].label + " lacks a candidate N");
     if (shard.count == 0 || static_cast<int>(s % shard.count) + 1 == shard.index)
       series_.push_back(std::move(all[s]));
   }
@@ -98,8 +97,8 @@ std::vector<WorkItem> AdaptiveWork::Next(const Lookup& held) {
 std::vector<SeriesOutcome> AdaptiveWork::Outcomes() const {
   std::vector<SeriesOutcome> out;
   for (const Series& s : series_)
-    out.push_back({s.label, s.search.state(), s.rounds, s.search.trials_used(),
-                   s.search.Estimate()});
+    out.push_back(
+        {s.label, s.search.state(), s.rounds, s.search.trials_used(), s.search.Estimate()});
   return out;
 }
 
@@ -116,13 +115,13 @@ void PrintSeriesOutcomes(const std::vector<SeriesOutcome>& outcomes, std::ostrea
   size_t width = 6;
   for (const SeriesOutcome& o : outcomes) width = std::max(width, o.label.size());
   char line[256];
-  std::snprintf(line, sizeof line, "  %-*s  %-11s %6s %6s %9s  %s\n", int(width), "series",
-                "state", "rounds", "trials", "N*", "95% interval");
+  std::snprintf(line, sizeof line, "  %-*s  %-11s %6s %6s %9s  %s\n", int(width), "series", "state",
+                "rounds", "trials", "N*", "95% interval");
   out << line;
   for (const SeriesOutcome& o : outcomes) {
     std::snprintf(line, sizeof line, "  %-*s  %-11s %6d %6d %9.1f  [%.1f, %.1f]\n", int(width),
-                  o.label.c_str(), SearchStateName(o.state), o.rounds, o.trials,
-                  o.estimate.median, o.estimate.lo, o.estimate.hi);
+                  o.label.c_str(), SearchStateName(o.state), o.rounds, o.trials, o.estimate.median,
+                  o.estimate.lo, o.estimate.hi);
     out << line;
   }
 }

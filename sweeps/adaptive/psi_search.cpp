@@ -57,11 +57,16 @@ std::vector<int> CandidateNs(const AdaptiveSettings& s) {
 
 const char* SearchStateName(SearchState state) {
   switch (state) {
-    case SearchState::kRunning: return "running";
-    case SearchState::kPrecise: return "precise";
-    case SearchState::kBudget: return "budget";
-    case SearchState::kBelowRange: return "below_range";
-    case SearchState::kAboveRange: return "above_range";
+    case SearchState::kRunning:
+      return "running";
+    case SearchState::kPrecise:
+      return "precise";
+    case SearchState::kBudget:
+      return "budget";
+    case SearchState::kBelowRange:
+      return "below_range";
+    case SearchState::kAboveRange:
+      return "above_range";
   }
   return "unknown";
 }
@@ -118,8 +123,8 @@ double PsiSearch::ExpectedEntropy(size_t candidate) const {
       weighted[g] = posterior_[g] * likelihood[g];
       total += weighted[g];
     }
-    const double binomial = std::exp(std::lgamma(trials + 1.0) - std::lgamma(s + 1.0) -
-                                     std::lgamma(trials - s + 1.0));
+    const double binomial =
+        std::exp(std::lgamma(trials + 1.0) - std::lgamma(s + 1.0) - std::lgamma(trials - s + 1.0));
     if (total > 0) expected += binomial * total * Entropy(ThresholdMarginal(weighted));
   }
   return expected;

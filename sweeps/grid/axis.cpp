@@ -23,8 +23,11 @@ constexpr double kMaxExactInteger = 9007199254740992.0;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", count);
   throw ConfigError(where, "grid." + name,
-                    "at most " + std::to_string(kMaxValues) + " values on one axis (this one "
-                    "has " + buf + ")", text);
+                    "at most " + std::to_string(kMaxValues) +
+                        " values on one axis (this one "
+                        "has " +
+                        buf + ")",
+                    text);
 }
 
 std::string Trim(const std::string& s) {
@@ -120,7 +123,8 @@ bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std
 
 Axis ParseAxis(const std::string& where, const std::string& name, const std::string& text) {
   if (FindParam(name) == nullptr)
-    throw ConfigError(where + ": [grid] " + name + ": not a parameter (expected N, N_test, "
+    throw ConfigError(where + ": [grid] " + name +
+                      ": not a parameter (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
   Axis axis{name, {}, "", {}};
   const std::string t = Trim(text);
@@ -132,8 +136,8 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
                         &too_many);
     if (ok && rounded)
       axis.note = "geometric series " + t + " rounded to integers, duplicates dropped";
-  }
-  else if (t.find(':') != std::string::npos) ok = ParseRange(t, axis.values, &too_many);
+  } else if (t.find(':') != std::string::npos)
+    ok = ParseRange(t, axis.values, &too_many);
   else {
     axis.values = Split(t, ',');
     ok = true;
@@ -145,7 +149,8 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
     throw ConfigError(where, "grid." + name,
                       "a range a:b or a:b:step (a <= b, step > 0), a list v1,v2,... or a "
                       "geometric series a..b xF (0 < a <= b, F > 1), finite numbers, integers "
-                      "of at most 2^53", text);
+                      "of at most 2^53",
+                      text);
   return axis;
 }
 

@@ -24,8 +24,7 @@ constexpr double kFlopsPerSecond = 30e9;
 constexpr size_t kMaxCells = 1000000;
 constexpr double kBytesPerHeldRow = 1024;
 
-void CheckCell(const SweepConfig& config, const Cell& cell,
-               std::set<std::string>& feasible_data) {
+void CheckCell(const SweepConfig& config, const Cell& cell, std::set<std::string>& feasible_data) {
   const std::string where = config.path + " (cell " + cell.label + ")";
   try {
     ValidateSpec(cell.spec, where);
@@ -69,7 +68,8 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
   for (const std::string& key : keys)
     if (!read_by_some(key))
       throw ConfigError(config.path + ": " + key + " is read by none of this sweep's families (" +
-                        families() + ", as data.model/model.kind): remove it, or choose a family "
+                        families() +
+                        ", as data.model/model.kind): remove it, or choose a family "
                         "that reads it (pmoe-sim --help says which read what)");
   // An axis for one model kind needs cells of that kind that read it.
   for (const Axis& axis : config.axes)
@@ -78,8 +78,10 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
         return c.spec.model.kind == kind && Reads(c.spec, axis.name);
       });
       if (!read)
-        throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name + ": no cell of "
-                          "this sweep is a " + kind + " model that reads " + axis.name);
+        throw ConfigError(config.path + ": [grid." + kind + "] " + axis.name +
+                          ": no cell of "
+                          "this sweep is a " +
+                          kind + " model that reads " + axis.name);
     }
   for (const auto& [kind, setting] : config.overrides) {
     TrialSpec probe = config.base;
@@ -109,8 +111,8 @@ size_t CheckGridSize(const SweepConfig& config) {
   std::string sizes;
   for (const Axis& axis : config.axes) {
     cells *= static_cast<double>(axis.values.size());
-    sizes += (sizes.empty() ? "" : " x ") + std::to_string(axis.values.size()) + " (" +
-             axis.name + ")";
+    sizes +=
+        (sizes.empty() ? "" : " x ") + std::to_string(axis.values.size()) + " (" + axis.name + ")";
   }
   if (cells > kMaxCells) {
     char count[32];
@@ -123,7 +125,8 @@ size_t CheckGridSize(const SweepConfig& config) {
   const double need = trials * kBytesPerHeldRow, have = PhysicalMemoryBytes();
   if (have > 0 && need > 0.5 * have) {
     char text[200];
-    std::snprintf(text, sizeof text, "%.4g trials (%.0f cells x trials = %d) would hold about "
+    std::snprintf(text, sizeof text,
+                  "%.4g trials (%.0f cells x trials = %d) would hold about "
                   "%.3g GB of results in memory, more than half of this machine's %.3g GB",
                   trials, cells, config.trials, need / 1e9, have / 1e9);
     throw ConfigError(config.path + ": " + text + ": lower trials or shorten an axis");
@@ -169,8 +172,8 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
         ignores_an_axis = true;
         continue;
       }
-      cell.label += (cell.label.empty() ? "" : ", ") + axis.name + "=" +
-                    GetParam(cell.spec, axis.name);
+      cell.label +=
+          (cell.label.empty() ? "" : ", ") + axis.name + "=" + GetParam(cell.spec, axis.name);
     }
     if (cell.label.empty()) cell.label = "the only cell";
     cell.key = CanonicalKey(cell.spec, "");

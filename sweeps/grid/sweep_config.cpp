@@ -28,13 +28,15 @@ Axis KindAxis(const SweepConfig& config, const std::string& kind, const std::str
               const std::string& value) {
   const std::string name = key.substr(std::string("grid.").size() + kind.size() + 1);
   if (name == "model.kind")
-    throw ConfigError(config.path + ": [grid." + kind + "] model.kind: the model kind cannot "
+    throw ConfigError(config.path + ": [grid." + kind +
+                      "] model.kind: the model kind cannot "
                       "be restricted to a model kind (sweep it in [grid])");
   for (const Axis& axis : config.axes)
     if (axis.name == name)
       throw ConfigError(config.path + ": [grid." + kind + "] " + name + ": " + name +
-                        " is already an axis" + (axis.kinds.empty() ? " of [grid]" :
-                        " of [grid." + axis.kinds[0] + "]") + "; one parameter, one axis");
+                        " is already an axis" +
+                        (axis.kinds.empty() ? " of [grid]" : " of [grid." + axis.kinds[0] + "]") +
+                        "; one parameter, one axis");
   Axis axis = ParseAxis(config.path, name, value);
   axis.kinds = {kind};
   return axis;
@@ -60,8 +62,8 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                             axis.kinds.at(0) + "]; one parameter, one axis");
       config.axes.push_back(ParseAxis(path, name, entry.value));
     } else if (const std::string kind = KindSection(entry.key); !kind.empty()) {
-      const std::string param = "model." + entry.key.substr(std::string("model.").size() +
-                                                            kind.size() + 1);
+      const std::string param =
+          "model." + entry.key.substr(std::string("model.").size() + kind.size() + 1);
       TrialSpec probe;  // checks the parameter and its value now, naming the file
       SetParam(probe, param, entry.value, path);
       config.overrides.push_back({kind, {param, entry.value}});
@@ -81,7 +83,8 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
-      throw ConfigError(path + ": unknown key \"" + entry.key + "\" (expected name, seed, "
+      throw ConfigError(path + ": unknown key \"" + entry.key +
+                        "\" (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
                         "pmoe-sim --help, a [model.KIND] override, a [grid] axis or an "
                         "[adaptive] setting)");

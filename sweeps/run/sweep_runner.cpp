@@ -10,24 +10,24 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <iostream>
 #include <thread>
 
-#include "progress.hpp"
 #include "pmoe/core/build_info.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/version.hpp"
 #include "pmoe/family/family.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
-#include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/trial/test_set_cache.hpp"
 #include "pmoe/trial/trial.hpp"
+#include "progress.hpp"
 
 namespace pmoe {
 namespace {
@@ -35,7 +35,6 @@ namespace {
 using RowKey = std::pair<uint64_t, int>;  // (cell_id, trial)
 
 RowKey KeyOf(const TrialRow& r) { return {r.cell_id, r.result.trial}; }
-
 
 // Rows of the result file at out_path when it holds this sweep; throws when it holds another.
 std::vector<TrialRow> FileRows(const SweepSetup& setup, bool force) {
@@ -99,7 +98,8 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
   // Before anything runs: a directory as --out would be found only at the first checkpoint.
   for (const std::string& path : {s.out_path, s.journal_path, s.out_path + ".tmp"})
     if (const std::string problem = OutputFileProblem(path); !problem.empty())
-      throw ConfigError(path + ": " + problem + " (--out names the result file; its journal and "
+      throw ConfigError(path + ": " + problem +
+                        " (--out names the result file; its journal and "
                         "temp file go beside it)");
   if (!s.config.adaptive)
     s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
@@ -130,8 +130,8 @@ std::vector<TrialRow> HeldRows(const SweepSetup& setup) {
                   LimitsOf(setup.identity.cells, setup.identity.trials));
   if (journal.has_identity && journal.identity != setup.identity.Text())
     throw ConfigError(setup.journal_path + " belongs to another sweep: " +
-                      DescribeDifference(SweepIdentity::FromText(journal.identity),
-                                         setup.identity, "the journal", "the config"));
+                      DescribeDifference(SweepIdentity::FromText(journal.identity), setup.identity,
+                                         "the journal", "the config"));
   Insert(rows, journal.rows);
   return Values(rows);
 }
@@ -238,8 +238,8 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       const TrialSpec& spec = setup.cells[item.cell].spec;
       std::string& key = data_keys[item.cell];
       if (key.empty()) key = CanonicalKey(spec, "data.");
-      test_cache.ExpectUses(key, DeriveSeeds(setup.config.seed, spec, item.trial).data,
-                            spec.N_test, 1);
+      test_cache.ExpectUses(key, DeriveSeeds(setup.config.seed, spec, item.trial).data, spec.N_test,
+                            1);
     }
     std::atomic<size_t> next{0};
     std::mutex mutex;
@@ -247,8 +247,7 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
     std::vector<TrialRow> pending;
     bool workers_done = false;
     std::thread workers([&] {
-      tbb::task_arena arena(options.threads > 0 ? options.threads
-                                                : tbb::task_arena::automatic);
+      tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
       arena.execute([&] {
         // One loop per worker over a shared counter keeps the costly-first order.
         tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
@@ -306,8 +305,8 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
       progress.Finish(report.ran);
       throw IoError(std::string(e.what()) + "; stopped after " + std::to_string(report.ran) +
                     " new trials, " + std::to_string(report.held + report.ran) +
-                    (adaptive ? "" : " of " + std::to_string(report.shard_trials)) +
-                    " held in " + setup.journal_path +
+                    (adaptive ? "" : " of " + std::to_string(report.shard_trials)) + " held in " +
+                    setup.journal_path +
                     " (run again once the cause is fixed: it resumes from there)");
     }
     workers.join();

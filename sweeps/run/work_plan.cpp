@@ -53,7 +53,8 @@ ShardSpec ParseShard(const std::string& text) {
     shard.count = static_cast<int>(count);
     if (count >= 1 && index >= 1 && index <= count) return shard;
   }
-  throw ConfigError("command line", "--shard", "I/K with 1 <= I <= K (e.g. 2/3), or auto/K in a Slurm job array", text);
+  throw ConfigError("command line", "--shard",
+                    "I/K with 1 <= I <= K (e.g. 2/3), or auto/K in a Slurm job array", text);
 }
 
 ShardSpec ResolveShard(const std::string& text) {
@@ -62,22 +63,25 @@ ShardSpec ResolveShard(const std::string& text) {
   const ShardSpec shape = ParseShard("1/" + count);  // checks K
   const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
   if (id == nullptr)
-    throw ConfigError("command line: --shard " + text + " takes the shard number from "
+    throw ConfigError("command line: --shard " + text +
+                      " takes the shard number from "
                       "SLURM_ARRAY_TASK_ID, which is not set (not a Slurm array task; give "
-                      "--shard I/" + count + " instead)");
+                      "--shard I/" +
+                      count + " instead)");
   char* end = nullptr;
   const long index = std::strtol(id, &end, 10);
   if (*id == '\0' || *end != '\0' || index < 1 || index > shape.count)
     throw ConfigError("command line: --shard " + text + ": SLURM_ARRAY_TASK_ID = \"" + id +
-                      "\" is not a shard number in 1.." + count + " (submit the array as "
-                      "--array=1-" + count + ", or a subset of it)");
+                      "\" is not a shard number in 1.." + count +
+                      " (submit the array as "
+                      "--array=1-" +
+                      count + ", or a subset of it)");
   return {static_cast<int>(index), shape.count};
 }
 
 std::string ShardPath(const std::string& merged_out, const ShardSpec& shard) {
   std::string stem = merged_out;
-  if (stem.size() > 3 && stem.compare(stem.size() - 3, 3, ".h5") == 0)
-    stem.resize(stem.size() - 3);
+  if (stem.size() > 3 && stem.compare(stem.size() - 3, 3, ".h5") == 0) stem.resize(stem.size() - 3);
   return stem + ".shards/shard-" + std::to_string(shard.index) + "-of-" +
          std::to_string(shard.count) + ".h5";
 }

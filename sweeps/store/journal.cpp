@@ -222,7 +222,8 @@ std::string DescribeDamage(const std::string& path, const JournalDamage& d) {
         " rows after the damage recovered; trials the result file does not hold will be "
         "computed again");
   if (d.rows_refused > 0)
-    add(std::to_string(d.rows_refused) + " rows refused (they name no cell or trial of this "
+    add(std::to_string(d.rows_refused) +
+        " rows refused (they name no cell or trial of this "
         "sweep)");
   return out.empty() ? "" : path + ": " + out;
 }

@@ -11,8 +11,8 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
-#include "pmoe/io/durable_file.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/h5_file.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/sweep/work_plan.hpp"
@@ -94,10 +94,18 @@ void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialR
       file.WriteColumn(name, values);
     };
     switch (col.type) {
-      case ColumnType::kU64: ints(uint64_t{}); break;
-      case ColumnType::kI64: ints(int64_t{}); break;
-      case ColumnType::kI32: ints(int32_t{}); break;
-      case ColumnType::kU8: ints(uint8_t{}); break;
+      case ColumnType::kU64:
+        ints(uint64_t{});
+        break;
+      case ColumnType::kI64:
+        ints(int64_t{});
+        break;
+      case ColumnType::kI32:
+        ints(int32_t{});
+        break;
+      case ColumnType::kU8:
+        ints(uint8_t{});
+        break;
       case ColumnType::kF64: {
         std::vector<double> values;
         for (const TrialRow& r : rows) values.push_back(col.get_double(r));
@@ -130,7 +138,9 @@ void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialR
     }
     file.SetAttribute(name, "description", col.description);
     // A list's column holds lengths, not values: analysis summarizes scalar metrics only.
-    if (col.metric && col.type != ColumnType::kF64List) {  // declared by a family: analysis summarizes it, and plots it when a rate
+    if (col.metric &&
+        col.type != ColumnType::kF64List) {  // declared by a family: analysis summarizes it, and
+                                             // plots it when a rate
       file.SetAttribute(name, "metric", int64_t{1});
       file.SetAttribute(name, "rate", int64_t{col.rate});
     }
@@ -141,8 +151,10 @@ void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialR
 // core columns and the tail, each metric's meaning and rate flag from its column's attributes.
 RowSchema SchemaOf(const H5File& file) {
   const auto text = file.StringAttribute("/", "trial_columns");
-  if (!text) throw SchemaError(file.path() + ": no trial_columns attribute (written by an older "
-                               "pmoe-sweep: rerun the sweep with this one)");
+  if (!text)
+    throw SchemaError(file.path() +
+                      ": no trial_columns attribute (written by an older "
+                      "pmoe-sweep: rerun the sweep with this one)");
   return RowSchemaFromText(*text, file.path() + ": trial_columns", [&](MetricInfo& m) {
     m.help = file.StringAttribute("/trials/" + m.name, "description").value_or("");
     m.rate = file.IntAttribute("/trials/" + m.name, "rate").value_or(0) != 0;
@@ -168,10 +180,18 @@ std::vector<TrialRow> ReadTrials(const H5File& file, const RowSchema& schema) {
     };
     auto set_int = [&](TrialRow& r, auto v) { col.set_int(r, static_cast<int64_t>(v)); };
     switch (col.type) {
-      case ColumnType::kU64: fill(file.ReadColumn<uint64_t>(name), set_int); break;
-      case ColumnType::kI64: fill(file.ReadColumn<int64_t>(name), set_int); break;
-      case ColumnType::kI32: fill(file.ReadColumn<int32_t>(name), set_int); break;
-      case ColumnType::kU8: fill(file.ReadColumn<uint8_t>(name), set_int); break;
+      case ColumnType::kU64:
+        fill(file.ReadColumn<uint64_t>(name), set_int);
+        break;
+      case ColumnType::kI64:
+        fill(file.ReadColumn<int64_t>(name), set_int);
+        break;
+      case ColumnType::kI32:
+        fill(file.ReadColumn<int32_t>(name), set_int);
+        break;
+      case ColumnType::kU8:
+        fill(file.ReadColumn<uint8_t>(name), set_int);
+        break;
       case ColumnType::kF64:
         fill(file.ReadColumn<double>(name), [&](TrialRow& r, double v) { col.set_double(r, v); });
         break;
@@ -182,14 +202,16 @@ std::vector<TrialRow> ReadTrials(const H5File& file, const RowSchema& schema) {
       case ColumnType::kF64List: {
         const std::string values_name = "/trial_lists/" + col.name;
         if (!file.Exists(values_name))
-          throw SchemaError(file.path() + ": no column " + values_name + " (the values of the "
-                            "list column " + name + ")");
+          throw SchemaError(file.path() + ": no column " + values_name +
+                            " (the values of the "
+                            "list column " +
+                            name + ")");
         const auto values = file.ReadColumn<double>(values_name);
         size_t at = 0;
         fill(file.ReadColumn<int64_t>(name), [&](TrialRow& r, int64_t length) {
           if (length < 0 || static_cast<uint64_t>(length) > values.size() - at)
-            throw SchemaError(file.path() + ": " + name + " lists more values than " +
-                              values_name + " holds (" + std::to_string(values.size()) + ")");
+            throw SchemaError(file.path() + ": " + name + " lists more values than " + values_name +
+                              " holds (" + std::to_string(values.size()) + ")");
           col.set_list(r, std::vector<double>(values.begin() + static_cast<long>(at),
                                               values.begin() + static_cast<long>(at + length)));
           at += static_cast<size_t>(length);
@@ -283,8 +305,10 @@ ResultContents ReadResultFile(const std::string& path) {
   if (!version)
     throw SchemaError(path + ": no schema_version attribute: not a pmoe-sweep result file");
   if (*version != kSchemaVersion)
-    throw SchemaError(path + ": schema version " + std::to_string(*version) + "; this tool reads "
-                      "version " + std::to_string(kSchemaVersion));
+    throw SchemaError(path + ": schema version " + std::to_string(*version) +
+                      "; this tool reads "
+                      "version " +
+                      std::to_string(kSchemaVersion));
   ResultContents contents;
   ResultMeta& m = contents.meta;
   auto text = [&](const char* name) { return file.StringAttribute("/", name).value_or(""); };
@@ -309,7 +333,8 @@ ResultContents ReadResultFile(const std::string& path) {
     try {
       (void)ParseShard(m.shard);
     } catch (const ConfigError&) {
-      throw SchemaError(path + ": attribute shard = \"" + m.shard + "\" (expected I/K with "
+      throw SchemaError(path + ": attribute shard = \"" + m.shard +
+                        "\" (expected I/K with "
                         "1 <= I <= K, or empty)");
     }
   }

@@ -24,7 +24,8 @@ std::string Examples(const std::vector<std::string>& labels) {
 }
 
 // For each parameter of a canonical key "name=value;...", the set of values over the cells.
-std::map<std::string, std::set<std::string>> ValuesByParameter(const std::vector<std::string>& keys) {
+std::map<std::string, std::set<std::string>> ValuesByParameter(
+    const std::vector<std::string>& keys) {
   std::map<std::string, std::set<std::string>> values;
   for (const std::string& key : keys)
     for (const auto& [name, value] : SplitCanonicalKey(key)) values[name].insert(value);
@@ -43,12 +44,15 @@ std::string ColumnDifference(const std::string& a, const std::string& b, const s
   const auto in_a = items(a), in_b = items(b);
   std::string only_a, only_b;
   for (const auto& x : in_a)
-    if (std::find(in_b.begin(), in_b.end(), x) == in_b.end()) only_a += (only_a.empty() ? "" : ", ") + x;
+    if (std::find(in_b.begin(), in_b.end(), x) == in_b.end())
+      only_a += (only_a.empty() ? "" : ", ") + x;
   for (const auto& x : in_b)
-    if (std::find(in_a.begin(), in_a.end(), x) == in_a.end()) only_b += (only_b.empty() ? "" : ", ") + x;
+    if (std::find(in_a.begin(), in_a.end(), x) == in_a.end())
+      only_b += (only_b.empty() ? "" : ", ") + x;
   std::string out;
   if (!only_a.empty()) out += "only in " + a_name + ": " + only_a;
-  if (!only_b.empty()) out += (out.empty() ? "" : "; ") + std::string("only in ") + b_name + ": " + only_b;
+  if (!only_b.empty())
+    out += (out.empty() ? "" : "; ") + std::string("only in ") + b_name + ": " + only_b;
   return out.empty() ? "the same columns in another order" : out;
 }
 
@@ -62,8 +66,7 @@ std::string SetText(const std::set<std::string>& values) {
 
 std::string SweepIdentity::Text() const {
   std::string text = "numerics=" + std::to_string(numerics) + "\nbuild=" + build +
-                     "\nseed=" + std::to_string(seed) +
-                     "\ntrials=" + std::to_string(trials) +
+                     "\nseed=" + std::to_string(seed) + "\ntrials=" + std::to_string(trials) +
                      "\nshard=" + shard + "\ncolumns=" + columns + "\n";
   if (!adaptive.empty()) text += "adaptive=" + adaptive + "\n";
   for (size_t i = 0; i < cells.size(); ++i) text += "cell=" + cells[i] + "\t" + labels[i] + "\n";
@@ -83,18 +86,23 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
       const long long v = std::strtoll(text.c_str(), &end, 10);
       return text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX ? -1 : v;
     };
-    if (line.rfind("numerics=", 0) == 0) id.numerics = static_cast<int>(number(line.substr(9)));
-    else if (line.rfind("build=", 0) == 0) id.build = line.substr(6);
+    if (line.rfind("numerics=", 0) == 0)
+      id.numerics = static_cast<int>(number(line.substr(9)));
+    else if (line.rfind("build=", 0) == 0)
+      id.build = line.substr(6);
     else if (line.rfind("seed=", 0) == 0) {
       char* end = nullptr;
       errno = 0;
       id.seed = std::strtoull(line.substr(5).c_str(), &end, 10);
       if (*end != '\0' || errno != 0) id.seed = UINT64_MAX;
-    }
-    else if (line.rfind("trials=", 0) == 0) id.trials = static_cast<int>(number(line.substr(7)));
-    else if (line.rfind("shard=", 0) == 0) id.shard = line.substr(6);
-    else if (line.rfind("columns=", 0) == 0) id.columns = line.substr(8);
-    else if (line.rfind("adaptive=", 0) == 0) id.adaptive = line.substr(9);
+    } else if (line.rfind("trials=", 0) == 0)
+      id.trials = static_cast<int>(number(line.substr(7)));
+    else if (line.rfind("shard=", 0) == 0)
+      id.shard = line.substr(6);
+    else if (line.rfind("columns=", 0) == 0)
+      id.columns = line.substr(8);
+    else if (line.rfind("adaptive=", 0) == 0)
+      id.adaptive = line.substr(9);
     else if (line.rfind("cell=", 0) == 0) {
       const size_t tab = line.find('\t');
       id.cells.push_back(line.substr(5, tab - 5));
@@ -111,7 +119,8 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
   auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
   if (a.numerics != b.numerics)
     add("numerics version " + std::to_string(a.numerics) + " in " + a_name + ", " +
-        std::to_string(b.numerics) + " in " + b_name + " (computed by another version of "
+        std::to_string(b.numerics) + " in " + b_name +
+        " (computed by another version of "
         "pmoe-sim: its trials would not match)");
   if (a.build != b.build)
     // The config's side of a build is the running tool's.
@@ -124,8 +133,8 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
     add("seed " + std::to_string(a.seed) + " in " + a_name + ", " + std::to_string(b.seed) +
         " in " + b_name);
   if (a.trials != b.trials)
-    add("trials " + std::to_string(a.trials) + " in " + a_name + ", " +
-        std::to_string(b.trials) + " in " + b_name);
+    add("trials " + std::to_string(a.trials) + " in " + a_name + ", " + std::to_string(b.trials) +
+        " in " + b_name);
   if (a.columns != b.columns)
     add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
         ")");

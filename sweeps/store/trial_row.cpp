@@ -1,12 +1,12 @@
 // The stored fields of a trial: core columns, class counts, declared metrics (scalars and lists).
 #include "pmoe/sweep/trial_row.hpp"
 
-#include "pmoe/core/errors.hpp"
-
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <cstring>
+#include <optional>
+
+#include "pmoe/core/errors.hpp"
 
 namespace pmoe {
 namespace {
@@ -90,7 +90,8 @@ Column MetricColumn(const MetricInfo& info) {
   return col;
 }
 
-#define PMOE_ROW(path) [](TrialRow& row) -> auto& { return row.path; }
+#define PMOE_ROW(path) \
+  [](TrialRow & row) -> auto& { return row.path; }
 
 std::vector<Column> CoreColumns() {
   using T = ColumnType;
@@ -263,8 +264,7 @@ RowSchema RowSchemaFromText(const std::string& text, const std::string& where,
     metrics.push_back(m);
   }
   RowSchema schema(metrics, classes);
-  if (schema.Text() != text)
-    throw SchemaError(where + ": columns this tool cannot read: " + text);
+  if (schema.Text() != text) throw SchemaError(where + ": columns this tool cannot read: " + text);
   return schema;
 }
 

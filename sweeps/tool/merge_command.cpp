@@ -6,9 +6,9 @@
 #include <map>
 
 #include "commands.hpp"
-#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
+#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -61,9 +61,12 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   std::vector<std::string> files;
   bool force = false;
   for (const auto& a : args) {
-    if (a == "--force") force = true;
-    else if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
-    else files.push_back(a);
+    if (a == "--force")
+      force = true;
+    else if (a.rfind("--", 0) == 0)
+      UnexpectedArgument(a, usage);
+    else
+      files.push_back(a);
   }
   if (files.size() < 2) throw ConfigError("merge: expected " + usage);
   const std::string out = files[0];
@@ -87,8 +90,8 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     const std::string diff = DescribeDifference(base, IdentityOf(shards[i]), files[1], file,
                                                 /*ignore_shard=*/true);
     if (!diff.empty())
-      throw ConfigError("merge: " + files[1] + " and " + file + " are not parts of one sweep: " +
-                        diff);
+      throw ConfigError("merge: " + files[1] + " and " + file +
+                        " are not parts of one sweep: " + diff);
     for (const TrialRow& r : shards[i].rows) {
       auto [it, fresh] = source.emplace(RowKey{r.cell_id, r.result.trial}, file);
       if (!fresh)
@@ -120,14 +123,16 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
           return it->second;
         });
     if (!lacking.empty())
-      throw ConfigError("merge: the adaptive search is unfinished: " +
-                        std::to_string(lacking.size()) + " trials of its current rounds are in "
-                        "none of the files (e.g. " + cells[lacking[0].cell].label + " trial " +
-                        std::to_string(lacking[0].trial) + "); run the unfinished shards again");
+      throw ConfigError(
+          "merge: the adaptive search is unfinished: " + std::to_string(lacking.size()) +
+          " trials of its current rounds are in "
+          "none of the files (e.g. " +
+          cells[lacking[0].cell].label + " trial " + std::to_string(lacking[0].trial) +
+          "); run the unfinished shards again");
     adaptive_series = SeriesTable(search.Outcomes());
   }
-  const auto owner = count > 0 && !config.adaptive ? Owners(cells, config.trials, count)
-                                                   : std::map<RowKey, int>{};
+  const auto owner =
+      count > 0 && !config.adaptive ? Owners(cells, config.trials, count) : std::map<RowKey, int>{};
   for (const Cell& c : config.adaptive ? std::vector<Cell>{} : cells)
     for (int t = 0; t < config.trials; ++t)
       if (!source.count({c.id, t})) {
@@ -136,14 +141,17 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
           const auto it = owner.find({c.id, t});
           gaps.push_back(c.label + " trial " + std::to_string(t) +
                          (it != owner.end() ? " (shard " + std::to_string(it->second) + "/" +
-                                                  std::to_string(count) + ")" : ""));
+                                                  std::to_string(count) + ")"
+                                            : ""));
         }
       }
   if (missing > 0) {
     std::string list;
     for (const auto& g : gaps) list += "\n  " + g;
-    throw ConfigError("merge: " + std::to_string(missing) + " trials of the sweep are in none "
-                      "of the files (an unfinished or missing shard?), e.g.:" + list +
+    throw ConfigError("merge: " + std::to_string(missing) +
+                      " trials of the sweep are in none "
+                      "of the files (an unfinished or missing shard?), e.g.:" +
+                      list +
                       (count > 0 ? "\n`pmoe-sweep missing " + first.config_path + " --shards " +
                                        std::to_string(count) + MergedOutOption(files[1]) +
                                        "` says which shards lack trials and how to finish them"

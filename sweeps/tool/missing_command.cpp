@@ -42,10 +42,14 @@ int RunMissingCommand(const std::vector<std::string>& args, const std::string& c
   int shards = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--out") out = OptionValue(args, &i);
-    else if (a == "--shards") shards = ParseShard("1/" + OptionValue(args, &i)).count;
-    else if (config.empty() && a.rfind("--", 0) != 0) config = a;
-    else UnexpectedArgument(a, usage);
+    if (a == "--out")
+      out = OptionValue(args, &i);
+    else if (a == "--shards")
+      shards = ParseShard("1/" + OptionValue(args, &i)).count;
+    else if (config.empty() && a.rfind("--", 0) != 0)
+      config = a;
+    else
+      UnexpectedArgument(a, usage);
   }
   if (config.empty() || shards == 0) throw ConfigError("missing: expected " + usage);
   const std::string tool = command_line.substr(0, command_line.find(' '));
@@ -90,10 +94,11 @@ int RunMissingCommand(const std::vector<std::string>& args, const std::string& c
   }
 
   if (!others.empty()) {
-    std::cout << "\n" << others.size() << " shard files hold another sweep; move them away "
+    std::cout << "\n"
+              << others.size() << " shard files hold another sweep; move them away "
               << "(pmoe-sweep refuses to overwrite them), then run this command again:\n";
-    for (const std::string& f : others) std::cout << "  mv " << ShellQuote(f) << " "
-                                                  << ShellQuote(f + ".other") << "\n";
+    for (const std::string& f : others)
+      std::cout << "  mv " << ShellQuote(f) << " " << ShellQuote(f + ".other") << "\n";
     return 1;
   }
   if (!running.empty())

@@ -1,7 +1,5 @@
 // The plan: what a sweep would run and roughly what it would cost, most costly cells first (the
 // order the runner uses, so that the cores stay busy to the end).
-#include "commands.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
@@ -23,9 +22,12 @@ namespace {
 
 std::string Duration(double seconds) {
   char buf[64];
-  if (seconds < 120) std::snprintf(buf, sizeof buf, "%.0f s", seconds);
-  else if (seconds < 7200) std::snprintf(buf, sizeof buf, "%.1f min", seconds / 60);
-  else std::snprintf(buf, sizeof buf, "%.1f h", seconds / 3600);
+  if (seconds < 120)
+    std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+  else if (seconds < 7200)
+    std::snprintf(buf, sizeof buf, "%.1f min", seconds / 60);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f h", seconds / 3600);
   return buf;
 }
 
@@ -38,24 +40,32 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   bool json = false, all = false;
   size_t pilot = 0;
   int threads = 0;
-  const std::string usage = "pmoe-sweep plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json] "
-                            "[--pilot T] [--threads N]";
+  const std::string usage =
+      "pmoe-sweep plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json] "
+      "[--pilot T] [--threads N]";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--json") json = true;
-    else if (a == "--all") all = true;
-    else if (a == "--out") output = RequireOutPath(OptionValue(args, &i));
-    else if (a == "--shard") shard = ResolveShard(OptionValue(args, &i));
+    if (a == "--json")
+      json = true;
+    else if (a == "--all")
+      all = true;
+    else if (a == "--out")
+      output = RequireOutPath(OptionValue(args, &i));
+    else if (a == "--shard")
+      shard = ResolveShard(OptionValue(args, &i));
     else if (a == "--pilot")
       pilot = static_cast<size_t>(
           ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, 1000000));
     else if (a == "--threads")
       threads = static_cast<int>(
           ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, kMaxThreads));
-    else if (path.empty() && a.rfind("--", 0) != 0) path = a;
-    else UnexpectedArgument(a, usage);
+    else if (path.empty() && a.rfind("--", 0) != 0)
+      path = a;
+    else
+      UnexpectedArgument(a, usage);
   }
-  if (path.empty()) throw ConfigError("plan: missing CONFIG.ini (usage: pmoe-sweep plan CONFIG.ini)");
+  if (path.empty())
+    throw ConfigError("plan: missing CONFIG.ini (usage: pmoe-sweep plan CONFIG.ini)");
   const SweepSetup setup = PrepareSweep(path, output, shard);
   const SweepConfig& config = setup.config;
   const std::vector<Cell>& cells = setup.cells;
@@ -102,8 +112,8 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   (void)command_line;
   // Checked after everything above, so that a bad config is refused before any trial runs.
   const bool piloted = pilot > 0 && !to_run.empty();
-  const PilotEstimate estimate = piloted ? RunPilot(setup, to_run, pilot, threads)
-                                         : PilotEstimate{};
+  const PilotEstimate estimate =
+      piloted ? RunPilot(setup, to_run, pilot, threads) : PilotEstimate{};
 
   if (json) {
     JsonWriter w(out);
@@ -115,17 +125,24 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     w.Field("output", setup.out_path).Field("shard", shard.Text());
     w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
     if (piloted) {
-      w.Key("pilot").BeginObject().Field("trials", estimate.trials)
+      w.Key("pilot")
+          .BeginObject()
+          .Field("trials", estimate.trials)
           .Field("measured_seconds", estimate.measured_seconds)
-          .Field("modeled_seconds", estimate.modeled_seconds).Field("ratio", estimate.ratio)
+          .Field("modeled_seconds", estimate.modeled_seconds)
+          .Field("ratio", estimate.ratio)
           .Field("ratio_error", estimate.ratio_error)
           .Field("to_run_core_seconds", to_run_seconds * estimate.ratio)
-          .Field("wall_seconds", estimate.wall_seconds).EndObject();
+          .Field("wall_seconds", estimate.wall_seconds)
+          .EndObject();
     }
     w.Key("cell_list").BeginArray();
     for (const auto& [s, c] : by_cost)
-      w.BeginObject().Field("cell_id", static_cast<unsigned long long>(c->id))
-          .Field("label", c->label).Field("estimated_trial_seconds", s).EndObject();
+      w.BeginObject()
+          .Field("cell_id", static_cast<unsigned long long>(c->id))
+          .Field("label", c->label)
+          .Field("estimated_trial_seconds", s)
+          .EndObject();
     w.EndArray().EndObject();
     out << "\n";
     return 0;
@@ -155,32 +172,37 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   std::snprintf(line, sizeof line,
                 "  static estimate (fixed rates; early-stopping trials at a third of their epoch "
                 "cap): %s of one core, ~%s on %u cores; peak memory per trial %.1f MB\n",
-                Duration(total_seconds).c_str(),
-                Duration(total_seconds / cores).c_str(), cores, peak_bytes / 1e6);
+                Duration(total_seconds).c_str(), Duration(total_seconds / cores).c_str(), cores,
+                peak_bytes / 1e6);
   out << line;
   std::snprintf(line, sizeof line,
                 "  %zu distinct test sets among %ld trials, %.0f MB in all: a run keeps them up "
-                "to --test-cache-mb (default 1000)\n", distinct_test_sets, trials,
-                test_set_bytes / 1e6);
+                "to --test-cache-mb (default 1000)\n",
+                distinct_test_sets, trials, test_set_bytes / 1e6);
   out << line;
   if (config.adaptive)
     out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ")" : "")
         << ": " << held.size() << " trials already done; a run chooses the rest round by round\n";
   else
-    out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ", " +
-           std::to_string(setup.work.size()) + " trials)" : "") << ": " << skipped
-        << " trials already done would be skipped, " << to_run.size() << " to run\n";
+    out << "  output " << setup.out_path
+        << (shard.count
+                ? " (shard " + shard.Text() + ", " + std::to_string(setup.work.size()) + " trials)"
+                : "")
+        << ": " << skipped << " trials already done would be skipped, " << to_run.size()
+        << " to run\n";
   if (piloted) {
     const double seconds = to_run_seconds * estimate.ratio;
     const double spread = 2 * estimate.ratio_error / estimate.ratio;
-    std::snprintf(line, sizeof line,
-                  "  pilot: %zu of them run in %.1f s, %.3g times what the static model said for "
-                  "them%s: the %zu to run would take ~%s of one core, ~%s on %u cores\n",
-                  estimate.trials, estimate.wall_seconds, estimate.ratio,
-                  std::isfinite(spread) ? (" (±" + std::to_string(std::lround(100 * spread)) +
-                                           " %, two standard errors)").c_str() : "",
-                  to_run.size(), Duration(seconds).c_str(), Duration(seconds / cores).c_str(),
-                  cores);
+    std::snprintf(
+        line, sizeof line,
+        "  pilot: %zu of them run in %.1f s, %.3g times what the static model said for "
+        "them%s: the %zu to run would take ~%s of one core, ~%s on %u cores\n",
+        estimate.trials, estimate.wall_seconds, estimate.ratio,
+        std::isfinite(spread)
+            ? (" (±" + std::to_string(std::lround(100 * spread)) + " %, two standard errors)")
+                  .c_str()
+            : "",
+        to_run.size(), Duration(seconds).c_str(), Duration(seconds / cores).c_str(), cores);
     out << line;
   } else if (pilot > 0) {
     out << "  pilot: nothing left to run\n";

@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
     if (command == "missing") return pmoe::RunMissingCommand(args, command_line);
     if (command == "slurm") return pmoe::RunSlurmCommand(args, command_line);
     std::cerr << "pmoe-sweep: error: unknown command \"" << command
-              << "\" (expected run, plan, slurm, missing, merge or status)\n" << kUsage;
+              << "\" (expected run, plan, slurm, missing, merge or status)\n"
+              << kUsage;
     return 2;
   } catch (const pmoe::ConfigError& e) {
     std::cerr << "pmoe-sweep: error: " << e.what() << "\n";

@@ -34,22 +34,30 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& { return OptionValue(args, &i); };
-    if (a == "--out") out = RequireOutPath(value());
+    if (a == "--out")
+      out = RequireOutPath(value());
     else if (a == "--threads")
       options.threads =
           static_cast<int>(ParseIntegerInRange("command line", a, value(), 1, kMaxThreads));
-    else if (a == "--shard") shard = ResolveShard(value());
-    else if (a == "--force") options.force = true;
-    else if (a == "--checkpoint-seconds") options.checkpoint_seconds = ParsePositive(a, value());
+    else if (a == "--shard")
+      shard = ResolveShard(value());
+    else if (a == "--force")
+      options.force = true;
+    else if (a == "--checkpoint-seconds")
+      options.checkpoint_seconds = ParsePositive(a, value());
     else if (a == "--test-cache-mb")
       options.test_cache_bytes = static_cast<size_t>(
           ParseNumber(a, value(), 0, true, 1e9, "a number of megabytes, 0 or more") * 1e6);
-    else if (config.empty() && a.rfind("--", 0) != 0) config = a;
-    else UnexpectedArgument(a, "pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] "
-                               "[--force] [--checkpoint-seconds S] [--test-cache-mb M]");
+    else if (config.empty() && a.rfind("--", 0) != 0)
+      config = a;
+    else
+      UnexpectedArgument(a,
+                         "pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] "
+                         "[--force] [--checkpoint-seconds S] [--test-cache-mb M]");
   }
   if (config.empty()) throw ConfigError("command line: run needs a CONFIG.ini (pmoe-sweep --help)");
-  const SweepSetup setup = PrepareSweep(config, out, shard);  // validates before any file is touched
+  const SweepSetup setup =
+      PrepareSweep(config, out, shard);  // validates before any file is touched
   // The array's size is never taken for a shard count (a resubmitted task would compute the
   // wrong part); without --shard an array task runs the whole sweep, and says so.
   if (shard.count == 0 && std::getenv("SLURM_ARRAY_TASK_ID") != nullptr)
@@ -60,15 +68,17 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   options.interrupted = [] { return g_interrupted != 0; };
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  std::signal(SIGHUP, OnSignal);   // a closed terminal or ssh session: save, as for SIGTERM
+  std::signal(SIGHUP, OnSignal);  // a closed terminal or ssh session: save, as for SIGTERM
   std::signal(SIGQUIT, OnSignal);
   const RunReport report = RunSweep(setup, options, std::cerr);
   std::cout << setup.out_path << ": " << report.held + report.ran << "/" << report.shard_trials
             << " trials" << (report.interrupted ? " (interrupted; run again to resume)" : "")
             << "\n";
   char line[160];
-  std::snprintf(line, sizeof line, "  %zu trials in %.2f s (%.1f trials/s); the store took %.3f s"
-                " of it\n", report.ran, report.wall_seconds,
+  std::snprintf(line, sizeof line,
+                "  %zu trials in %.2f s (%.1f trials/s); the store took %.3f s"
+                " of it\n",
+                report.ran, report.wall_seconds,
                 report.wall_seconds > 0 ? report.ran / report.wall_seconds : 0.0,
                 report.store_seconds);
   std::cout << line;

@@ -47,7 +47,8 @@ void ReadTemplate(const std::string& path, std::vector<std::string>* extra) {
   for (std::string line; std::getline(in, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos || line.rfind("#!", 0) == 0) continue;
     if (line.rfind("#SBATCH ", 0) != 0)
-      throw ConfigError("--sbatch-file " + path + ": \"" + line + "\": expected #SBATCH lines only");
+      throw ConfigError("--sbatch-file " + path + ": \"" + line +
+                        "\": expected #SBATCH lines only");
     extra->push_back(line);
   }
 }
@@ -66,24 +67,35 @@ SlurmOptions Parse(const std::vector<std::string>& args) {
       if (v != std::floor(v)) throw ConfigError("command line", a, expected, text);
       return v;
     };
-    if (a == "--shards") o.shards = ParseShard("1/" + value()).count;
-    else if (a == "--out") o.out = value();
-    else if (a == "--cpus") o.cpus = static_cast<int>(whole(1, 4096, "a whole number of CPUs, 1 or more"));
-    else if (a == "--pilot") o.pilot = static_cast<size_t>(whole(0, 1e6, "a whole number of trials, 0 or more"));
-    else if (a == "--margin") o.margin = ParseNumber(a, value(), 1, true, 100, "a factor of 1 or more");
-    else if (a == "--time") o.time_minutes = static_cast<int>(whole(1, 1e6, "whole minutes, 1 or more"));
-    else if (a == "--mem") o.mem_mb = static_cast<int>(whole(1, 1e9, "whole megabytes, 1 or more"));
+    if (a == "--shards")
+      o.shards = ParseShard("1/" + value()).count;
+    else if (a == "--out")
+      o.out = value();
+    else if (a == "--cpus")
+      o.cpus = static_cast<int>(whole(1, 4096, "a whole number of CPUs, 1 or more"));
+    else if (a == "--pilot")
+      o.pilot = static_cast<size_t>(whole(0, 1e6, "a whole number of trials, 0 or more"));
+    else if (a == "--margin")
+      o.margin = ParseNumber(a, value(), 1, true, 100, "a factor of 1 or more");
+    else if (a == "--time")
+      o.time_minutes = static_cast<int>(whole(1, 1e6, "whole minutes, 1 or more"));
+    else if (a == "--mem")
+      o.mem_mb = static_cast<int>(whole(1, 1e9, "whole megabytes, 1 or more"));
     else if (a == "--sbatch") {
       std::string line = value();
       if (line.rfind("#SBATCH ", 0) != 0) line = "#SBATCH " + line;
       if (line.find('\n') != std::string::npos) throw ConfigError("--sbatch: one line at a time");
       o.extra.push_back(line);
-    }
-    else if (a == "--sbatch-file") ReadTemplate(value(), &o.extra);
-    else if (a == "--print") o.print = true;
-    else if (a == "--submit") o.submit = true;
-    else if (o.config.empty() && a.rfind("--", 0) != 0) o.config = a;
-    else UnexpectedArgument(a, usage);
+    } else if (a == "--sbatch-file")
+      ReadTemplate(value(), &o.extra);
+    else if (a == "--print")
+      o.print = true;
+    else if (a == "--submit")
+      o.submit = true;
+    else if (o.config.empty() && a.rfind("--", 0) != 0)
+      o.config = a;
+    else
+      UnexpectedArgument(a, usage);
   }
   if (o.config.empty() || o.shards == 0) throw ConfigError("slurm: expected " + usage);
   if (o.print && o.submit) throw ConfigError("slurm: --print and --submit exclude each other");
@@ -139,41 +151,50 @@ int RunSlurmCommand(const std::vector<std::string>& args, const std::string& com
   job.test_cache_mb = static_cast<int>(std::min(1000.0, std::ceil(test_set_bytes / 1e6)));
 
   double ratio = 1, rss_mb = 0;
-  std::string how = "the static model (no pilot; early stopping can make it wrong many times "
-                    "over: --pilot T measures)";
+  std::string how =
+      "the static model (no pilot; early stopping can make it wrong many times "
+      "over: --pilot T measures)";
   if (o.pilot > 0) {
     const PilotEstimate pilot = RunPilot(setup, all, o.pilot, o.cpus);
     ratio = pilot.ratio;
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
     rss_mb = usage.ru_maxrss / 1024.0;  // kilobytes on Linux
-    how = Format("a pilot of %.0f trials on %.0f thread(s) here, %.3g times the static model", 
+    how = Format("a pilot of %.0f trials on %.0f thread(s) here, %.3g times the static model",
                  static_cast<double>(pilot.trials), o.cpus, pilot.ratio);
   }
   const double shard_minutes = slowest * ratio / o.cpus / 60;
-  job.time_minutes = o.time_minutes > 0 ? o.time_minutes
-                     : std::max(5, static_cast<int>(std::ceil(shard_minutes * o.margin + 3)));
+  job.time_minutes = o.time_minutes > 0
+                         ? o.time_minutes
+                         : std::max(5, static_cast<int>(std::ceil(shard_minutes * o.margin + 3)));
   const double static_mb = (o.cpus * peak_trial) / 1e6 + 150;
   const double base_mb = std::max(static_mb, rss_mb);
-  job.mem_mb = o.mem_mb > 0 ? o.mem_mb
-               : static_cast<int>(std::ceil((base_mb + job.test_cache_mb) * o.margin / 100) * 100);
+  job.mem_mb =
+      o.mem_mb > 0
+          ? o.mem_mb
+          : static_cast<int>(std::ceil((base_mb + job.test_cache_mb) * o.margin / 100) * 100);
   const double trials = static_cast<double>(all.size());
   job.merge_mem_mb = static_cast<int>(std::ceil((500 + trials * 2e-3) / 100) * 100);
   job.merge_time_minutes = std::max(10, static_cast<int>(std::ceil(trials / 2e5)));
-  if (o.time_minutes > 0) job.notes.push_back("time: --time " + std::to_string(o.time_minutes));
+  if (o.time_minutes > 0)
+    job.notes.push_back("time: --time " + std::to_string(o.time_minutes));
   else
-    job.notes.push_back(Format("time: the slowest shard ~%.1f min on %.0f CPU(s) by ", shard_minutes,
-                               o.cpus) + how + Format("; x margin %.3g, + 3 min", o.margin));
-  if (o.mem_mb > 0) job.notes.push_back("memory: --mem " + std::to_string(o.mem_mb));
+    job.notes.push_back(
+        Format("time: the slowest shard ~%.1f min on %.0f CPU(s) by ", shard_minutes, o.cpus) +
+        how + Format("; x margin %.3g, + 3 min", o.margin));
+  if (o.mem_mb > 0)
+    job.notes.push_back("memory: --mem " + std::to_string(o.mem_mb));
   else
     job.notes.push_back(
         Format("memory: (max(%.0f MB static, %.0f MB measured) + %.0f MB test-set cache)",
-               static_mb, rss_mb, job.test_cache_mb) + Format(" x margin %.3g", o.margin));
+               static_mb, rss_mb, job.test_cache_mb) +
+        Format(" x margin %.3g", o.margin));
 
   const std::string array = ArrayScript(job), merge = MergeScript(job);
   if (o.print) {
-    std::cout << "# " << ArrayScriptPath(job.out) << "\n" << array << "\n# "
-              << MergeScriptPath(job.out) << "\n" << merge;
+    std::cout << "# " << ArrayScriptPath(job.out) << "\n"
+              << array << "\n# " << MergeScriptPath(job.out) << "\n"
+              << merge;
     return 0;
   }
   std::filesystem::create_directories(job.script_dir + "/logs");
@@ -182,9 +203,9 @@ int RunSlurmCommand(const std::vector<std::string>& args, const std::string& com
   if (!std::ofstream(ArrayScriptPath(job.out), std::ios::app) ||
       !std::ofstream(MergeScriptPath(job.out), std::ios::app))
     throw IoError(job.script_dir + ": cannot write the scripts");
-  std::cout << "wrote " << ArrayScriptPath(job.out) << " (" << o.shards << " tasks, "
-            << o.cpus << (o.cpus == 1 ? " CPU, " : " CPUs, ") << SlurmTime(job.time_minutes) << ", " << job.mem_mb
-            << " MB each) and " << MergeScriptPath(job.out) << "; logs go to "
+  std::cout << "wrote " << ArrayScriptPath(job.out) << " (" << o.shards << " tasks, " << o.cpus
+            << (o.cpus == 1 ? " CPU, " : " CPUs, ") << SlurmTime(job.time_minutes) << ", "
+            << job.mem_mb << " MB each) and " << MergeScriptPath(job.out) << "; logs go to "
             << job.script_dir << "/logs\n";
   for (const std::string& note : job.notes) std::cout << "  " << note << "\n";
   const std::string submit_array = "sbatch --parsable " + ShellQuote(ArrayScriptPath(job.out));
@@ -194,9 +215,8 @@ int RunSlurmCommand(const std::vector<std::string>& args, const std::string& com
     return 0;
   }
   const std::string array_id = RunForLine(submit_array);
-  const std::string merge_id =
-      RunForLine("sbatch --parsable --dependency=afterany:" + array_id + " " +
-                 ShellQuote(MergeScriptPath(job.out)));
+  const std::string merge_id = RunForLine("sbatch --parsable --dependency=afterany:" + array_id +
+                                          " " + ShellQuote(MergeScriptPath(job.out)));
   std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and merge job "
             << merge_id << " after it\n"
             << "  watch: squeue --me;  after it: " << command_line.substr(0, command_line.find(' '))

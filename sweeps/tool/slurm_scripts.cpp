@@ -58,12 +58,18 @@ std::string ShellQuote(const std::string& word) {
 std::string ArrayScript(const SlurmJob& job) {
   const std::string k = std::to_string(job.shards);
   const std::string logs = Absolute(job, job.script_dir + "/logs");
-  std::string s = Header(job, "Sweep " + job.name + " as a Slurm job array: task I runs shard "
-                              "I/" + k + " of it (pmoe-sweep run --shard auto/" + k + ").");
-  s += "# Submit all:  sbatch " + ArrayScriptPath(job.out) + "\n"
+  std::string s = Header(job, "Sweep " + job.name +
+                                  " as a Slurm job array: task I runs shard "
+                                  "I/" +
+                                  k + " of it (pmoe-sweep run --shard auto/" + k + ").");
+  s += "# Submit all:  sbatch " + ArrayScriptPath(job.out) +
+       "\n"
        "# Resubmit some shards (the task id is the shard number):  sbatch --array=I,J,... " +
-       ArrayScriptPath(job.out) + "\n"
-       "# A task still running " + std::to_string(job.signal_seconds) + " s before its time "
+       ArrayScriptPath(job.out) +
+       "\n"
+       "# A task still running " +
+       std::to_string(job.signal_seconds) +
+       " s before its time "
        "limit gets USR1: it saves what finished and is requeued, and resumes where it stopped.\n";
   s += "#SBATCH --job-name=pmoe-" + job.name + "\n";
   s += "#SBATCH --array=1-" + k + "\n";
@@ -75,9 +81,11 @@ std::string ArrayScript(const SlurmJob& job) {
   s += "#SBATCH --signal=B:USR1@" + std::to_string(job.signal_seconds) + "\n";
   s += "#SBATCH --requeue\n";
   s += CommonLines(job);
-  s += ShellQuote(job.tool) + " run " + ShellQuote(job.config) + " --shard auto/" + k +
-       " --out " + ShellQuote(job.out) + " \\\n    --threads \"${SLURM_CPUS_PER_TASK:-1}\" "
-       "--test-cache-mb " + std::to_string(job.test_cache_mb) + " &\n";
+  s += ShellQuote(job.tool) + " run " + ShellQuote(job.config) + " --shard auto/" + k + " --out " +
+       ShellQuote(job.out) +
+       " \\\n    --threads \"${SLURM_CPUS_PER_TASK:-1}\" "
+       "--test-cache-mb " +
+       std::to_string(job.test_cache_mb) + " &\n";
   s += "pid=$!\n"
        "# USR1 (the time limit is near): pmoe-sweep stops taking trials, saves, exits 130, and\n"
        "# the task is requeued. TERM (scancel): it saves and exits; the task ends cancelled.\n"
@@ -87,7 +95,9 @@ std::string ArrayScript(const SlurmJob& job) {
        "wait \"$pid\"; status=$?\n"
        "while kill -0 \"$pid\" 2>/dev/null; do wait \"$pid\"; status=$?; done\n"
        "if [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then\n"
-       "  echo \"pmoe-sweep: shard $SLURM_ARRAY_TASK_ID/" + k + " saved before the time limit; "
+       "  echo \"pmoe-sweep: shard $SLURM_ARRAY_TASK_ID/" +
+       k +
+       " saved before the time limit; "
        "requeueing it\"\n"
        "  scontrol requeue \"$SLURM_JOB_ID\" && exit 0\n"
        "fi\n"
@@ -98,7 +108,7 @@ std::string ArrayScript(const SlurmJob& job) {
 std::string MergeScript(const SlurmJob& job) {
   const std::string k = std::to_string(job.shards);
   std::string s = Header(job, "Merges the " + k + " shards of sweep " + job.name + " into " +
-                              job.out + " once the array has ended (--dependency=afterany).");
+                                  job.out + " once the array has ended (--dependency=afterany).");
   s += "# When a shard is missing or incomplete it merges nothing, and its log says which and\n"
        "# the command that finishes them (pmoe-sweep missing).\n";
   s += "#SBATCH --job-name=pmoe-" + job.name + "-merge\n";
@@ -107,8 +117,8 @@ std::string MergeScript(const SlurmJob& job) {
   s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
   s += "#SBATCH --output=" + Absolute(job, job.script_dir + "/logs") + "/%x-%j.out\n";
   s += CommonLines(job);
-  s += ShellQuote(job.tool) + " missing " + ShellQuote(job.config) + " --shards " + k +
-       " --out " + ShellQuote(job.out) + " || exit 1\n";
+  s += ShellQuote(job.tool) + " missing " + ShellQuote(job.config) + " --shards " + k + " --out " +
+       ShellQuote(job.out) + " || exit 1\n";
   s += ShellQuote(job.tool) + " merge " + ShellQuote(job.out);
   for (int i = 1; i <= job.shards; ++i)
     s += " \\\n    " + ShellQuote(ShardPath(job.out, {i, job.shards}));

@@ -16,11 +16,11 @@ struct SlurmJob {
   std::string out;         // the merged result file
   std::string script_dir;  // SlurmDir(out): the scripts, and logs/ under it
   int shards = 1;
-  int cpus = 1;            // per task: --cpus-per-task, and pmoe-sweep's --threads from it
+  int cpus = 1;  // per task: --cpus-per-task, and pmoe-sweep's --threads from it
   int time_minutes = 10, mem_mb = 1000;              // per array task
   int merge_time_minutes = 10, merge_mem_mb = 1000;  // the merge job
   int test_cache_mb = 1000;
-  int signal_seconds = 90;  // USR1 this long before the time limit: save and requeue
+  int signal_seconds = 90;         // USR1 this long before the time limit: save and requeue
   std::vector<std::string> notes;  // comment lines: how time and memory were chosen
   std::vector<std::string> extra;  // the user's own #SBATCH lines (partition, account, ...)
   std::string generated_by;        // the command line

@@ -30,10 +30,10 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
         << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
         << s.successes << " successes)\n";
   else
-    out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held "
-        << s.held.size() << " of " << s.work.size() << " (" << s.by_status[0] << " ok, "
-        << s.by_status[1] << " diverged, " << s.by_status[2] << " infeasible, "
-        << s.by_status[3] << " error; " << s.successes << " successes)\n";
+    out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held " << s.held.size()
+        << " of " << s.work.size() << " (" << s.by_status[0] << " ok, " << s.by_status[1]
+        << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
+        << s.successes << " successes)\n";
   if (s.file_exists && s.journal_only > 0)
     out << "  journal " << s.path << ".journal: " << s.journal_only << " finished trials not "
         << "yet in the file (a run is going on or was stopped; running again folds them in)\n";
@@ -72,8 +72,7 @@ int RunStatusCommand(const std::vector<std::string>& args, const std::string& co
   for (const auto& a : args)
     if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
   size_t incomplete = 0;
-  for (const std::string& path : args)
-    incomplete += !PrintStatus(ReadSweepState(path), std::cout);
+  for (const std::string& path : args) incomplete += !PrintStatus(ReadSweepState(path), std::cout);
   if (args.size() > 1)
     std::cout << args.size() - incomplete << " of " << args.size() << " files complete\n";
   return incomplete > 0 ? 1 : 0;

@@ -35,8 +35,7 @@ std::vector<Cell> CellsOf(const SweepIdentity& id, const std::string& path) {
   return cells;
 }
 
-void Count(SweepState& s, const TrialRow& r,
-           std::map<std::pair<uint64_t, int>, bool>& success) {
+void Count(SweepState& s, const TrialRow& r, std::map<std::pair<uint64_t, int>, bool>& success) {
   if (!s.held.insert({r.cell_id, r.result.trial}).second) return;
   success[{r.cell_id, r.result.trial}] = r.result.success;
   ++s.by_status[static_cast<int>(r.result.status) % 4];

@@ -18,18 +18,18 @@
 namespace pmoe {
 
 struct SweepState {
-  std::string path;             // the .h5 (which may not exist yet)
+  std::string path;  // the .h5 (which may not exist yet)
   bool file_exists = false;
   bool journal_exists = false;
-  SweepIdentity identity;       // of the file, or of the journal when there is no file
+  SweepIdentity identity;  // of the file, or of the journal when there is no file
   std::string name, config_path, created_utc, tool;  // from the file; empty from a journal
-  std::vector<Cell> cells;      // the whole sweep's, grid order
+  std::vector<Cell> cells;                           // the whole sweep's, grid order
   ShardSpec shard;
-  std::vector<WorkItem> work;   // this file's share, most costly first
+  std::vector<WorkItem> work;               // this file's share, most costly first
   std::set<std::pair<uint64_t, int>> held;  // (cell id, trial) in the file or the journal
-  size_t journal_only = 0;      // of them, only in the journal (not yet checkpointed)
-  std::string journal_damage;   // what the journal lost (DescribeDamage), "" when intact
-  bool journal_of_another = false;  // the journal beside the file holds another sweep
+  size_t journal_only = 0;                  // of them, only in the journal (not yet checkpointed)
+  std::string journal_damage;          // what the journal lost (DescribeDamage), "" when intact
+  bool journal_of_another = false;     // the journal beside the file holds another sweep
   size_t by_status[4] = {0, 0, 0, 0};  // ok, diverged, infeasible, error
   size_t successes = 0;
   std::map<size_t, int> lacking;  // cell index -> trials of this share missing

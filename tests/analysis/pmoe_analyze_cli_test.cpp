@@ -1,8 +1,7 @@
 // pmoe-analyze on a small real sweep: the tables come out, --json parses, --csv has a header,
 // ratios appear when CNN and pMoE share a file, bad input exits 2.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 
 #include "support/run_command.hpp"
@@ -12,9 +11,7 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-std::string Analyze(const std::string& args) {
-  return std::string(PMOE_ANALYZE_PATH) + " " + args;
-}
+std::string Analyze(const std::string& args) { return std::string(PMOE_ANALYZE_PATH) + " " + args; }
 
 // A sweep with CNN and separate pMoE over l and N, run once for every test in this file.
 const std::string& SmallSweep() {
@@ -36,7 +33,8 @@ bool ParsesAsJson(const std::string& text) {
   const std::string dir = test::FreshDirectory("analyze_json");
   std::ofstream(dir + "/out.json") << text;
   return test::RunCommand("/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' " +
-                          dir + "/out.json").status == 0;
+                          dir + "/out.json")
+             .status == 0;
 }
 
 }  // namespace
@@ -56,14 +54,14 @@ TEST_CASE("pmoe-analyze summary tabulates every cell", "[analysis][cli]") {
 
 TEST_CASE("pmoe-analyze sample-complexity and exponent give N* ratios and JSON",
           "[analysis][cli]") {
-  const auto sc = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
-                                           " --over l --bootstrap 100"));
+  const auto sc =
+      test::RunCommand(Analyze("sample-complexity " + SmallSweep() + " --over l --bootstrap 100"));
   INFO(sc.err);
   REQUIRE(sc.status == 0);
   CHECK_THAT(sc.out, Contains("model.kind=cnn") && Contains("model.kind=separate"));
   CHECK_THAT(sc.out, Contains("cnn/separate"));
-  const auto e = test::RunCommand(Analyze("exponent " + SmallSweep() +
-                                          " --over l --bootstrap 100 --json"));
+  const auto e =
+      test::RunCommand(Analyze("exponent " + SmallSweep() + " --over l --bootstrap 100 --json"));
   REQUIRE(e.status == 0);
   CHECK(ParsesAsJson(e.out));
   CHECK_THAT(e.out, Contains("\"nstar\"") && Contains("\"exponents\"") && Contains("\"ratios\""));
@@ -77,12 +75,12 @@ TEST_CASE("pmoe-analyze refuses bad input with exit status 2", "[analysis][cli]"
   const auto no_axis = test::RunCommand(Analyze("exponent " + SmallSweep()));
   CHECK(no_axis.status == 2);
   CHECK_THAT(no_axis.err, Contains("--over"));
-  const auto bad_axis = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
-                                                 " --over width"));
+  const auto bad_axis =
+      test::RunCommand(Analyze("sample-complexity " + SmallSweep() + " --over width"));
   CHECK(bad_axis.status == 2);
   CHECK_THAT(bad_axis.err, Contains("width"));
-  const auto threshold = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
-                                                  " --threshold 1.5"));
+  const auto threshold =
+      test::RunCommand(Analyze("sample-complexity " + SmallSweep() + " --threshold 1.5"));
   CHECK(threshold.status == 2);
 }
 
@@ -98,15 +96,16 @@ TEST_CASE("pmoe-analyze flags estimates of trials that did not converge, in ever
                                         "[model]\nm = 20\nepochs = 2\nl = 4\n"
                                         "[grid]\nmodel.kind = separate,cnn\nN = 20..640 x2\n";
   REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir + "/capped.ini --out " +
-                           dir + "/capped.h5").status == 0);
+                           dir + "/capped.h5")
+              .status == 0);
   const std::string file = dir + "/capped.h5";
   const auto summary = test::RunCommand(Analyze("summary " + file));
   CHECK_THAT(summary.out, Contains("stop_epoch_cap") && Contains("converged"));
   const auto text = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50"));
   INFO(text.out << text.err);
   REQUIRE(text.status == 0);
-  CHECK_THAT(text.out, Contains("low_convergence") && Contains("N_acc") &&
-                           Contains("training budget"));
+  CHECK_THAT(text.out,
+             Contains("low_convergence") && Contains("N_acc") && Contains("training budget"));
   const auto csv = test::RunCommand(Analyze("sample-complexity " + file + " --bootstrap 50 --csv"));
   CHECK_THAT(csv.out, Contains(",converged,flag,") && Contains("low_convergence"));
   const auto json =
@@ -118,8 +117,8 @@ TEST_CASE("pmoe-analyze flags estimates of trials that did not converge, in ever
 TEST_CASE("pmoe-analyze prints bounds outside the grid and refuses a non-numeric axis",
           "[analysis][cli][readings]") {
   // The target accuracy 0.9999 is reached nowhere in SmallSweep's grid: bounds, never numbers.
-  const auto r = test::RunCommand(Analyze("sample-complexity " + SmallSweep() +
-                                          " --bootstrap 50 --target-accuracy 0.9999"));
+  const auto r = test::RunCommand(
+      Analyze("sample-complexity " + SmallSweep() + " --bootstrap 50 --target-accuracy 0.9999"));
   INFO(r.out);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("> 640"));

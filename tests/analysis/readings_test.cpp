@@ -2,7 +2,6 @@
 // crossing is known, bounds (never extrapolated numbers) outside the grid and for censored ratios,
 // and the flag on estimates whose nearby trials did not reach zero training error.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <functional>
 
@@ -77,8 +76,7 @@ TEST_CASE("Estimates outside the N grid are bounds, and so are ratios with a cen
   // The CNN never reaches the target within N <= 3200; separate pMoE does inside the grid; joint
   // pMoE is past it already at N = 25.
   const std::vector<SyntheticModel> models = {
-      {"cnn", [](double) { return 0.8; }, [](double) { return 0.0; },
-       [](double) { return 1.0; }},
+      {"cnn", [](double) { return 0.8; }, [](double) { return 0.0; }, [](double) { return 1.0; }},
       {"separate", [](double N) { return 0.6 + 0.1 * std::log2(N / 25); },
        [](double N) { return Logistic(N, 150); }, [](double) { return 1.0; }},
       {"joint", [](double) { return 0.99; }, [](double) { return 1.0; },
@@ -111,9 +109,10 @@ TEST_CASE("Estimates outside the N grid are bounds, and so are ratios with a cen
     CHECK(RatioExponents(sc, options, reading)[0].points == 0);
   }
   // Both sides above their grids: nothing is known.
-  const std::vector<SyntheticModel> both_above = {models[0], {"separate", models[0].mean_accuracy,
-                                                              models[0].success_probability,
-                                                              models[0].converged_probability}};
+  const std::vector<SyntheticModel> both_above = {
+      models[0],
+      {"separate", models[0].mean_accuracy, models[0].success_probability,
+       models[0].converged_probability}};
   const SampleComplexity none = EstimateSampleComplexity(Synthetic(both_above, 6), "", options);
   CHECK(ModelRatios(none, options)[0].bound[0] == "n/a");
 }
@@ -123,11 +122,9 @@ TEST_CASE("Estimates whose nearby trials did not converge are flagged", "[analys
   // model with N* = 1000 has converged trials around its estimate.
   const std::vector<SyntheticModel> models = {
       {"separate", [](double N) { return 0.6 + 0.1 * std::log2(N / 25); },
-       [](double N) { return Logistic(N, 150); },
-       [](double N) { return N < 300 ? 0.2 : 1.0; }},
+       [](double N) { return Logistic(N, 150); }, [](double N) { return N < 300 ? 0.2 : 1.0; }},
       {"joint", [](double N) { return N >= 800 ? 0.97 : 0.9; },
-       [](double N) { return Logistic(N, 1000); },
-       [](double N) { return N < 300 ? 0.2 : 1.0; }}};
+       [](double N) { return Logistic(N, 1000); }, [](double N) { return N < 300 ? 0.2 : 1.0; }}};
   SampleComplexityOptions options;
   options.bootstrap = 50;
   const SampleComplexity sc = EstimateSampleComplexity(Synthetic(models, 9), "", options);

@@ -2,7 +2,6 @@
 // every claim present with a computed verdict and its figures, and the page rendered by a headless
 // browser (Debian's chromium, installed by scripts/install-deps.sh) with every figure decoded.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -37,9 +36,10 @@ TEST_CASE("The paper report has every claim with a verdict and renders in a head
   }
   REQUIRE(configs == 8);
   const std::string page = dir + "/report.html";
-  const auto report = test::RunCommand(
-      "cd " + std::string(PMOE_SOURCE_DIR) +
-      " && /usr/bin/python3 analysis/report/paper_report.py " + dir + " --out " + page + " --bootstrap 50 --analyze " + PMOE_ANALYZE_PATH);
+  const auto report =
+      test::RunCommand("cd " + std::string(PMOE_SOURCE_DIR) +
+                       " && /usr/bin/python3 analysis/report/paper_report.py " + dir + " --out " +
+                       page + " --bootstrap 50 --analyze " + PMOE_ANALYZE_PATH);
   INFO(report.out << report.err);
   REQUIRE(report.status == 0);
   const std::string html = ReadAll(page);
@@ -51,8 +51,9 @@ TEST_CASE("The paper report has every claim with a verdict and renders in a head
     CHECK(html.find(std::string("id='claim-") + id + "'") != std::string::npos);
   }
   CHECK(std::count(html.begin(), html.end(), '\n') > 50);
-  const std::regex verdict("class=\"verdict (ok|bad|na)\">(supported|not supported|not testable|"
-                           "not run)<");
+  const std::regex verdict(
+      "class=\"verdict (ok|bad|na)\">(supported|not supported|not testable|"
+      "not run)<");
   const auto verdicts = std::distance(std::sregex_iterator(html.begin(), html.end(), verdict),
                                       std::sregex_iterator());
   CHECK(verdicts == 2 * 11);  // each sweep a claim names: once in the table, once in its section
@@ -67,23 +68,26 @@ TEST_CASE("The paper report has every claim with a verdict and renders in a head
   // Lemma 4.1 holds exactly on the pattern model from l = l* on (balanced labels), so claims (d)
   // and (g) are supported even at this size: the rules read the numbers, not a default.
   for (const char* sweep : {"d_router_separate", "g_lemma41"})
-    CHECK(html.find(std::string("<code>") + sweep + "</code> <span class=\"verdict ok\">"
+    CHECK(html.find(std::string("<code>") + sweep +
+                    "</code> <span class=\"verdict ok\">"
                     "supported<") != std::string::npos);
 
   // The browser decodes every figure: the page's load handler writes decoded/total on <body>.
   REQUIRE(test::RunCommand("command -v chromium").status == 0);  // scripts/install-deps.sh
-  const auto dom = test::RunCommand("chromium --headless --no-sandbox --disable-gpu "
-                                    "--virtual-time-budget=10000 --dump-dom file://" + page +
-                                    " 2>/dev/null");
+  const auto dom = test::RunCommand(
+      "chromium --headless --no-sandbox --disable-gpu "
+      "--virtual-time-budget=10000 --dump-dom file://" +
+      page + " 2>/dev/null");
   REQUIRE(dom.status == 0);
   std::smatch figures;
   REQUIRE(std::regex_search(dom.out, figures, std::regex("data-figures=\"(\\d+)/(\\d+)\"")));
   const int decoded = std::stoi(figures[1]), total = std::stoi(figures[2]);
   CHECK(total >= 12);  // at least one per sweep, two or three for most
   CHECK(decoded == total);
-  const auto shot = test::RunCommand("cd " + dir + " && chromium --headless --no-sandbox "
-                                     "--disable-gpu --window-size=1200,2000 --screenshot=" + dir +
-                                     "/page.png file://" + page + " 2>/dev/null");
+  const auto shot = test::RunCommand("cd " + dir +
+                                     " && chromium --headless --no-sandbox "
+                                     "--disable-gpu --window-size=1200,2000 --screenshot=" +
+                                     dir + "/page.png file://" + page + " 2>/dev/null");
   CHECK(shot.status == 0);
   CHECK(std::filesystem::file_size(dir + "/page.png") > 50000);
 }

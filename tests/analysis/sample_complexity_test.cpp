@@ -1,11 +1,11 @@
 // The sample-complexity estimator on synthetic success data drawn from known logistic curves:
 // it recovers N* and the exponent, and its intervals cover the truth in most repeats.
-#include <catch2/catch.hpp>
+#include "pmoe/analysis/sample_complexity.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <tuple>
 
-#include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/stats.hpp"
 #include "pmoe/core/rng.hpp"
 
@@ -128,8 +128,10 @@ TEST_CASE("CNN pairs with every pMoE of the same design whatever their own param
   for (const auto& [kind, k, l, nstar] : models)
     for (double N = 25; N <= 1600; N *= 2) {
       CellRecord cell;
-      cell.params = {{"N", std::to_string(static_cast<int>(N))}, {"model.kind", kind},
-                     {"model.k", k}, {"model.l", l}};
+      cell.params = {{"N", std::to_string(static_cast<int>(N))},
+                     {"model.kind", kind},
+                     {"model.k", k},
+                     {"model.l", l}};
       for (int t = 0; t < 20; ++t) {
         TrialRecord trial;
         trial.cell = r.cells.size();

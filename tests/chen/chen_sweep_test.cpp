@@ -2,7 +2,6 @@
 // training curves) stored in the journal and the HDF5 file and read back, identical for any
 // thread count and across a resume from the journal; h5py reads them.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -32,8 +31,10 @@ TEST_CASE("A data-C sweep stores dispatch counts and curves, the same on 1 and 2
           "[chen][sweep]") {
   const std::string dir = test::FreshDirectory("chen_sweep");
   const std::string config = WriteChenSweep(dir);
-  const auto one = RunCommand(SweepCommand("run " + config + " --threads 1 --out " + dir + "/1.h5"));
-  const auto two = RunCommand(SweepCommand("run " + config + " --threads 2 --out " + dir + "/2.h5"));
+  const auto one =
+      RunCommand(SweepCommand("run " + config + " --threads 1 --out " + dir + "/1.h5"));
+  const auto two =
+      RunCommand(SweepCommand("run " + config + " --threads 2 --out " + dir + "/2.h5"));
   INFO(one.out << one.err << two.err);
   REQUIRE(one.status == 0);
   REQUIRE(two.status == 0);
@@ -67,16 +68,15 @@ TEST_CASE("A data-C sweep stores dispatch counts and curves, the same on 1 and 2
 
   // h5py: lengths in /trials, values in /trial_lists, split by the cumulative lengths.
   const std::string script = dir + "/read.py";
-  std::ofstream(script) <<
-      "import h5py, numpy as np, sys\n"
-      "f = h5py.File(sys.argv[1], 'r')\n"
-      "n = f['/trials/dispatch_counts'][:]\n"
-      "v = f['/trial_lists/dispatch_counts'][:]\n"
-      "ends = np.cumsum(n)\n"
-      "assert ends[-1] == len(v)\n"
-      "rows = [v[e - k:e] for e, k in zip(ends, n) if k > 0]\n"
-      "assert all(abs(r.sum() - 200) < 1e-9 for r in rows), rows\n"
-      "print(len(rows))\n";
+  std::ofstream(script) << "import h5py, numpy as np, sys\n"
+                           "f = h5py.File(sys.argv[1], 'r')\n"
+                           "n = f['/trials/dispatch_counts'][:]\n"
+                           "v = f['/trial_lists/dispatch_counts'][:]\n"
+                           "ends = np.cumsum(n)\n"
+                           "assert ends[-1] == len(v)\n"
+                           "rows = [v[e - k:e] for e, k in zip(ends, n) if k > 0]\n"
+                           "assert all(abs(r.sum() - 200) < 1e-9 for r in rows), rows\n"
+                           "print(len(rows))\n";
   const auto py = RunCommand("/usr/bin/python3 " + script + " " + dir + "/1.h5");
   INFO(py.err);
   REQUIRE(py.status == 0);
@@ -88,9 +88,8 @@ TEST_CASE("A data-C sweep stores dispatch counts and curves, the same on 1 and 2
 namespace pmoe {
 
 TEST_CASE("A list metric survives the journal's encoding, empty lists included", "[chen][sweep]") {
-  const RowSchema schema({{"counts", ColumnType::kF64List, "a list"},
-                          {"entropy", ColumnType::kF64, "a scalar"}},
-                         2);
+  const RowSchema schema(
+      {{"counts", ColumnType::kF64List, "a list"}, {"entropy", ColumnType::kF64, "a scalar"}}, 2);
   TrialRow a, b;
   a.cell_id = 7;
   a.result.metrics.SetList("counts", {1.5, -2, 1e300});

@@ -2,7 +2,6 @@
 // patch per sample with the sample's cluster and label, labels independent of clusters, prefix
 // draws, feasibility messages, the shared-draw option.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "pmoe/core/errors.hpp"
@@ -153,8 +152,8 @@ TEST_CASE("Data C: infeasible parameters are refused, naming what is wrong", "[c
   spec.model.kind = "switch";
   spec.data.n = 4;
   spec.data.d = 6;
-  CHECK_THROWS_WITH(ValidateSpec(spec, "cfg"), Catch::Contains("data.d") &&
-                                                   Catch::Contains("at least 2K = 8"));
+  CHECK_THROWS_WITH(ValidateSpec(spec, "cfg"),
+                    Catch::Contains("data.d") && Catch::Contains("at least 2K = 8"));
   spec.data.d = 50;
   SetParam(spec, "data.gamma_lo", "4", "cfg");
   CHECK_THROWS_WITH(ValidateSpec(spec, "cfg"), Catch::Contains("data.gamma_hi"));

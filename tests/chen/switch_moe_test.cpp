@@ -1,16 +1,16 @@
 // The switch MoE and the single model of MODEL.md §8: gradients against central finite
 // differences in double (routing held fixed), the losses, the normalized step, Adam, dispatch
 // entropy, the load-balancing term, test-time noise, and the stopping rule.
-#include <catch2/catch.hpp>
+#include "pmoe/models/switch_moe.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/data/cluster_model.hpp"
 #include "pmoe/models/single_conv.hpp"
-#include "pmoe/models/switch_moe.hpp"
 #include "pmoe/train/loss_rise_rule.hpp"
 #include "pmoe/train/optimizer.hpp"
 #include "pmoe/trial/trial.hpp"
@@ -102,17 +102,15 @@ TEST_CASE("Switch MoE gradients match finite differences: both variants, cubic a
         SwitchMoe<double> model = LiveModel(shape, 8);
         const DoubleSoftmaxCrossEntropy<double> published(2);
         const SoftmaxCrossEntropy<double> logistic(2);
-        const Loss<double>& loss = gate == Gate::kNoisyValue
-                                       ? static_cast<const Loss<double>&>(published)
-                                       : logistic;
+        const Loss<double>& loss =
+            gate == Gate::kNoisyValue ? static_cast<const Loss<double>&>(published) : logistic;
         INFO("gate " << static_cast<int>(gate) << " activation " << static_cast<int>(act)
                      << " load balance " << lb);
         CHECK(SwitchGradientError(model, p, loss) < 1e-6);
       }
 }
 
-TEST_CASE("Single model gradients match finite differences, cubic and linear",
-          "[chen][gradient]") {
+TEST_CASE("Single model gradients match finite differences, cubic and linear", "[chen][gradient]") {
   const Small p;
   for (Activation act : {Activation::kCubic, Activation::kLinear}) {
     Rng rng(4);
@@ -334,8 +332,7 @@ TEST_CASE("A switch trial records dispatch, curves and stops by the rule", "[che
   REQUIRE(r.status == TrialStatus::kOk);
   const auto& counts = r.metrics.GetList("dispatch_counts");
   REQUIRE(counts.size() == 32);
-  CHECK(r.metrics.Get("dispatch_entropy") ==
-        Approx(DispatchEntropy(counts, 4, 8)).epsilon(1e-15));
+  CHECK(r.metrics.Get("dispatch_entropy") == Approx(DispatchEntropy(counts, 4, 8)).epsilon(1e-15));
   const auto& steps = r.metrics.GetList("curve_step");
   REQUIRE(!steps.empty());
   CHECK(steps.front() == 0);
@@ -414,8 +411,8 @@ TEST_CASE("The double softmax's two-class closed form agrees with the general on
       // With p_3 = 0 the third term adds exp(0) = 1 to the sum: L3 = log(e^p1 + e^p2 + 1) - p_y.
       const double p0 = 1 / (1 + std::exp(0.5 - a));
       const double py = label == 0 ? p0 : 1 - p0;
-      CHECK(two.Value(f2, label) == Approx(std::log(std::exp(p0) + std::exp(1 - p0)) - py)
-                                        .epsilon(1e-13));
+      CHECK(two.Value(f2, label) ==
+            Approx(std::log(std::exp(p0) + std::exp(1 - p0)) - py).epsilon(1e-13));
       CHECK(three.Value(f3, label) ==
             Approx(std::log(std::exp(p0) + std::exp(1 - p0) + 1) - py).epsilon(1e-13));
       double s2[2], s3[3];
@@ -423,11 +420,11 @@ TEST_CASE("The double softmax's two-class closed form agrees with the general on
       three.ValueAndSlope(f3, label, s3);
       const double h = 1e-6;
       double up[2] = {f2[0] + h, f2[1]}, down[2] = {f2[0] - h, f2[1]};
-      CHECK(s2[0] == Approx((two.Value(up, label) - two.Value(down, label)) / (2 * h))
-                         .margin(1e-9));
+      CHECK(s2[0] ==
+            Approx((two.Value(up, label) - two.Value(down, label)) / (2 * h)).margin(1e-9));
       double up3[3] = {f3[0] + h, f3[1], f3[2]}, down3[3] = {f3[0] - h, f3[1], f3[2]};
-      CHECK(s3[0] == Approx((three.Value(up3, label) - three.Value(down3, label)) / (2 * h))
-                         .margin(1e-9));
+      CHECK(s3[0] ==
+            Approx((three.Value(up3, label) - three.Value(down3, label)) / (2 * h)).margin(1e-9));
     }
 }
 

@@ -1,8 +1,9 @@
 // The parameter table: values round-trip as text, bad text is refused naming the key.
+#include "pmoe/core/param_table.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
 

@@ -1,12 +1,12 @@
 // Data model B composes samples as MODEL.md §3 says: one discriminative image at the recorded
 // position, the others from irrelevant classes only, each split from its own file; and it runs
 // every model on the real Fashion-MNIST files when they are installed.
-#include <catch2/catch.hpp>
+#include "pmoe/data/image_model.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/data/image_model.hpp"
 #include "pmoe/io/idx_file.hpp"
 #include "pmoe/trial/trial.hpp"
 #include "support/run_command.hpp"
@@ -25,8 +25,8 @@ std::string WriteMarkedDataset() {
     for (int i = 0; i < 60; ++i) {
       const int label = i % 6;
       labels.push_back(static_cast<uint8_t>(label));
-      for (uint8_t v : {uint8_t(label * 20 + 1 + (test_split ? 10 : 0)), uint8_t(i), uint8_t(7),
-                        uint8_t(9)})
+      for (uint8_t v :
+           {uint8_t(label * 20 + 1 + (test_split ? 10 : 0)), uint8_t(i), uint8_t(7), uint8_t(9)})
         images.pixels.push_back(v);
     }
     images.count = 60;
@@ -38,7 +38,9 @@ std::string WriteMarkedDataset() {
 }
 
 int ClassOf(float first_pixel) { return static_cast<int>(std::lround(first_pixel * 255)) / 20; }
-bool FromTest(float first_pixel) { return static_cast<int>(std::lround(first_pixel * 255)) % 20 > 10; }
+bool FromTest(float first_pixel) {
+  return static_cast<int>(std::lround(first_pixel * 255)) % 20 > 10;
+}
 
 DataSpec MarkedSpec(const std::string& dir) {
   DataSpec spec;
@@ -53,8 +55,7 @@ DataSpec MarkedSpec(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("Image samples hold one discriminative image at the recorded position",
-          "[data][image]") {
+TEST_CASE("Image samples hold one discriminative image at the recorded position", "[data][image]") {
   const DataSpec spec = MarkedSpec(WriteMarkedDataset());
   ImageModel model(spec, SharedImageDataset(spec.idx_dir), /*seed=*/5);
   for (Split split : {Split::kTrain, Split::kTest}) {
@@ -67,8 +68,10 @@ TEST_CASE("Image samples hold one discriminative image at the recorded position"
         const float first = data.x(i * data.n + j, 0);
         const int label = ClassOf(first);
         REQUIRE(FromTest(first) == (split == Split::kTest));  // each split from its own file
-        if (j == data.disc_pos[i]) REQUIRE(label == (data.label[i] == 0 ? 2 : 4));
-        else REQUIRE((label == 0 || label == 3 || label == 5));
+        if (j == data.disc_pos[i])
+          REQUIRE(label == (data.label[i] == 0 ? 2 : 4));
+        else
+          REQUIRE((label == 0 || label == 3 || label == 5));
       }
     }
     CHECK(positives == Approx(150).margin(35));
@@ -110,8 +113,8 @@ TEST_CASE("Impossible image data models are refused naming the problem", "[data]
 TEST_CASE("Every model runs one trial on the installed Fashion-MNIST", "[data][image][fmnist]") {
   const std::string dir = DataSpec{}.idx_dir;
   if (!std::filesystem::exists(dir + "/train-images-idx3-ubyte.gz")) {
-    WARN("SKIPPED: Fashion-MNIST is not installed in " << dir
-                                                        << " (apt-get install dataset-fashion-mnist)");
+    WARN("SKIPPED: Fashion-MNIST is not installed in "
+         << dir << " (apt-get install dataset-fashion-mnist)");
     return;
   }
   for (const char* kind : {"separate", "joint", "cnn"}) {

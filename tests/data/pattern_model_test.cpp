@@ -1,10 +1,9 @@
 // Data model A delivers what was asked: delta_d exactly, delta_r, cap radius and l* as bounds
 // (l* exactly with K = l* - 1), label-free irrelevant patches, prefixes and determinism.
-#include <catch2/catch.hpp>
-
-#include <cmath>
-
 #include "pmoe/data/pattern_model.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
 
 namespace pmoe {
 namespace {
@@ -20,7 +19,7 @@ std::vector<DataSpec> ParameterSets() {
   sets[2].d = 10;
   sets[2].delta_r = 0.45;  // feasible confusers that do not outrank o1
   sets[2].radius = 0.1;
-  sets[3].l_star = 1;      // no confusers at all
+  sets[3].l_star = 1;  // no confusers at all
   sets[3].delta_r = 0.1;
   sets[4].confusers = "uniform";
   sets[4].confuser_strength = 0.3;
@@ -43,13 +42,15 @@ TEST_CASE("Realized statistics meet what was asked over many seeds", "[data]") {
       const Dataset train = model.Draw(Split::kTrain, 150);
       const Dataset test = model.Draw(Split::kTest, 50);
       const RealizedStats stats = model.Measure(train, test);
-      INFO("n=" << spec.n << " d=" << spec.d << " delta_d=" << spec.delta_d << " delta_r="
-                << spec.delta_r << " l*=" << spec.l_star << " seed=" << seed);
+      INFO("n=" << spec.n << " d=" << spec.d << " delta_d=" << spec.delta_d
+                << " delta_r=" << spec.delta_r << " l*=" << spec.l_star << " seed=" << seed);
       REQUIRE(model.o1().dot(model.o2()) == Approx(spec.delta_d).margin(1e-12));
       REQUIRE(stats.delta_d == Approx(spec.delta_d).margin(tol));
       REQUIRE(stats.delta_r <= spec.delta_r + tol);
-      if (spec.confusers == "fixed") REQUIRE(stats.l_star == spec.l_star);
-      else REQUIRE(stats.l_star <= spec.l_star);
+      if (spec.confusers == "fixed")
+        REQUIRE(stats.l_star == spec.l_star);
+      else
+        REQUIRE(stats.l_star <= spec.l_star);
       REQUIRE(stats.confusers_outrank == (plan.confusers_outrank && spec.l_star > 1));
       for (int i = 0; i < train.size(); ++i) {
         for (int j = 0; j < train.n; ++j) {
@@ -124,7 +125,6 @@ TEST_CASE("The same seed gives bit-identical data and another seed other data", 
   CHECK(a.label == b.label);
   CHECK(a.x != c.x);
 }
-
 
 TEST_CASE("Cap draws follow MODEL.md: theta uniform, direction uniform orthogonal to the center",
           "[data]") {

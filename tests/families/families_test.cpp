@@ -2,7 +2,6 @@
 // file or two (the toys, end to end); a failing trial is a row; a failing store stops cleanly;
 // the loss objects; the training budget; balanced labels; axes that only some families read.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -26,14 +25,18 @@ namespace {
 std::string OtherValue(const ParamInfo& p, const TrialSpec& spec) {
   const std::string now = p.get(spec);
   switch (p.type) {
-    case ParamType::kInt: return std::to_string(std::stoll(now) == p.max ? p.max - 1 : std::stoll(now) + 1);
-    case ParamType::kDouble: return FormatDouble(std::stod(now) + 0.125);
-    case ParamType::kBool: return now == "true" ? "false" : "true";
+    case ParamType::kInt:
+      return std::to_string(std::stoll(now) == p.max ? p.max - 1 : std::stoll(now) + 1);
+    case ParamType::kDouble:
+      return FormatDouble(std::stod(now) + 0.125);
+    case ParamType::kBool:
+      return now == "true" ? "false" : "true";
     case ParamType::kChoice:
       for (const auto& c : p.choices)
         if (c != now) return c;
       return now;
-    case ParamType::kString: return now + "x";
+    case ParamType::kString:
+      return now + "x";
   }
   return now;
 }
@@ -122,8 +125,8 @@ TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and 
     CHECK(r.result.metrics.Has("toy_margin_rate"));
     CHECK(r.result.metrics.Has("toy_class0_fraction"));
   }
-  const auto summary = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " summary " + dir +
-                                        "/toy.h5 --csv");
+  const auto summary =
+      test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " summary " + dir + "/toy.h5 --csv");
   REQUIRE(summary.status == 0);
   CHECK_THAT(summary.out, Catch::Matchers::Contains("toy_margin_rate") &&
                               Catch::Matchers::Contains("toy_class0_fraction") &&
@@ -137,8 +140,9 @@ TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and 
 TEST_CASE("A trial that throws is a row with status error, and the sweep finishes",
           "[family][sweep]") {
   const std::string dir = test::FreshDirectory("toy_errors");
-  std::ofstream(dir + "/fail.ini") << "trials = 3\nN = 20\nN_test = 50\n[data]\nmodel = toy\n"
-                                      "[model]\nkind = toy_model\n[grid]\nmodel.toy_fail = false,true\n";
+  std::ofstream(dir + "/fail.ini")
+      << "trials = 3\nN = 20\nN_test = 50\n[data]\nmodel = toy\n"
+         "[model]\nkind = toy_model\n[grid]\nmodel.toy_fail = false,true\n";
   const auto run = test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir +
                                     "/fail.ini --out " + dir + "/fail.h5");
   INFO(run.err);
@@ -162,36 +166,40 @@ TEST_CASE("A store that cannot write stops the run cleanly, and a rerun finishes
           "[family][sweep][store]") {
   const std::string dir = test::FreshDirectory("store_failure");
   const std::string config = test::WriteQuickSweep(dir, "full", 2);
-  REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/a.h5"))
-              .status == 0);
+  REQUIRE(
+      test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/a.h5")).status ==
+      0);
   // Files may not grow past 6 KiB: a journal append fails with EFBIG ("File too large") after
   // a few batches, as on a full disk with ENOSPC, and the last record is torn. SIGXFSZ is
   // ignored, so the write fails instead of killing the process.
-  const auto limited = test::RunCommand("bash -c 'trap \"\" XFSZ; ulimit -f 6; exec " +
-                                        test::SweepCommand("run " + config + " --out " + dir +
-                                                           "/b.h5") + "'");
+  const auto limited =
+      test::RunCommand("bash -c 'trap \"\" XFSZ; ulimit -f 6; exec " +
+                       test::SweepCommand("run " + config + " --out " + dir + "/b.h5") + "'");
   INFO(limited.err);
   CHECK(limited.status == 3);
-  CHECK_THAT(limited.err, Catch::Matchers::Contains("File too large") &&
-                              Catch::Matchers::Contains("run again"));
-  const auto rerun = test::RunCommand(test::SweepCommand("run " + config + " --out " + dir +
-                                                         "/b.h5"));
+  CHECK_THAT(limited.err,
+             Catch::Matchers::Contains("File too large") && Catch::Matchers::Contains("run again"));
+  const auto rerun =
+      test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/b.h5"));
   INFO(rerun.err);
   REQUIRE(rerun.status == 0);
   CHECK(test::CompareResults(dir + "/a.h5", dir + "/b.h5") == "");
 }
 
-TEST_CASE("A result file that cannot be written stops cleanly, keeps the journal, and a rerun "
-          "rebuilds it identically", "[family][sweep][store]") {
+TEST_CASE(
+    "A result file that cannot be written stops cleanly, keeps the journal, and a rerun "
+    "rebuilds it identically",
+    "[family][sweep][store]") {
   const std::string dir = test::FreshDirectory("result_write_failure");
   const std::string config = test::WriteQuickSweep(dir, "small", 1);
-  REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/a.h5"))
-              .status == 0);
+  REQUIRE(
+      test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/a.h5")).status ==
+      0);
   // 12 KiB: the journal of these 8 trials fits, the HDF5 file does not (as on a disk that fills
   // up at the checkpoint). It used to crash at exit after HDF5 failed to close the file.
-  const auto limited = test::RunCommand("bash -c 'trap \"\" XFSZ; ulimit -f 12; exec " +
-                                        test::SweepCommand("run " + config + " --out " + dir +
-                                                           "/b.h5") + "'");
+  const auto limited =
+      test::RunCommand("bash -c 'trap \"\" XFSZ; ulimit -f 12; exec " +
+                       test::SweepCommand("run " + config + " --out " + dir + "/b.h5") + "'");
   INFO(limited.err);
   CHECK(limited.status == 3);
   CHECK_THAT(limited.err, Catch::Matchers::Contains("b.h5.tmp: cannot write: File too large") &&
@@ -199,8 +207,8 @@ TEST_CASE("A result file that cannot be written stops cleanly, keeps the journal
   CHECK_FALSE(std::filesystem::exists(dir + "/b.h5.tmp"));  // nothing half-written left
   CHECK_FALSE(std::filesystem::exists(dir + "/b.h5"));
   CHECK(std::filesystem::exists(dir + "/b.h5.journal"));
-  const auto rerun = test::RunCommand(test::SweepCommand("run " + config + " --out " + dir +
-                                                         "/b.h5"));
+  const auto rerun =
+      test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/b.h5"));
   INFO(rerun.err);
   REQUIRE(rerun.status == 0);
   CHECK_THAT(rerun.err, Catch::Matchers::Contains("8 already done"));

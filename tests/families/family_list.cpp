@@ -5,14 +5,15 @@
 namespace pmoe {
 
 const std::vector<const DataFamily*>& DataFamilies() {
-  static const std::vector<const DataFamily*> list = {&PatternFamily(), &ImageFamily(), &ClusterFamily(),
-                                                      &test::ToyDataFamily()};
+  static const std::vector<const DataFamily*> list = {&PatternFamily(), &ImageFamily(),
+                                                      &ClusterFamily(), &test::ToyDataFamily()};
   return list;
 }
 
 const std::vector<const ModelFamily*>& ModelFamilies() {
-  static const std::vector<const ModelFamily*> list = {
-      &SeparateFamily(), &JointFamily(), &CnnFamily(), &SwitchFamily(), &SingleFamily(), &test::ToyModelFamily()};
+  static const std::vector<const ModelFamily*> list = {&SeparateFamily(), &JointFamily(),
+                                                       &CnnFamily(),      &SwitchFamily(),
+                                                       &SingleFamily(),   &test::ToyModelFamily()};
   return list;
 }
 

@@ -14,7 +14,8 @@ namespace {
 
 class ToySource final : public DataSource {
  public:
-  ToySource(int n, int d, double signal, uint64_t seed) : n_(n), d_(d), signal_(signal), seed_(seed) {}
+  ToySource(int n, int d, double signal, uint64_t seed)
+      : n_(n), d_(d), signal_(signal), seed_(seed) {}
   void Draw(Split split, int count, Dataset& out) const override {
     out.n = n_;
     out.d = d_;

@@ -34,8 +34,8 @@ class ToyLearner final : public Learner {
   Evaluation Score(const Dataset& data) const {
     Evaluation ev;
     for (int i = 0; i < data.size(); ++i)
-      ev.errors += (data.x(static_cast<Eigen::Index>(i) * data.n, 0) > threshold_ ? 0 : 1) !=
-                   data.label[i];
+      ev.errors +=
+          (data.x(static_cast<Eigen::Index>(i) * data.n, 0) > threshold_ ? 0 : 1) != data.label[i];
     ev.accuracy = 1.0 - static_cast<double>(ev.errors) / data.size();
     return ev;
   }
@@ -61,8 +61,7 @@ class ToyModel final : public ModelFamily {
     return {0, static_cast<double>(spec.N + spec.N_test)};
   }
   double ExpectedEpochs(const TrialSpec&) const override { return 0; }
-  std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape&,
-                                uint64_t) const override {
+  std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape&, uint64_t) const override {
     return std::make_unique<ToyLearner>(ExtraDoubleValue(spec, "model.toy_threshold"),
                                         ExtraText(spec, "model.toy_fail") == "true");
   }

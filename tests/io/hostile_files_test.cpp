@@ -100,8 +100,8 @@ TEST_CASE("Text quoting Boost's own placeholders is reported, not looped on fore
           "[io][ini][hostile]") {
   // Found by the INI fuzzer: Boost.Program_options replaced "%invalid_line%" in its message by
   // a line holding "%invalid_line%", forever. pmoe-sim's command line went the same way.
-  const std::vector<std::string> placeholders = {"invalid_line", "canonical_option", "option",
-                                                 "original_token", "value", "prefix"};
+  const std::vector<std::string> placeholders = {
+      "invalid_line", "canonical_option", "option", "original_token", "value", "prefix"};
   const std::string dir = test::FreshDirectory("ini_placeholders");
   for (const std::string& name : placeholders) {
     INFO(name);
@@ -109,12 +109,12 @@ TEST_CASE("Text quoting Boost's own placeholders is reported, not looped on fore
     CHECK_THROWS_WITH(ParseIniText("c.ini", "trials = 2\nx " + token + " y\n"),
                       Contains("c.ini") && Contains("invalid line"));
     std::ofstream(dir + "/c.ini") << "trials = 2\nx " << token << "\n";
-    const auto sweep = test::RunCommand("timeout 20 " + std::string(PMOE_SWEEP_PATH) + " plan " +
-                                        dir + "/c.ini");
+    const auto sweep =
+        test::RunCommand("timeout 20 " + std::string(PMOE_SWEEP_PATH) + " plan " + dir + "/c.ini");
     CHECK(sweep.status == 2);
     for (const std::string& arg : {"--" + token, "--x" + token, "--N=" + token + "=1"}) {
-      const auto sim = test::RunCommand("timeout 20 " + std::string(PMOE_SIM_PATH) + " '" + arg +
-                                        "'");
+      const auto sim =
+          test::RunCommand("timeout 20 " + std::string(PMOE_SIM_PATH) + " '" + arg + "'");
       CHECK(sim.status == 2);
     }
   }

@@ -1,10 +1,9 @@
 // The analytic gradients of all three models against central finite differences, in double.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
-#include <string>
 #include <numeric>
+#include <string>
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
@@ -52,9 +51,11 @@ GradientCheck CheckGradient(Model<double>& model, const SmallProblem& problem,
   for (Eigen::Index i = 0; i < model.params().size(); ++i) {
     const double saved = model.params()[i];
     model.params()[i] = saved + h;
-    const double up = model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), unused);
+    const double up =
+        model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), unused);
     model.params()[i] = saved - h;
-    const double down = model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), unused);
+    const double down =
+        model.LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), unused);
     model.params()[i] = saved;
     const double numeric = (up - down) / (2 * h);
     check.max_abs_error = std::max(check.max_abs_error, std::abs(numeric - grad[i]));

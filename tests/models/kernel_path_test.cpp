@@ -1,14 +1,14 @@
 // The AVX2 and portable kernels are the AVX-512 kernels' twins bit for bit: every kernel, on
-// each path, over neuron counts that take each lane split and the dot-product forward, patch dims with
-// masked tails, and inputs with zeros of both signs, exact ties and negative values. (Run where
-// the CPU has AVX-512; elsewhere only the portable path exists.)
-#include <catch2/catch.hpp>
+// each path, over neuron counts that take each lane split and the dot-product forward, patch dims
+// with masked tails, and inputs with zeros of both signs, exact ties and negative values. (Run
+// where the CPU has AVX-512; elsewhere only the portable path exists.)
+#include "pmoe/models/kernel_path.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/models/kernel_path.hpp"
 #include "pmoe/models/row_kernels.hpp"
 #include "pmoe/models/topl.hpp"
 
@@ -58,8 +58,7 @@ bool SameBits(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits",
-          "[kernels][portable]") {
+TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits", "[kernels][portable]") {
   if (!CpuRuns(KernelPath::kAvx512)) {
     WARN("SKIPPED: this CPU has no AVX-512, so only the portable kernels run here");
     return;
@@ -70,8 +69,7 @@ TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits",
   for (int q : {1, 2, 3, 5, 6, 7, 8, 9, 11, 12, 16, 20, 24, 33, 40, 48, 53})
     for (int d : {3, 8, 17, 64, 100})
       for (int R : {1, 5, 9}) {
-        std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q), gin(R * q), a(q),
-            coef(R);
+        std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q), gin(R * q), a(q), coef(R);
         for (auto* v : {&data, &wt, &gin, &a, &coef})
           for (float& x : *v) x = Value(rng);
         std::vector<const float*> rows(R);
@@ -79,8 +77,8 @@ TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits",
         const int n = 16, k = 1 + q % 12, l = 1 + d % 6;
         std::vector<float> scores(n * k);
         for (float& x : scores) x = Value(rng);
-        const Outputs x = RunAll(KernelPath::kAvx512, R, d, q, rows, wt, gin, a, coef, scores, n,
-                                 k, l);
+        const Outputs x =
+            RunAll(KernelPath::kAvx512, R, d, q, rows, wt, gin, a, coef, scores, n, k, l);
         for (KernelPath path : {KernelPath::kAvx2, KernelPath::kPortable}) {
           if (!CpuRuns(path)) continue;
           const Outputs y = RunAll(path, R, d, q, rows, wt, gin, a, coef, scores, n, k, l);

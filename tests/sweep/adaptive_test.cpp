@@ -1,10 +1,9 @@
 // The adaptive search of N* (issue 21): the psi search on synthetic success curves, the
 // [adaptive] config, and adaptive sweeps that stay bit-identical across thread counts, SIGKILL
 // and resume, and shards merged.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -60,7 +59,8 @@ std::string WriteAdaptiveSweep(const std::string& dir, const std::string& name,
                       << "[model]\nkind = separate\nm = 20\nepochs = 30\n"
                       << "[grid]\nmodel.l = 3:4\n"
                       << "[adaptive]\nN_min = 12\nN_max = 384\nbudget = 24\nround = 4\n"
-                         "target = 0.3\n" << extra;
+                         "target = 0.3\n"
+                      << extra;
   return path;
 }
 
@@ -79,15 +79,14 @@ TEST_CASE("Candidate N values are sorted integers from N_min to N_max", "[adapti
   }
 }
 
-TEST_CASE("The psi search finds N* of a known success curve within its interval",
-          "[adaptive]") {
+TEST_CASE("The psi search finds N* of a known success curve within its interval", "[adaptive]") {
   int covered = 0, runs = 0;
   for (double n_star : {30.0, 150.0, 700.0})
     for (uint64_t seed = 1; seed <= 10; ++seed, ++runs) {
       const PsiSearch search = Simulate(Settings(), n_star, 6, seed);
       const ThresholdEstimate e = search.Estimate();
-      INFO("N* " << n_star << " seed " << seed << ": " << e.median << " [" << e.lo << ", "
-                 << e.hi << "] after " << search.trials_used());
+      INFO("N* " << n_star << " seed " << seed << ": " << e.median << " [" << e.lo << ", " << e.hi
+                 << "] after " << search.trials_used());
       CHECK(search.state() == SearchState::kPrecise);
       CHECK(e.RelativeWidth() <= 0.3);
       CHECK(search.trials_used() <= 200);
@@ -148,8 +147,10 @@ TEST_CASE("An [adaptive] config is refused when it contradicts itself", "[adapti
   CHECK(ok.axes.back().values.back() == "80");
 }
 
-TEST_CASE("An adaptive sweep is the same for any thread count, after SIGKILLs and resume, and "
-          "from shards merged", "[adaptive][sweep]") {
+TEST_CASE(
+    "An adaptive sweep is the same for any thread count, after SIGKILLs and resume, and "
+    "from shards merged",
+    "[adaptive][sweep]") {
   const std::string dir = test::FreshDirectory("adaptive_sweep");
   const std::string config = WriteAdaptiveSweep(dir, "adapt");
   const auto one = test::RunCommand(
@@ -163,8 +164,9 @@ TEST_CASE("An adaptive sweep is the same for any thread count, after SIGKILLs an
   for (const SeriesOutcome& o : ParseSeriesTable(reference.meta.adaptive_series))
     CHECK(o.state != SearchState::kRunning);
 
-  REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --threads 2 --out " + dir +
-                                              "/two.h5")).status == 0);
+  REQUIRE(test::RunCommand(
+              test::SweepCommand("run " + config + " --threads 2 --out " + dir + "/two.h5"))
+              .status == 0);
   CHECK(test::CompareResults(dir + "/one.h5", dir + "/two.h5") == "");
   CHECK(ReadResultFile(dir + "/two.h5").meta.adaptive_series == reference.meta.adaptive_series);
 
@@ -193,8 +195,8 @@ TEST_CASE("An adaptive sweep is the same for any thread count, after SIGKILLs an
   // Two shards, each owning whole series, merged: the single run's file.
   const std::string sharded = dir + "/sharded.h5";
   for (int i = 1; i <= 2; ++i)
-    REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --shard " +
-                                                std::to_string(i) + "/2 --out " + sharded))
+    REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --shard " + std::to_string(i) +
+                                                "/2 --out " + sharded))
                 .status == 0);
   const std::string shards = dir + "/sharded.shards/";
   const auto merged = test::RunCommand(test::SweepCommand(

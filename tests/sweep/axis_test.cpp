@@ -1,8 +1,9 @@
 // Grid axes: every spelling of DESIGN.md gives the values a user expects; bad ones are refused.
+#include "pmoe/sweep/axis.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/axis.hpp"
 
 namespace pmoe {
 namespace {
@@ -47,8 +48,8 @@ TEST_CASE("Geometric series of integer parameters land on integers", "[sweep][ax
   using V = std::vector<std::string>;
   // The issue's example: x1.414 from 16 to 1024, rounded, no value twice, and it says so.
   const Axis n = ParseAxis("t.ini", "N", "16..1024 x1.414");
-  CHECK(n.values == V{"16", "23", "32", "45", "64", "90", "128", "181", "256", "362", "511",
-                      "723", "1022"});
+  CHECK(n.values ==
+        V{"16", "23", "32", "45", "64", "90", "128", "181", "256", "362", "511", "723", "1022"});
   CHECK_THAT(n.note, Catch::Matchers::Contains("rounded to integers"));
   // Small values round onto each other: duplicates dropped, order kept.
   CHECK(Values("model.l", "1..8 x1.2") == V{"1", "2", "3", "4", "5", "6", "7"});

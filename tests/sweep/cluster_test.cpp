@@ -2,13 +2,12 @@
 // alone, `missing` and the command it prints, merge's refusal to overwrite another sweep, the
 // numerics build in every identity, the CPU check, and the generated Slurm scripts (their
 // requeue on USR1 run by bash with a stand-in scontrol). tests/slurm/ runs them on real Slurm.
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +41,8 @@ void WaitForRows(const std::string& journal) {
 }
 
 // The file as another build would have written it.
-void RewriteWithBuild(const std::string& path, const std::string& config, const std::string& build) {
+void RewriteWithBuild(const std::string& path, const std::string& config,
+                      const std::string& build) {
   ResultContents contents = ReadResultFile(path);
   contents.meta.numerics_build = build;
   WriteResultFile(path, contents.meta, ExpandGrid(LoadSweepConfig(config)), *contents.schema,
@@ -58,23 +58,27 @@ std::string OtherKernels() {
 
 }  // namespace
 
-TEST_CASE("status reads several files, exits 1 while any is incomplete, and reads a journal "
-          "alone", "[sweep][cluster]") {
+TEST_CASE(
+    "status reads several files, exits 1 while any is incomplete, and reads a journal "
+    "alone",
+    "[sweep][cluster]") {
   const std::string dir = test::FreshDirectory("cluster_status");
   const std::string config = test::WriteQuickSweep(dir, "status", 15);  // 120 trials
   const std::string out = dir + "/r.h5";
   for (int i : {1, 2})
-    REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                    "/3 --out " + out)).status == 0);
-  const auto two = RunCommand(SweepCommand("status " + ShardFile(dir, 1, 3) + " " +
-                                           ShardFile(dir, 2, 3)));
+    REQUIRE(RunCommand(
+                SweepCommand("run " + config + " --shard " + std::to_string(i) + "/3 --out " + out))
+                .status == 0);
+  const auto two =
+      RunCommand(SweepCommand("status " + ShardFile(dir, 1, 3) + " " + ShardFile(dir, 2, 3)));
   CHECK(two.status == 0);
   CHECK_THAT(two.out, Contains("2 of 2 files complete") && Contains("kernels="));
   // Shard 3 killed before its first checkpoint: only its journal exists.
   const std::string third = ShardFile(dir, 3, 3);
   const int pid = test::SpawnCommand(
       SweepCommand("run " + config + " --shard 3/3 --threads 1 --checkpoint-seconds 1000 --out " +
-                   out), dir + "/log");
+                   out),
+      dir + "/log");
   WaitForRows(third + ".journal");
   kill(pid, SIGKILL);
   test::WaitFor(pid);
@@ -97,8 +101,10 @@ TEST_CASE("status reads several files, exits 1 while any is incomplete, and read
   CHECK_THAT(none.err, Contains("no such file, and no journal"));
 }
 
-TEST_CASE("missing names absent, incomplete, running and foreign shards and prints the command "
-          "that finishes them", "[sweep][cluster]") {
+TEST_CASE(
+    "missing names absent, incomplete, running and foreign shards and prints the command "
+    "that finishes them",
+    "[sweep][cluster]") {
   const std::string dir = test::FreshDirectory("cluster_missing");
   const std::string config = test::WriteQuickSweep(dir, "missing", 3);
   const std::string out = dir + "/r.h5";
@@ -123,12 +129,14 @@ TEST_CASE("missing names absent, incomplete, running and foreign shards and prin
   const std::string run4 = tool + " run " + config + " --shard 4/4 --out " + out;
   CHECK_THAT(first.out, Contains("  " + run3 + "\n  " + run4 + "\n"));
   // With the generated array script: one sbatch for just those shards, the merge after it.
-  REQUIRE(RunCommand(SweepCommand("slurm " + config + " --shards 4 --pilot 0 --out " + out))
-              .status == 0);
+  REQUIRE(
+      RunCommand(SweepCommand("slurm " + config + " --shards 4 --pilot 0 --out " + out)).status ==
+      0);
   const auto scripted = RunCommand(missing);
   CHECK_THAT(scripted.out, Contains("jid=$(sbatch --parsable --array=3,4 " + dir +
                                     "/r.slurm/array.sbatch) && sbatch "
-                                    "--dependency=afterany:$jid " + dir + "/r.slurm/merge.sbatch"));
+                                    "--dependency=afterany:$jid " +
+                                    dir + "/r.slurm/merge.sbatch"));
   // A shard being written now is running, not to resubmit.
   REQUIRE(RunCommand(run4).status == 0);
   {
@@ -151,8 +159,8 @@ TEST_CASE("missing names absent, incomplete, running and foreign shards and prin
                                        "[model]\nepochs = 20\nm = 20\n[grid]\n"
                                        "model.kind = separate,cnn\nmodel.l = 2:4\nN = 60,120\n";
   std::filesystem::remove(ShardFile(dir, 2, 4));
-  REQUIRE(RunCommand(SweepCommand("run " + dir + "/other.ini --shard 2/4 --out " + out))
-              .status == 0);
+  REQUIRE(RunCommand(SweepCommand("run " + dir + "/other.ini --shard 2/4 --out " + out)).status ==
+          0);
   const auto foreign = RunCommand(missing);
   CHECK(foreign.status == 1);
   CHECK_THAT(foreign.out, Contains("shard 2/4") && Contains("holds another sweep: seed 8") &&
@@ -165,8 +173,9 @@ TEST_CASE("merge does not overwrite another sweep's file without --force", "[swe
   const std::string out = dir + "/r.h5";
   std::string parts;
   for (int i : {1, 2}) {
-    REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                    "/2 --out " + out)).status == 0);
+    REQUIRE(RunCommand(
+                SweepCommand("run " + config + " --shard " + std::to_string(i) + "/2 --out " + out))
+                .status == 0);
     parts += " " + ShardFile(dir, i, 2);
   }
   std::ofstream(dir + "/other.ini") << "name = other\ntrials = 1\n[model]\nepochs = 5\n";
@@ -174,8 +183,8 @@ TEST_CASE("merge does not overwrite another sweep's file without --force", "[swe
   REQUIRE(RunCommand(SweepCommand("run " + dir + "/other.ini --out " + other)).status == 0);
   const auto refused = RunCommand(SweepCommand("merge " + other + parts));
   CHECK(refused.status == 2);
-  CHECK_THAT(refused.err, Contains(other + " exists and is not this sweep's file") &&
-                              Contains("--force"));
+  CHECK_THAT(refused.err,
+             Contains(other + " exists and is not this sweep's file") && Contains("--force"));
   CHECK(ReadResultFile(other).meta.name == "other");
   std::ofstream(dir + "/notes.txt") << "not a result file\n";
   CHECK(RunCommand(SweepCommand("merge " + dir + "/notes.txt" + parts)).status == 2);
@@ -201,15 +210,16 @@ TEST_CASE("Files, shards and journals of another build are neither resumed nor m
   RewriteWithBuild(out, config, OtherKernels());
   const auto resume = RunCommand(SweepCommand("run " + config + " --out " + out));
   CHECK(resume.status == 2);
-  CHECK_THAT(resume.err, Contains("computed by another build (kernels = ") &&
-                             Contains(" in the file, "));
+  CHECK_THAT(resume.err,
+             Contains("computed by another build (kernels = ") && Contains(" in the file, "));
   // A shard of another build is not merged with this build's.
   for (int i : {1, 2})
-    REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                    "/2 --out " + out)).status == 0);
+    REQUIRE(RunCommand(
+                SweepCommand("run " + config + " --shard " + std::to_string(i) + "/2 --out " + out))
+                .status == 0);
   RewriteWithBuild(ShardFile(dir, 2, 2), config, OtherKernels());
-  const auto merged = RunCommand(SweepCommand("merge " + dir + "/m.h5 " + ShardFile(dir, 1, 2) +
-                                              " " + ShardFile(dir, 2, 2)));
+  const auto merged = RunCommand(
+      SweepCommand("merge " + dir + "/m.h5 " + ShardFile(dir, 1, 2) + " " + ShardFile(dir, 2, 2)));
   CHECK(merged.status == 2);
   CHECK_THAT(merged.err, Contains("not parts of one sweep: computed by another build (kernels"));
   // A journal left by another build is refused too, saying so.
@@ -225,8 +235,10 @@ TEST_CASE("Files, shards and journals of another build are neither resumed nor m
              Contains("no numerics build recorded in the file"));
 }
 
-TEST_CASE("A CPU without the build's instruction set gets a message, not an illegal "
-          "instruction", "[sweep][cluster][build]") {
+TEST_CASE(
+    "A CPU without the build's instruction set gets a message, not an illegal "
+    "instruction",
+    "[sweep][cluster][build]") {
   const auto fields = SplitNumericsBuild(NumericsBuild());
   std::string isa;
   for (const auto& [name, value] : fields)
@@ -240,50 +252,59 @@ TEST_CASE("A CPU without the build's instruction set gets a message, not an ille
                         Contains("PMOE_MARCH"));
 }
 
-TEST_CASE("The generated Slurm scripts: explicit shards, the allocation's threads, a site's "
-          "lines, and a task saved and requeued on USR1", "[sweep][cluster][slurm]") {
+TEST_CASE(
+    "The generated Slurm scripts: explicit shards, the allocation's threads, a site's "
+    "lines, and a task saved and requeued on USR1",
+    "[sweep][cluster][slurm]") {
   const std::string dir = test::FreshDirectory("cluster_scripts");
   const std::string config = test::WriteQuickSweep(dir, "scripts", 15);  // 120 trials
   const std::string out = dir + "/r.h5";
   std::ofstream(dir + "/site.sbatch") << "#!/bin/bash\n#SBATCH --partition=short\n\n"
                                          "#SBATCH --account=lab\n";
-  const auto printed = RunCommand(SweepCommand("slurm " + config + " --shards 3 --cpus 2 "
+  const auto printed = RunCommand(SweepCommand("slurm " + config +
+                                               " --shards 3 --cpus 2 "
                                                "--pilot 4 --margin 3 --sbatch --qos=low "
-                                               "--sbatch-file " + dir + "/site.sbatch --print "
-                                               "--out " + out));
+                                               "--sbatch-file " +
+                                               dir +
+                                               "/site.sbatch --print "
+                                               "--out " +
+                                               out));
   INFO(printed.err);
   REQUIRE(printed.status == 0);
   CHECK_FALSE(std::filesystem::exists(dir + "/r.slurm"));  // --print writes nothing
-  CHECK_THAT(printed.out, Contains("#SBATCH --array=1-3\n") &&
-                              Contains("#SBATCH --cpus-per-task=2\n") &&
-                              Contains("--shard auto/3 ") &&
-                              Contains("--threads \"${SLURM_CPUS_PER_TASK:-1}\"") &&
-                              Contains("#SBATCH --signal=B:USR1@90\n") &&
-                              Contains("#SBATCH --qos=low\n#SBATCH --partition=short\n"
-                                       "#SBATCH --account=lab\n") &&
-                              Contains("x margin 3") && Contains("a pilot of 4 trials") &&
-                              Contains("--dependency=afterany") &&
-                              Contains(" missing '" + config + "' --shards 3"));
+  CHECK_THAT(
+      printed.out,
+      Contains("#SBATCH --array=1-3\n") && Contains("#SBATCH --cpus-per-task=2\n") &&
+          Contains("--shard auto/3 ") && Contains("--threads \"${SLURM_CPUS_PER_TASK:-1}\"") &&
+          Contains("#SBATCH --signal=B:USR1@90\n") &&
+          Contains("#SBATCH --qos=low\n#SBATCH --partition=short\n"
+                   "#SBATCH --account=lab\n") &&
+          Contains("x margin 3") && Contains("a pilot of 4 trials") &&
+          Contains("--dependency=afterany") && Contains(" missing '" + config + "' --shards 3"));
   std::ofstream(dir + "/bad.sbatch") << "#SBATCH --partition=short\nmodule load gcc\n";
-  const auto bad = RunCommand(SweepCommand("slurm " + config + " --shards 3 --sbatch-file " +
-                                           dir + "/bad.sbatch"));
+  const auto bad = RunCommand(
+      SweepCommand("slurm " + config + " --shards 3 --sbatch-file " + dir + "/bad.sbatch"));
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Contains("\"module load gcc\": expected #SBATCH lines only"));
-  const auto fixed = RunCommand(SweepCommand("slurm " + config + " --shards 3 --cpus 1 --time 90 "
-                                             "--mem 700 --out " + out));
+  const auto fixed = RunCommand(SweepCommand("slurm " + config +
+                                             " --shards 3 --cpus 1 --time 90 "
+                                             "--mem 700 --out " +
+                                             out));
   REQUIRE(fixed.status == 0);
   const std::string array = dir + "/r.slurm/array.sbatch";
   CHECK(RunCommand("bash -n " + array + " && bash -n " + dir + "/r.slurm/merge.sbatch").status ==
         0);
-  CHECK(RunCommand("grep -q -- '--time=01:30:00' " + array + " && grep -q -- '--mem=700M' " +
-                   array).status == 0);
+  CHECK(RunCommand("grep -q -- '--time=01:30:00' " + array + " && grep -q -- '--mem=700M' " + array)
+            .status == 0);
 
   // The task as Slurm would run it, with an scontrol that records what it is asked.
   std::filesystem::create_directories(dir + "/bin");
   std::ofstream(dir + "/bin/scontrol") << "#!/bin/sh\necho \"$@\" >> " << dir << "/scontrol.log\n";
   std::filesystem::permissions(dir + "/bin/scontrol", std::filesystem::perms::owner_all);
-  const std::string task = "env PATH=" + dir + "/bin:$PATH SLURM_ARRAY_TASK_ID=2 "
-                           "SLURM_JOB_ID=4242 SLURM_CPUS_PER_TASK=1 bash " + array;
+  const std::string task = "env PATH=" + dir +
+                           "/bin:$PATH SLURM_ARRAY_TASK_ID=2 "
+                           "SLURM_JOB_ID=4242 SLURM_CPUS_PER_TASK=1 bash " +
+                           array;
   const int pid = test::SpawnCommand(task, dir + "/task.log");
   WaitForRows(ShardFile(dir, 2, 3) + ".journal");
   kill(pid, SIGUSR1);  // what --signal=B:USR1@90 sends before the time limit
@@ -315,8 +336,9 @@ TEST_CASE("pmoe-analyze on an incomplete set of shards warns, naming the N that 
   const std::string out = dir + "/r.h5";
   std::string three;
   for (int i : {1, 2, 3}) {
-    REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                    "/3 --out " + out)).status == 0);
+    REQUIRE(RunCommand(
+                SweepCommand("run " + config + " --shard " + std::to_string(i) + "/3 --out " + out))
+                .status == 0);
     if (i < 3) three += " " + ShardFile(dir, i, 3);
   }
   const std::string analyze = std::string(PMOE_ANALYZE_PATH) + " summary";
@@ -336,8 +358,10 @@ TEST_CASE("pmoe-analyze on an incomplete set of shards warns, naming the N that 
 
 namespace pmoe {
 
-TEST_CASE("Shards run on the AVX-512 kernels and on their portable twins merge into one run's "
-          "bits", "[sweep][cluster][portable]") {
+TEST_CASE(
+    "Shards run on the AVX-512 kernels and on their portable twins merge into one run's "
+    "bits",
+    "[sweep][cluster][portable]") {
   const std::string dir = test::FreshDirectory("cluster_portable");
   // The three models: CNN (20 neurons: the broadcast forward with an 8-lane tail), separate
   // (10 per expert) and joint (5 per expert: the dot-product forward), with top-l routing.
@@ -348,18 +372,20 @@ TEST_CASE("Shards run on the AVX-512 kernels and on their portable twins merge i
   const std::string config = dir + "/mixed.ini", out = dir + "/r.h5";
   REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + dir + "/one.h5")).status == 0);
   const std::string portable = "PMOE_KERNELS=portable ";
-  REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --out " + dir + "/p.h5"))
-              .status == 0);
+  REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --out " + dir + "/p.h5")).status ==
+          0);
   CHECK(test::CompareResults(dir + "/one.h5", dir + "/p.h5").empty());
-  REQUIRE(RunCommand("PMOE_KERNELS=avx2 " +
-                     SweepCommand("run " + config + " --out " + dir + "/a.h5")).status == 0);
+  REQUIRE(
+      RunCommand("PMOE_KERNELS=avx2 " + SweepCommand("run " + config + " --out " + dir + "/a.h5"))
+          .status == 0);
   CHECK(test::CompareResults(dir + "/one.h5", dir + "/a.h5").empty());
   // A mixed cluster: shard 1 on an old node (neither AVX-512 nor AVX2), shard 2 on a new one.
-  REQUIRE(RunCommand(portable + SweepCommand("run " + config + " --shard 1/2 --out " + out))
-              .status == 0);
+  REQUIRE(
+      RunCommand(portable + SweepCommand("run " + config + " --shard 1/2 --out " + out)).status ==
+      0);
   REQUIRE(RunCommand(SweepCommand("run " + config + " --shard 2/2 --out " + out)).status == 0);
-  const auto merged = RunCommand(SweepCommand("merge " + out + " " + ShardFile(dir, 1, 2) + " " +
-                                              ShardFile(dir, 2, 2)));
+  const auto merged = RunCommand(
+      SweepCommand("merge " + out + " " + ShardFile(dir, 1, 2) + " " + ShardFile(dir, 2, 2)));
   INFO(merged.err);
   REQUIRE(merged.status == 0);
   CHECK(test::CompareResults(dir + "/one.h5", out).empty());

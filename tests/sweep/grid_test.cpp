@@ -1,16 +1,18 @@
 // Grid expansion: the cartesian product in a fixed order, stable cell ids, every cell validated
 // before anything runs, and a cost model that orders cells sensibly.
+#include "pmoe/sweep/grid.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/grid.hpp"
 
 namespace pmoe {
 
 TEST_CASE("A grid is the product of its axes with the last varying fastest", "[sweep][grid]") {
-  const SweepConfig config = ParseSweepConfig(
-      "g.ini", "name = g\nseed = 3\ntrials = 5\nN = 200\n[model]\nkind = separate\n"
-               "[grid]\nmodel.l = 1:3\nN = 100,400\nmodel.kind = separate,cnn\n");
+  const SweepConfig config =
+      ParseSweepConfig("g.ini",
+                       "name = g\nseed = 3\ntrials = 5\nN = 200\n[model]\nkind = separate\n"
+                       "[grid]\nmodel.l = 1:3\nN = 100,400\nmodel.kind = separate,cnn\n");
   CHECK(config.name == "g");
   CHECK(config.seed == 3);
   CHECK(config.trials == 5);
@@ -64,9 +66,10 @@ TEST_CASE("Estimated cost grows with N and with the patches each neuron sees", "
 namespace pmoe {
 
 TEST_CASE("Per-model sections override parameters of that model's cells only", "[sweep][grid]") {
-  const SweepConfig config = ParseSweepConfig(
-      "o.ini", "[model]\nm = 40\n[model.joint]\nk = 8\nl = 6\n[model.separate]\nl = 4\n"
-               "[grid]\nmodel.kind = separate,joint,cnn\n");
+  const SweepConfig config =
+      ParseSweepConfig("o.ini",
+                       "[model]\nm = 40\n[model.joint]\nk = 8\nl = 6\n[model.separate]\nl = 4\n"
+                       "[grid]\nmodel.kind = separate,joint,cnn\n");
   const std::vector<Cell> cells = ExpandGrid(config);
   REQUIRE(cells.size() == 3);
   CHECK(cells[0].spec.model.k == 2);
@@ -86,10 +89,11 @@ namespace pmoe {
 
 TEST_CASE("An axis of a [grid.KIND] section applies to that model's cells only", "[sweep][grid]") {
   // Joint pMoE over l; separate pMoE at its fixed l = 4 and the CNN alongside, each once per N.
-  const SweepConfig config = ParseSweepConfig(
-      "k.ini", "[model]\nl = 4\n[model.joint]\nk = 8\n"
-               "[grid]\nmodel.kind = separate,joint,cnn\nN = 100,200\n"
-               "[grid.joint]\nmodel.l = 2,6,10\n");
+  const SweepConfig config =
+      ParseSweepConfig("k.ini",
+                       "[model]\nl = 4\n[model.joint]\nk = 8\n"
+                       "[grid]\nmodel.kind = separate,joint,cnn\nN = 100,200\n"
+                       "[grid.joint]\nmodel.l = 2,6,10\n");
   const std::vector<Cell> cells = ExpandGrid(config);
   REQUIRE(cells.size() == 2 + 2 * 3 + 2);
   int separate = 0, joint = 0, cnn = 0;
@@ -110,7 +114,8 @@ TEST_CASE("An axis of a [grid.KIND] section applies to that model's cells only",
   CHECK(cnn == 2);
   // Pairing kept: trial t of every cell sees the same data set whatever its model or l.
   for (const Cell& c : cells)
-    for (int t : {0, 3}) CHECK(DeriveSeeds(1, c.spec, t).data == DeriveSeeds(1, cells[0].spec, t).data);
+    for (int t : {0, 3})
+      CHECK(DeriveSeeds(1, c.spec, t).data == DeriveSeeds(1, cells[0].spec, t).data);
 }
 
 TEST_CASE("A [grid.KIND] axis is refused where it cannot apply", "[sweep][grid]") {

@@ -240,7 +240,8 @@ TEST_CASE("Damaged result files are refused by name, and nothing of them is copi
   }
 }
 
-TEST_CASE("A compressed result file (h5repack) is not taken for a damaged one", "[store][hostile]") {
+TEST_CASE("A compressed result file (h5repack) is not taken for a damaged one",
+          "[store][hostile]") {
   // The extent check compares rows with stored bytes; a compressed column stores fewer.
   const std::string dir = test::FreshDirectory("hostile_repack");
   const std::string good = GoodResultFile(dir), packed = dir + "/packed.h5";

@@ -1,15 +1,15 @@
 // The journal keeps every acknowledged batch and drops only a torn or corrupt tail; rows
 // round-trip bit for bit; one writer at a time.
-#include <catch2/catch.hpp>
+#include "pmoe/sweep/journal.hpp"
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/journal.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "support/run_command.hpp"
 

@@ -1,12 +1,12 @@
 // plan --pilot: which trials the pilot runs, the ratio estimate it makes from their times, and
 // the command as users run it (a measured estimate, nothing written, bad values refused).
-#include <catch2/catch.hpp>
+#include "pmoe/sweep/pilot.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
-#include "pmoe/sweep/pilot.hpp"
 #include "support/run_command.hpp"
 #include "sweep_test_support.hpp"
 

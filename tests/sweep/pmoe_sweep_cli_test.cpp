@@ -1,6 +1,5 @@
 // pmoe-sweep as users run it: plan prints the grid and its cost; bad configs exit 2.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 
 #include "support/run_command.hpp"
@@ -18,8 +17,8 @@ TEST_CASE("pmoe-sweep plan lists cells and cost and refuses bad configs", "[cli]
   CHECK_THAT(ok.out, Contains("12 cells x 3 trials = 36 trials"));
   CHECK_THAT(ok.out, Contains("model.l=4, N=400"));
 
-  const auto json = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " plan " + dir +
-                                     "/ok.ini --json");
+  const auto json =
+      test::RunCommand(std::string(PMOE_SWEEP_PATH) + " plan " + dir + "/ok.ini --json");
   CHECK(json.status == 0);
   CHECK_THAT(json.out, Contains("\"cells\":12"));
 

@@ -1,11 +1,10 @@
 // pmoe-sweep run as users run it: results independent of thread count and shard split, a sweep
 // killed with SIGKILL again and again and resumed ends identical to an uninterrupted one, Ctrl-C
 // stops cleanly, and a different config is refused.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -29,11 +28,13 @@ using test::SweepCommand;
 TEST_CASE("A sweep on 1 thread and on 2 threads writes identical trials", "[sweep][run]") {
   const std::string dir = test::FreshDirectory("sweep_threads");
   const std::string config = test::WriteQuickSweep(dir, "threads", 3);
-  const auto one = RunCommand(SweepCommand("run " + config + " --threads 1 --out " + dir + "/1.h5"));
-  const auto two = RunCommand(SweepCommand("run " + config + " --threads 2 --out " + dir + "/2.h5"));
+  const auto one =
+      RunCommand(SweepCommand("run " + config + " --threads 1 --out " + dir + "/1.h5"));
+  const auto two =
+      RunCommand(SweepCommand("run " + config + " --threads 2 --out " + dir + "/2.h5"));
   // Without the test-set cache every trial draws its own test set: the same bits.
-  const auto uncached = RunCommand(SweepCommand("run " + config + " --test-cache-mb 0 --out " +
-                                                dir + "/uncached.h5"));
+  const auto uncached = RunCommand(
+      SweepCommand("run " + config + " --test-cache-mb 0 --out " + dir + "/uncached.h5"));
   INFO(one.err << two.err << uncached.err);
   REQUIRE(one.status == 0);
   REQUIRE(two.status == 0);
@@ -55,7 +56,8 @@ TEST_CASE("Three shards merged equal one run", "[sweep][shards]") {
   for (int i = 1; i <= 3; ++i) {
     // Every shard of one --out gets its own file beside it.
     REQUIRE(RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                    "/3 --out " + dir + "/merged.h5")).status == 0);
+                                    "/3 --out " + dir + "/merged.h5"))
+                .status == 0);
     const std::string out = dir + "/merged.shards/shard-" + std::to_string(i) + "-of-3.h5";
     const size_t rows = ReadResultFile(out).rows.size();
     CHECK(rows >= 4);  // cost-balanced: 24 trials over 3 shards
@@ -73,8 +75,8 @@ TEST_CASE("Three shards merged equal one run", "[sweep][shards]") {
                                                "/merged.shards/shard-3-of-3.h5"));
   CHECK(missing.status == 2);
   CHECK_THAT(missing.err, Contains("in none of the files") && Contains("(shard 2/3)") &&
-                              Contains("pmoe-sweep missing " + config + " --shards 3 --out " +
-                                       dir + "/merged.h5`"));
+                              Contains("pmoe-sweep missing " + config + " --shards 3 --out " + dir +
+                                       "/merged.h5`"));
   CHECK_FALSE(std::filesystem::exists(dir + "/m2.h5"));
   const auto twice = RunCommand(SweepCommand("merge " + dir + "/m3.h5 " + part1 + " " + part1));
   CHECK(twice.status == 2);
@@ -87,19 +89,19 @@ TEST_CASE("A Slurm array task takes its shard number, never the shard count, fro
   const std::string config = test::WriteQuickSweep(dir, "slurm", 1);
   // A resubmitted single task (--array=3: a task count of 1) runs shard 3 of the K given.
   const std::string env = "SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_COUNT=1 SLURM_ARRAY_TASK_MIN=3 ";
-  const auto r = RunCommand(env + SweepCommand("run " + config + " --shard auto/4 --out " + dir +
-                                               "/s.h5"));
+  const auto r =
+      RunCommand(env + SweepCommand("run " + config + " --shard auto/4 --out " + dir + "/s.h5"));
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(ReadResultFile(dir + "/s.shards/shard-3-of-4.h5").meta.shard == "3/4");
   // A task id outside 1..K, or auto outside an array, is refused naming the variable.
-  const auto outside = RunCommand("SLURM_ARRAY_TASK_ID=5 " +
-                                  SweepCommand("run " + config + " --shard auto/4 --out " + dir +
-                                               "/s.h5"));
+  const auto outside =
+      RunCommand("SLURM_ARRAY_TASK_ID=5 " +
+                 SweepCommand("run " + config + " --shard auto/4 --out " + dir + "/s.h5"));
   CHECK(outside.status == 2);
   CHECK_THAT(outside.err, Contains("SLURM_ARRAY_TASK_ID = \"5\"") && Contains("1..4"));
-  const auto no_array = RunCommand("unset SLURM_ARRAY_TASK_ID; " +
-                                   SweepCommand("run " + config + " --shard auto/4"));
+  const auto no_array =
+      RunCommand("unset SLURM_ARRAY_TASK_ID; " + SweepCommand("run " + config + " --shard auto/4"));
   CHECK(no_array.status == 2);
   CHECK_THAT(no_array.err, Contains("SLURM_ARRAY_TASK_ID, which is not set"));
   // Without --shard an array task runs the whole sweep into the unsharded file, and says so.
@@ -118,8 +120,8 @@ TEST_CASE("A sweep killed with SIGKILL many times and resumed equals an uninterr
 
   const std::string out = dir + "/killed.h5";
   // Checkpoints every 50 ms, so kills land during HDF5 rebuilds as well as during trials.
-  const std::string run = SweepCommand("run " + config + " --out " + out +
-                                       " --checkpoint-seconds 0.05");
+  const std::string run =
+      SweepCommand("run " + config + " --out " + out + " --checkpoint-seconds 0.05");
   const unsigned seed = std::random_device{}();
   INFO("kill schedule seed " << seed);
   std::mt19937 rng(seed);
@@ -162,8 +164,10 @@ TEST_CASE("Ctrl-C stops a sweep cleanly and a second run finishes it", "[sweep][
   }
   kill(pid, SIGINT);
   const int status = test::WaitFor(pid);
-  if (status == 0) WARN("the sweep finished before Ctrl-C reached it");
-  else CHECK(status == 130);
+  if (status == 0)
+    WARN("the sweep finished before Ctrl-C reached it");
+  else
+    CHECK(status == 130);
   const size_t saved = ReadResultFile(out).rows.size();
   CHECK(saved > 0);
   REQUIRE(RunCommand(SweepCommand("run " + config + " --out " + out)).status == 0);
@@ -188,8 +192,8 @@ TEST_CASE("A different config onto an existing file is refused saying what diffe
   CHECK_THAT(refused.err, Contains("holds another sweep") &&
                               Contains("data.delta_r = {0.6} in the file, {0.55} in the config"));
   CHECK(std::filesystem::last_write_time(out) == before);
-  const auto forced = RunCommand(SweepCommand("run " + dir + "/second.ini --out " + out +
-                                              " --force"));
+  const auto forced =
+      RunCommand(SweepCommand("run " + dir + "/second.ini --out " + out + " --force"));
   CHECK(forced.status == 0);
   CHECK(ReadResultFile(out).meta.name == "second");
 }

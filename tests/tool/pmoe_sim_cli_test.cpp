@@ -1,7 +1,6 @@
 // pmoe-sim as users run it: bad input gets exit status 2 and a message naming the option, value
 // and expectation; --config works; results do not depend on the thread count.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <regex>
 
@@ -19,8 +18,10 @@ test::CommandResult Sim(const std::string& args) {
 
 // The JSON output without its timing fields, which are the only ones allowed to differ.
 std::string WithoutTimings(const std::string& json) {
-  return std::regex_replace(json, std::regex("\"(data|train|eval|wall)_ms(_mean|_sd)?\":[^,}]*"
-                                             "|\"elapsed_s\":[^,}]*"), "");
+  return std::regex_replace(json,
+                            std::regex("\"(data|train|eval|wall)_ms(_mean|_sd)?\":[^,}]*"
+                                       "|\"elapsed_s\":[^,}]*"),
+                            "");
 }
 
 }  // namespace
@@ -55,8 +56,9 @@ TEST_CASE("pmoe-sim refuses bad values with exit status 2 and names option value
   }
 }
 
-TEST_CASE("pmoe-sim reads the data and model sections of a config and the command line overrides them",
-          "[cli]") {
+TEST_CASE(
+    "pmoe-sim reads the data and model sections of a config and the command line overrides them",
+    "[cli]") {
   const std::string dir = test::FreshDirectory("sim_config");
   std::ofstream(dir + "/cell.ini") << "name = example   # comment\nseed = 3\ntrials = 2\nN = 60\n"
                                       "[data]\nmodel = pattern\nn = 8\nl_star = 2\n"
@@ -80,8 +82,9 @@ TEST_CASE("pmoe-sim reads the data and model sections of a config and the comman
 }
 
 TEST_CASE("pmoe-sim gives the same trials on 1 and 2 threads", "[cli][determinism]") {
-  const std::string args = "--model joint --k 4 --l 4 --m 20 --N 100 --N_test 200 --trials 6 "
-                           "--epochs 10 --json --threads ";
+  const std::string args =
+      "--model joint --k 4 --l 4 --m 20 --N 100 --N_test 200 --trials 6 "
+      "--epochs 10 --json --threads ";
   const auto one = Sim(args + "1");
   const auto two = Sim(args + "2");
   REQUIRE(one.status == 0);

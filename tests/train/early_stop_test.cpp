@@ -1,7 +1,6 @@
 // The early stop (MODEL.md §5): training ends at the first epoch after which no training sample
 // is misclassified, and the check that decides it finds an error wherever it is.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
 

@@ -1,7 +1,6 @@
 // The separately trained router on the default data set behaves as MODEL.md §2 predicts, and
 // separate pMoE at l = l* learns the task (issue: the simulator core).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "pmoe/core/rng.hpp"

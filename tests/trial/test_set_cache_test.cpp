@@ -1,8 +1,8 @@
 // The test-set cache keeps a set while announced trials still want it, drops it after the last,
 // and never holds more than its budget.
-#include <catch2/catch.hpp>
-
 #include "pmoe/trial/test_set_cache.hpp"
+
+#include <catch2/catch.hpp>
 
 namespace pmoe {
 namespace {
@@ -45,8 +45,7 @@ TEST_CASE("The test-set cache drops a set after its last announced use", "[trial
   CHECK(cache.counts().bytes == 0);
 }
 
-TEST_CASE("The test-set cache keeps unannounced sets while its budget has room",
-          "[trial][cache]") {
+TEST_CASE("The test-set cache keeps unannounced sets while its budget has room", "[trial][cache]") {
   const Dataset set = SetOf(10, 1.0f);
   TestSetCache cache(2 * DatasetBytes(set) + 1);
   for (uint64_t seed = 1; seed <= 3; ++seed) cache.Offer("data.n=2", seed, set);
@@ -54,9 +53,9 @@ TEST_CASE("The test-set cache keeps unannounced sets while its budget has room",
   CHECK(cache.counts().bytes == 2 * DatasetBytes(set));
   CHECK(cache.Find("data.n=2", 1, 10) != nullptr);
   CHECK(cache.Find("data.n=2", 3, 10) == nullptr);
-  CHECK(cache.Find("data.n=2", 1, 20) == nullptr);  // another sample count
-  CHECK(cache.Find("data.n=3", 1, 10) == nullptr);  // other data parameters
-  CHECK(cache.counts().bytes == 2 * DatasetBytes(set));    // unannounced: never dropped
+  CHECK(cache.Find("data.n=2", 1, 20) == nullptr);       // another sample count
+  CHECK(cache.Find("data.n=3", 1, 10) == nullptr);       // other data parameters
+  CHECK(cache.counts().bytes == 2 * DatasetBytes(set));  // unannounced: never dropped
 }
 
 }  // namespace pmoe

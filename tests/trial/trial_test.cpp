@@ -1,11 +1,11 @@
 // A trial is a pure function of its spec and seeds; seeds pair data across N and models; trouble
 // inside a trial becomes its status.
-#include <catch2/catch.hpp>
+#include "pmoe/trial/trial.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstring>
 
 #include "pmoe/trial/test_set_cache.hpp"
-#include "pmoe/trial/trial.hpp"
 
 namespace pmoe {
 namespace {

@@ -24,7 +24,7 @@ struct CellRecord {
 struct TrialRecord {
   size_t cell = 0;  // index into Results::cells
   int trial = 0;
-  int status = 0;   // 0 ok, 1 diverged, 2 infeasible, 3 error
+  int status = 0;  // 0 ok, 1 diverged, 2 infeasible, 3 error
   bool success = false;
   bool zero_train_error = false;
   int stop_reason = 0;  // /trials/stop_reason: 1 zero_train_error, 2 epoch_cap, 3 step_cap, ...
@@ -43,7 +43,7 @@ struct MetricColumnInfo {
 };
 
 struct Results {
-  std::vector<CellRecord> cells;    // in file order, files in the order given
+  std::vector<CellRecord> cells;  // in file order, files in the order given
   std::vector<TrialRecord> trials;
   std::vector<std::string> files;
   std::vector<MetricColumnInfo> metrics;  // every declared metric of any file, first seen first

@@ -14,16 +14,16 @@
 namespace pmoe {
 
 struct AxisPoint {
-  double value = 0;            // the axis's value (NaN when the axis is not numeric)
+  double value = 0;  // the axis's value (NaN when the axis is not numeric)
   std::string text;
-  std::vector<size_t> cells;   // one per N, sorted by N
+  std::vector<size_t> cells;  // one per N, sorted by N
   std::vector<double> N;
 };
 
 struct Series {
-  std::string label;           // the other swept parameters, "model.kind=cnn"; "all" if none
+  std::string label;  // the other swept parameters, "model.kind=cnn"; "all" if none
   std::string model_kind;
-  std::string others;          // the label without model.kind: series of one design
+  std::string others;             // the label without model.kind: series of one design
   std::vector<AxisPoint> points;  // sorted by axis value
 };
 
@@ -42,7 +42,7 @@ struct NStar {
   bool below_grid = false;  // already at the target at the smallest N
   bool above_grid = false;  // does not reach the target within the largest N
   double N_min = 0, N_max = 0;
-  int trials = 0;           // trials behind the estimate
+  int trials = 0;  // trials behind the estimate
   // The training budget (MODEL.md §5): the fraction of the trials near the estimate (the cells
   // whose N brackets it; the largest or smallest N outside the grid) that reached zero training
   // error, and whether it is below the options' min_converged.
@@ -52,9 +52,9 @@ struct NStar {
 };
 
 struct SampleComplexityOptions {
-  double threshold = 0.5;        // success probability that defines N*
-  double target_accuracy = 0.95; // mean test accuracy that defines N_acc (1 - epsilon)
-  double min_converged = 0.9;    // below this converged fraction near an estimate: flagged
+  double threshold = 0.5;         // success probability that defines N*
+  double target_accuracy = 0.95;  // mean test accuracy that defines N_acc (1 - epsilon)
+  double min_converged = 0.9;     // below this converged fraction near an estimate: flagged
   int bootstrap = 1000;
   uint64_t seed = 1;
   double level = 0.95;
@@ -76,11 +76,11 @@ SampleComplexity EstimateSampleComplexity(const Results& results, const std::str
                                           const SampleComplexityOptions& options);
 
 struct Exponent {
-  std::string label;       // the series, or "cnn/separate" for a ratio
+  std::string label;  // the series, or "cnn/separate" for a ratio
   double slope = 0, lo = 0, hi = 0;
-  double intercept = 0;    // log N* = intercept + slope log axis, for drawing the line
-  int points = 0;          // axis values used (N* inside the grid)
-  double theory = 0;       // MODEL.md §9 order (NaN when it says nothing)
+  double intercept = 0;  // log N* = intercept + slope log axis, for drawing the line
+  int points = 0;        // axis values used (N* inside the grid)
+  double theory = 0;     // MODEL.md §9 order (NaN when it says nothing)
   std::string theory_formula;
 };
 

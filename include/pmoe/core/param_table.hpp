@@ -17,9 +17,9 @@ namespace pmoe {
 enum class ParamType { kInt, kDouble, kBool, kChoice, kString };
 
 struct ParamInfo {
-  std::string name;     // dotted: "N", "data.n", "model.lr"
+  std::string name;  // dotted: "N", "data.n", "model.lr"
   ParamType type;
-  std::string help;     // one line
+  std::string help;                  // one line
   std::vector<std::string> choices;  // kChoice only
   long long min = 0, max = 0;        // kInt: the accepted range (checked when parsed)
   std::function<std::string(const TrialSpec&)> get;            // canonical text of the value

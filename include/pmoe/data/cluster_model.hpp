@@ -18,9 +18,9 @@ struct Range {
 };
 
 struct ClusterSpec {
-  int K = 4;          // clusters
-  int P = 4;          // patches per sample, >= 3
-  int d = 50;         // patch dimension, >= 2K
+  int K = 4;              // clusters
+  int P = 4;              // patches per sample, >= 3
+  int d = 50;             // patch dimension, >= 2K
   Range alpha{0.5, 2.0};  // feature-signal strength
   Range beta{1.0, 2.0};   // cluster-center strength
   Range gamma{0.5, 3.0};  // feature-noise strength
@@ -53,7 +53,7 @@ class ClusterModel final : public DataSource {
 
   ClusterSpec spec_;
   uint64_t data_seed_;
-  RowMat<double> signals_;   // (2K, d)
+  RowMat<double> signals_;  // (2K, d)
 };
 
 std::vector<MetricInfo> ClusterDataMetrics();

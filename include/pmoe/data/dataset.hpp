@@ -30,10 +30,10 @@ struct Dataset {
 
 // Statistics a data set actually realized (MODEL.md §2), recorded with every trial.
 struct RealizedStats {
-  double delta_d = 0.0;   // <o1, o2>
-  double delta_r = 0.0;   // max |<o_a, q>| over irrelevant patches q
-  int l_star = 1;         // 1 + max over samples of the number of delta'-closer patches
-  double delta = 1.0;     // 1 / (1 - max(delta_d, delta_r))
+  double delta_d = 0.0;  // <o1, o2>
+  double delta_r = 0.0;  // max |<o_a, q>| over irrelevant patches q
+  int l_star = 1;        // 1 + max over samples of the number of delta'-closer patches
+  double delta = 1.0;    // 1 / (1 - max(delta_d, delta_r))
   // The l* of each trained class pair (class_pairs.hpp), MODEL.md §7; the largest is l_star.
   std::vector<int> pair_l_star;
   int classes = 2;

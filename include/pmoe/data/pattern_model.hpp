@@ -46,12 +46,12 @@ class PatternModel : public DataSource {
 
   PatternPlan plan_;
   uint64_t data_seed_;
-  std::vector<Vecd> o_;             // (c) of (d)
+  std::vector<Vecd> o_;  // (c) of (d)
   // (p, d): per pair, confuser sets toward its first class, toward its second; then neutral.
   RowMat<double> centers_;
-  RowMatf centers_f_;               // the same in float, for the generator's hot loop
-  RowMatf patterns_f_;              // (d, c): the o's as columns, for Measure's one product
-  std::vector<Vecf> o_f_;           // (c) of (d): contiguous, for the per-patch scores
+  RowMatf centers_f_;                     // the same in float, for the generator's hot loop
+  RowMatf patterns_f_;                    // (d, c): the o's as columns, for Measure's one product
+  std::vector<Vecf> o_f_;                 // (c) of (d): contiguous, for the per-patch scores
   std::vector<int> direction_, pair_of_;  // (p)
   // Set indices by role: per pair, toward its first and second class; neutral.
   std::vector<std::vector<int>> toward_first_, toward_second_;

@@ -8,18 +8,18 @@ namespace pmoe {
 
 struct PatternPlan {
   DataSpec spec;
-  int classes = 2;         // c (MODEL.md §7): patterns o_1..o_c, pairwise at delta_d
-  int pairs = 1;           // the trained class pairs (class_pairs.hpp) confusers are placed for
-  int K = 0;               // confusers per sample (l* - 1; the bound in uniform mode)
-  double L = 0.0;          // ||o_i - o_j|| = sqrt(2 (1 - delta_d)) for every pair
-  double dprime = 0.0;     // delta' = (1 - delta_d) / 2
-  int n_confuser = 0;      // confuser sets, toward o1 first (ceil half), then toward o2
-  int n_confuser_o1 = 0;   // (two classes; with more, each pair's share is split the same way)
+  int classes = 2;        // c (MODEL.md §7): patterns o_1..o_c, pairwise at delta_d
+  int pairs = 1;          // the trained class pairs (class_pairs.hpp) confusers are placed for
+  int K = 0;              // confusers per sample (l* - 1; the bound in uniform mode)
+  double L = 0.0;         // ||o_i - o_j|| = sqrt(2 (1 - delta_d)) for every pair
+  double dprime = 0.0;    // delta' = (1 - delta_d) / 2
+  int n_confuser = 0;     // confuser sets, toward o1 first (ceil half), then toward o2
+  int n_confuser_o1 = 0;  // (two classes; with more, each pair's share is split the same way)
   int n_neutral = 0;
-  double a = 0.0;          // confuser center offset along u12 = (o1 - o2) / L
-  double a_lo = 0.0;       // feasible interval (a_lo, a_hi]
+  double a = 0.0;     // confuser center offset along u12 = (o1 - o2) / L
+  double a_lo = 0.0;  // feasible interval (a_lo, a_hi]
   double a_hi = 0.0;
-  double theta_max = 0.0;  // cap half-angle: 2 sin(theta_max / 2) = radius
+  double theta_max = 0.0;          // cap half-angle: 2 sin(theta_max / 2) = radius
   bool confusers_outrank = false;  // (a - radius) L > 1 - delta_d: l* is a sharp threshold
 };
 

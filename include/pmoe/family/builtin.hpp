@@ -5,13 +5,13 @@
 
 namespace pmoe {
 
-const DataFamily& PatternFamily();   // data model A, pattern_family.cpp
-const DataFamily& ImageFamily();     // data model B, image_family.cpp
-const DataFamily& ClusterFamily();   // data model C, cluster_family.cpp
-const ModelFamily& CnnFamily();      // cnn_family.cpp
-const ModelFamily& SeparateFamily(); // separate_family.cpp
-const ModelFamily& JointFamily();    // joint_family.cpp
-const ModelFamily& SwitchFamily();   // switch_family.cpp (declares the rows single reads)
-const ModelFamily& SingleFamily();   // single_family.cpp
+const DataFamily& PatternFamily();    // data model A, pattern_family.cpp
+const DataFamily& ImageFamily();      // data model B, image_family.cpp
+const DataFamily& ClusterFamily();    // data model C, cluster_family.cpp
+const ModelFamily& CnnFamily();       // cnn_family.cpp
+const ModelFamily& SeparateFamily();  // separate_family.cpp
+const ModelFamily& JointFamily();     // joint_family.cpp
+const ModelFamily& SwitchFamily();    // switch_family.cpp (declares the rows single reads)
+const ModelFamily& SingleFamily();    // single_family.cpp
 
 }  // namespace pmoe

@@ -55,8 +55,14 @@ class DataFamily {
 };
 
 // How a model's training ended (MODEL.md §5).
-enum class StopReason : int { kNone = 0, kZeroTrainError = 1, kEpochCap = 2, kStepCap = 3,
-                              kDiverged = 4, kRule = 5 };
+enum class StopReason : int {
+  kNone = 0,
+  kZeroTrainError = 1,
+  kEpochCap = 2,
+  kStepCap = 3,
+  kDiverged = 4,
+  kRule = 5
+};
 const char* StopReasonName(StopReason reason);  // "zero_train_error", "epoch_cap", ...
 
 struct TrainOutcome {

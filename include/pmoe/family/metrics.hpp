@@ -34,7 +34,8 @@ struct MetricInfo {
   PerClass per = PerClass::kNo;
 };
 
-// The column of class (or pair) `index` of a per-class metric: "accuracy_class" -> "accuracy_class3".
+// The column of class (or pair) `index` of a per-class metric: "accuracy_class" ->
+// "accuracy_class3".
 inline std::string PerClassName(const std::string& name, int index) {
   return name + std::to_string(index);
 }

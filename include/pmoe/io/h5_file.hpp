@@ -13,7 +13,7 @@ namespace pmoe {
 
 class H5File {
  public:
-  static H5File Create(const std::string& path);        // truncates an existing file
+  static H5File Create(const std::string& path);  // truncates an existing file
   // A file held in memory only (HDF5's core driver): HDF5 never touches the disk, so a full
   // disk cannot leave the library half-closed; Image() gives the bytes to write. `name` is
   // used in messages.

@@ -41,7 +41,7 @@ class ConvSlope {
 // of overwriting them.
 template <typename T>
 void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, const T* W,
-                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW,
-                         T* gb, std::vector<T>& work, bool accumulate = false);
+                         const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW, T* gb,
+                         std::vector<T>& work, bool accumulate = false);
 
 }  // namespace pmoe

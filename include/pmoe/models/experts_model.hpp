@@ -41,7 +41,7 @@ class ExpertsModel : public Model<T> {
   // pre-activations, outputs.
   std::vector<std::vector<const T*>> rows_;
   std::vector<RowMat<T>> gathered_, z_;
-  std::vector<Vec<T>> h_, coef_;  // h_: (k * outputs); coef_: (outputs)
+  std::vector<Vec<T>> h_, coef_;                // h_: (k * outputs); coef_: (outputs)
   std::vector<const T*> class_a_, class_coef_;  // (outputs): c outputs only
   RowMat<T> g_, g_more_, relu_;
   Vec<T> f_;

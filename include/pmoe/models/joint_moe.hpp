@@ -26,7 +26,10 @@ class JointMoe : public Model<T> {
 
   // While on, Forward keeps the routes it computes, by sample: after forward passes over
   // samples [0, N), TakeRoutes() returns what Route would for them, without computing it again.
-  void KeepRoutes(bool on) { keep_routes_ = on; kept_routes_.clear(); }
+  void KeepRoutes(bool on) {
+    keep_routes_ = on;
+    kept_routes_.clear();
+  }
   std::vector<int> TakeRoutes() { return std::move(kept_routes_); }
 
   Eigen::Map<RowMat<T>> gating() {
@@ -50,7 +53,7 @@ class JointMoe : public Model<T> {
   }
 
   int k_, m_, d_, l_, per_expert_, outputs_;
-  Vec<T> a_;                    // (m * outputs) output weights, fixed
+  Vec<T> a_;                        // (m * outputs) output weights, fixed
   std::vector<const T*> all_rows_;  // (count*n) the batch's patches, in the data
   RowMat<T> gating_t_;              // (d, k) the gating kernels transposed, for the row kernels
   RowMat<T> gathered_all_;          // the batch's patches copied, on the Eigen path only
@@ -65,7 +68,7 @@ class JointMoe : public Model<T> {
   // c outputs only, (outputs) of (count*l): each output's neuron coefficients; its slope / l.
   std::vector<Vec<T>> class_coef_, class_slope_;
   std::vector<const T*> class_a_, class_coef_ptr_;  // per output: weights of one expert, coef
-  Vec<T> f_, slope_, coef_, gate_coef_;    // slope_: (count, outputs)
+  Vec<T> f_, slope_, coef_, gate_coef_;             // slope_: (count, outputs)
   Vec<T> total_, slope_routed_, mean_h_;  // (count*l) per-sample values repeated per routed row
   std::vector<double> sample_slope_;      // (outputs) dL/df of one sample
   bool keep_routes_ = false;

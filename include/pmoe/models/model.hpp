@@ -17,18 +17,17 @@ namespace pmoe {
 // the routers are frozen; nothing is copied.
 template <typename T>
 struct PatchBlocks {
-  const T* x = nullptr;          // row 0 of the data set, (samples*n, d) row-major
-  int n = 0;                     // patches per sample
+  const T* x = nullptr;  // row 0 of the data set, (samples*n, d) row-major
+  int n = 0;             // patches per sample
   int blocks = 1;
-  int rows_per_sample = 0;       // rows of each block per sample: n, or l when routed
-  std::vector<int> routes;       // (samples, blocks, rows_per_sample) patch indices; empty: all n
+  int rows_per_sample = 0;  // rows of each block per sample: n, or l when routed
+  std::vector<int> routes;  // (samples, blocks, rows_per_sample) patch indices; empty: all n
   int samples = 0;
   int d = 0;
 
   // Row t of block `block` of sample `sample`.
   const T* Row(size_t sample, int block, int t) const {
-    const int patch =
-        routes.empty() ? t : routes[(sample * blocks + block) * rows_per_sample + t];
+    const int patch = routes.empty() ? t : routes[(sample * blocks + block) * rows_per_sample + t];
     return x + (sample * n + patch) * d;
   }
 

@@ -34,8 +34,7 @@ void ClassReluGradient(const float* z, int R, int q, int outputs, const float* c
 
 // dw[k][j] = sum_r g[r][k] rows[r][j] for k < q, j < d: the weight gradient, (q, d) row-major,
 // overwritten; g is (R, q) row-major. Any q: vectorized over j.
-void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q,
-                          float* dw);
+void GTransposedTimesRows(const float* const* rows, int R, int d, const float* g, int q, float* dw);
 
 // The same gradient transposed: dwt[j][k], (d, q) row-major like the weights it updates.
 void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g, int q,

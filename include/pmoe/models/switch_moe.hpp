@@ -19,10 +19,10 @@ namespace pmoe {
 enum class Gate { kNoisyValue, kSoftmax };  // published, paper
 
 struct SwitchShape {
-  int M = 8;    // experts
-  int J = 16;   // filters per expert, even
-  int P = 4;    // patches per sample
-  int d = 50;   // patch dimension
+  int M = 8;   // experts
+  int J = 16;  // filters per expert, even
+  int P = 4;   // patches per sample
+  int d = 50;  // patch dimension
   Activation act = Activation::kCubic;
   Gate gate = Gate::kNoisyValue;
   double load_balance = 0;  // coefficient of the load-balancing term (0: off)
@@ -43,19 +43,19 @@ SwitchInput<T> MakeSwitchInput(const RowMat<T>& x, int P);
 // What one forward pass decided and computed, kept for the backward pass and the metrics.
 template <typename T>
 struct SwitchPass {
-  std::vector<int> expert;     // (N) m* of each sample
-  std::vector<int> counts;     // (M) samples per expert
-  std::vector<int> order;      // samples grouped by expert, ascending within each
-  std::vector<int> first;      // (M + 1) expert m's samples are order[first[m], first[m+1])
-  RowMat<T> h;                 // (N, M) router logits, without noise
-  RowMat<T> u;                 // (N, M) with the noise
-  std::vector<T> gate;         // (N) the gate value of each sample
-  RowMat<T> A;                 // (N * P, J) pre-activations, in `order`
-  RowMat<T> f;                 // (N, 2) expert outputs, in `order`
-  RowMat<T> z;                 // (N, 2) logits gate * f, in sample order
-  double loss = 0;             // mean loss (+ load balancing)
-  double load_balance = 0;     // the load-balancing term alone
-  int errors = 0;              // misclassified samples
+  std::vector<int> expert;  // (N) m* of each sample
+  std::vector<int> counts;  // (M) samples per expert
+  std::vector<int> order;   // samples grouped by expert, ascending within each
+  std::vector<int> first;   // (M + 1) expert m's samples are order[first[m], first[m+1])
+  RowMat<T> h;              // (N, M) router logits, without noise
+  RowMat<T> u;              // (N, M) with the noise
+  std::vector<T> gate;      // (N) the gate value of each sample
+  RowMat<T> A;              // (N * P, J) pre-activations, in `order`
+  RowMat<T> f;              // (N, 2) expert outputs, in `order`
+  RowMat<T> z;              // (N, 2) logits gate * f, in sample order
+  double loss = 0;          // mean loss (+ load balancing)
+  double load_balance = 0;  // the load-balancing term alone
+  int errors = 0;           // misclassified samples
   bool finite = true;
 };
 

@@ -79,7 +79,7 @@ std::vector<int> RouteAll(const RowMat<T>& x, int samples, const Kernels& kernel
   std::vector<const T*> rows(x.rows());
   for (Eigen::Index r = 0; r < x.rows(); ++r) rows[r] = x.row(r).data();
   const RowMat<T> kernels_t = kernels.transpose();  // (d, k), laid out like expert weights
-  RowMat<T> scores, gathered;                        // (samples*n, k); Eigen's copy of x
+  RowMat<T> scores, gathered;                       // (samples*n, k); Eigen's copy of x
   ExpertPreactivations<T>(rows, static_cast<int>(x.cols()),
                           Eigen::Map<const RowMat<T>>(kernels_t.data(), x.cols(), k), scores,
                           gathered);

@@ -15,9 +15,9 @@
 namespace pmoe {
 
 struct Cell {
-  uint64_t id = 0;        // hash of key
-  std::string key;        // canonical "name=value;..." over every parameter the cell reads
-  std::string label;      // the swept values it reads: "model.l=3, N=500"
+  uint64_t id = 0;    // hash of key
+  std::string key;    // canonical "name=value;..." over every parameter the cell reads
+  std::string label;  // the swept values it reads: "model.l=3, N=500"
   TrialSpec spec;
 };
 

@@ -22,7 +22,7 @@ namespace pmoe {
 // append: never acknowledged, nothing lost) or damage (records lost that had been acknowledged).
 struct JournalDamage {
   size_t torn_tail_bytes = 0;
-  size_t damaged_regions = 0;      // stretches of bytes that are no intact record
+  size_t damaged_regions = 0;  // stretches of bytes that are no intact record
   size_t damaged_bytes = 0;
   size_t first_damage_offset = 0;  // byte offset of the first one
   size_t records_lost = 0;         // at least this many records were in them

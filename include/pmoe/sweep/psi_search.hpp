@@ -57,9 +57,9 @@ class PsiSearch {
 
   AdaptiveSettings settings_;
   std::vector<int> candidates_;
-  std::vector<double> theta_;      // threshold grid, log N
-  std::vector<double> slope_;      // slope grid, per unit of log N
-  std::vector<double> posterior_;  // [theta][slope], normalized
+  std::vector<double> theta_;                 // threshold grid, log N
+  std::vector<double> slope_;                 // slope grid, per unit of log N
+  std::vector<double> posterior_;             // [theta][slope], normalized
   std::vector<std::vector<double>> success_;  // [candidate][theta * slopes + slope]
   std::vector<std::vector<std::vector<double>>> round_likelihood_;  // [candidate][successes][.]
   int used_ = 0;

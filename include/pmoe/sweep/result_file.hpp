@@ -18,16 +18,16 @@ namespace pmoe {
 inline constexpr int64_t kSchemaVersion = 1;
 
 struct ResultMeta {
-  int numerics_version = 0;  // kNumericsVersion of the tool that computed the trials
+  int numerics_version = 0;    // kNumericsVersion of the tool that computed the trials
   std::string numerics_build;  // NumericsBuild() of that tool ("" in files older than it)
   std::string name;
-  std::string config;        // the sweep config's full text
+  std::string config;  // the sweep config's full text
   std::string config_path;
   uint64_t master_seed = 0;
   int trials_per_cell = 0;
-  std::string shard;         // "I/K" for a shard's file, empty otherwise
+  std::string shard;  // "I/K" for a shard's file, empty otherwise
   std::string command_line;
-  std::string created_utc;   // ISO 8601
+  std::string created_utc;  // ISO 8601
   std::string tool_version;
   std::string git_describe;
   // Adaptive sweeps: AdaptiveIdentity(), and one line per series of this file's search:

@@ -15,8 +15,8 @@ namespace pmoe {
 
 struct SweepConfig {
   std::string path;
-  std::string text;     // the file as read, recorded with the results
-  std::string name;     // default: the file's stem
+  std::string text;  // the file as read, recorded with the results
+  std::string name;  // default: the file's stem
   uint64_t seed = 1;
   int trials = 20;
   TrialSpec base;

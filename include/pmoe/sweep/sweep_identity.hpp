@@ -11,15 +11,15 @@
 namespace pmoe {
 
 struct SweepIdentity {
-  int numerics = 0;                // kNumericsVersion of the tool that computes the trials
-  std::string build;               // NumericsBuild() of the tool that computes them
+  int numerics = 0;   // kNumericsVersion of the tool that computes the trials
+  std::string build;  // NumericsBuild() of the tool that computes them
   uint64_t seed = 0;
   int trials = 0;
-  std::string shard;               // "I/K" or ""
-  std::string columns;             // the rows' schema, RowSchema::Text()
-  std::vector<std::string> cells;  // canonical keys, grid order
-  std::vector<std::string> labels; // the same cells' swept values, for messages
-  std::string adaptive;            // AdaptiveIdentity() of an adaptive sweep, else ""
+  std::string shard;                // "I/K" or ""
+  std::string columns;              // the rows' schema, RowSchema::Text()
+  std::vector<std::string> cells;   // canonical keys, grid order
+  std::vector<std::string> labels;  // the same cells' swept values, for messages
+  std::string adaptive;             // AdaptiveIdentity() of an adaptive sweep, else ""
 
   std::string Text() const;  // stored at the head of the journal
   static SweepIdentity FromText(const std::string& text);

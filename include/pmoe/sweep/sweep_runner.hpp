@@ -22,11 +22,11 @@ struct SweepSetup {
   SweepConfig config;
   std::vector<Cell> cells;
   ShardSpec shard;
-  RowSchema schema;           // the stored columns: core, class counts, the cells' metrics
+  RowSchema schema;  // the stored columns: core, class counts, the cells' metrics
   SweepIdentity identity;
-  std::string merged_path;   // the whole sweep's file: --out, or results/NAME.h5
-  std::string out_path;      // this run's file: merged_path, or ShardPath(merged_path, shard)
-  std::string journal_path;  // out_path + ".journal"
+  std::string merged_path;     // the whole sweep's file: --out, or results/NAME.h5
+  std::string out_path;        // this run's file: merged_path, or ShardPath(merged_path, shard)
+  std::string journal_path;    // out_path + ".journal"
   std::vector<WorkItem> work;  // this shard's items, most costly first
 };
 
@@ -41,12 +41,12 @@ SweepIdentity IdentityOf(const ResultContents& contents);
 std::vector<TrialRow> HeldRows(const SweepSetup& setup);
 
 struct RunOptions {
-  int threads = 0;                   // 0: all cores
-  bool force = false;                // start over when the file or journal holds another sweep
-  double checkpoint_seconds = 30;    // HDF5 rebuilds while running
+  int threads = 0;                 // 0: all cores
+  bool force = false;              // start over when the file or journal holds another sweep
+  double checkpoint_seconds = 30;  // HDF5 rebuilds while running
   std::string command_line;
-  bool terminal = false;             // progress style
-  bool progress = true;              // print progress on stderr at all
+  bool terminal = false;                                     // progress style
+  bool progress = true;                                      // print progress on stderr at all
   std::function<bool()> interrupted = [] { return false; };  // Ctrl-C: stop taking new work
   // Test sets kept for the trials that share them (test_set_cache.hpp); 0 turns it off.
   size_t test_cache_bytes = 1000 * 1000 * 1000;  // --test-cache-mb 1000

@@ -28,9 +28,9 @@ struct Column {
   std::string description;  // stored as the dataset's "description" attribute
   bool rate = false;        // a declared metric that is a rate (stored as attribute "rate")
   bool metric = false;      // declared by a family (stored as attribute "metric")
-  std::function<int64_t(const TrialRow&)> get_int;        // integer types (u64 as bits)
-  std::function<double(const TrialRow&)> get_double;      // kF64
-  std::function<std::string(const TrialRow&)> get_text;   // kString
+  std::function<int64_t(const TrialRow&)> get_int;       // integer types (u64 as bits)
+  std::function<double(const TrialRow&)> get_double;     // kF64
+  std::function<std::string(const TrialRow&)> get_text;  // kString
   std::function<void(TrialRow&, int64_t)> set_int;
   std::function<void(TrialRow&, double)> set_double;
   std::function<void(TrialRow&, const std::string&)> set_text;

@@ -77,7 +77,8 @@ class NormalizedStep final : public Optimizer<T> {
 template <typename T>
 class GroupSgdStep final : public Optimizer<T> {
  public:
-  GroupSgdStep(double lr, std::vector<ParamGroup> groups) : lr_(static_cast<T>(lr)), groups_(std::move(groups)) {}
+  GroupSgdStep(double lr, std::vector<ParamGroup> groups)
+      : lr_(static_cast<T>(lr)), groups_(std::move(groups)) {}
   void Step(Vec<T>& params, const Vec<T>& grad) override {
     for (const ParamGroup& g : groups_)
       params.segment(g.begin, g.size) -= lr_ * grad.segment(g.begin, g.size);

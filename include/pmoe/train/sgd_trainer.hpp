@@ -36,8 +36,7 @@ struct Evaluation {
 };
 
 template <typename T>
-Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels,
-                    int classes = 0);
+Evaluation Evaluate(Model<T>& model, const PatchBlocks<T>& in, const int* labels, int classes = 0);
 
 // Whether any sample of `in` is misclassified (or has an f that is not a number): the early
 // stop's question, the same answer as Evaluate(...).errors > 0, but it stops at the first error.

@@ -10,7 +10,13 @@
 namespace pmoe {
 
 // Independent streams of the init seed, so adding a draw to one never shifts another.
-enum class InitStream : uint64_t { kHidden = 1, kOutput = 2, kRouter = 3, kSgd = 4, kRouterSgd = 5 };
+enum class InitStream : uint64_t {
+  kHidden = 1,
+  kOutput = 2,
+  kRouter = 3,
+  kSgd = 4,
+  kRouterSgd = 5
+};
 
 uint64_t StreamSeed(uint64_t init_seed, InitStream stream);
 

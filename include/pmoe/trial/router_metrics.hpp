@@ -8,9 +8,9 @@
 namespace pmoe {
 
 struct RouterHits {
-  double all = 0.0;  // over every sample
-  double pos = 0.0;  // over the y = +1 samples (class 0)
-  double neg = 0.0;  // over the y = -1 samples (every other class)
+  double all = 0.0;               // over every sample
+  double pos = 0.0;               // over the y = +1 samples (class 0)
+  double neg = 0.0;               // over the y = -1 samples (every other class)
   std::vector<double> per_class;  // over each class's samples (NaN for a class without any)
 };
 
