@@ -102,6 +102,15 @@ std::vector<SeriesOutcome> AdaptiveWork::Outcomes() const {
   return out;
 }
 
+AdaptiveWork::Lookup SuccessLookup(const std::vector<Cell>& cells,
+                                   const std::map<std::pair<uint64_t, int>, bool>& success) {
+  return [&cells, &success](size_t cell, int trial) -> std::optional<bool> {
+    const auto it = success.find({cells[cell].id, trial});
+    if (it == success.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
 std::string SeriesTable(const std::vector<SeriesOutcome>& outcomes) {
   std::string text;
   for (const SeriesOutcome& o : outcomes)

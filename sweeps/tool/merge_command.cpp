@@ -116,12 +116,7 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     std::map<RowKey, bool> success;
     for (const TrialRow& r : rows) success[{r.cell_id, r.result.trial}] = r.result.success;
     AdaptiveWork search(cells, *config.adaptive, ShardSpec{});
-    const std::vector<WorkItem> lacking =
-        search.Next([&](size_t cell, int trial) -> std::optional<bool> {
-          const auto it = success.find({cells[cell].id, trial});
-          if (it == success.end()) return std::nullopt;
-          return it->second;
-        });
+    const std::vector<WorkItem> lacking = search.Next(SuccessLookup(cells, success));
     if (!lacking.empty())
       throw ConfigError(
           "merge: the adaptive search is unfinished: " + std::to_string(lacking.size()) +

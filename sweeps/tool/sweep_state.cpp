@@ -95,11 +95,7 @@ SweepState ReadSweepState(const std::string& path) {
   if (!s.identity.adaptive.empty()) {
     s.adaptive = true;
     AdaptiveWork search(s.cells, ParseAdaptiveIdentity(s.identity.adaptive), s.shard);
-    s.work = search.Next([&](size_t cell, int trial) -> std::optional<bool> {
-      const auto it = success.find({s.cells[cell].id, trial});
-      if (it == success.end()) return std::nullopt;
-      return it->second;
-    });
+    s.work = search.Next(SuccessLookup(s.cells, success));
     s.adaptive_series = search.Outcomes();
   } else {
     s.work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);

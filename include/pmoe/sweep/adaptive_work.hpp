@@ -5,7 +5,9 @@
 // any thread count, and a resumed run replays the finished rounds from the stored rows.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -52,6 +54,11 @@ class AdaptiveWork {
   };
   std::vector<Series> series_;
 };
+
+// A Lookup over stored outcomes: success by (cell id, trial), for the cells of `cells`.
+// Both arguments must outlive the lookup.
+AdaptiveWork::Lookup SuccessLookup(const std::vector<Cell>& cells,
+                                   const std::map<std::pair<uint64_t, int>, bool>& success);
 
 // A series label: the cell's label without its N.
 std::string SeriesLabel(const Cell& cell);
