@@ -173,7 +173,11 @@ std::string KeyLabel(const CellRecord& cell, const std::vector<std::string>& par
     const std::string part = ValueLabel(cell, p, shown);
     if (!part.empty()) parts.push_back(part);
   }
-  return parts.empty() ? "all" : Join(parts, separator);
+  if (!parts.empty()) return Join(parts, separator);
+  if (params.empty()) return "all";
+  std::vector<std::string> names;  // a cell that reads none of them (the CNN has no l)
+  for (const std::string& p : params) names.push_back(ShortName(p));
+  return "(no " + Join(names, ", ") + ")";
 }
 
 // The index of `key` in `keys`, appended (with its label) when new.
