@@ -37,6 +37,7 @@ OPENBLAS = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
 # The published settings as data-C parameters (MODEL.md §8).
 SETTINGS = {1: (3.0, 1.0), 2: (3.0, 2.0), 3: (2.0, 1.0), 4: (2.0, 2.0)}  # gamma_hi, sigma_p
 STATS = ["test_acc", "dispatch_entropy", "epochs"]
+DECIMALS = {"test_acc": 4, "dispatch_entropy": 3, "epochs": 1}
 
 
 def ours(setting, model, activation, trials, seed, args):
@@ -111,12 +112,17 @@ def save(path, args, cells):
     os.replace(tmp, path)  # never a half-written file
 
 
-def describe(values):
+def describe(values, decimals):
     m, se, n = mean_se(values)
     if m is None:
         return "-"
     sd = se * math.sqrt(n) if se is not None else 0.0
-    return f"{m:.4f} ± {sd:.4f} ({n})"
+    return f"{m:.{decimals}f} ± {sd:.{decimals}f} ({n})"
+
+
+def cell_order(c):
+    """Settings in order, then the published table's columns: single before MoE, linear first."""
+    return (c["setting"], c["model"] != "single", c["activation"] != "linear")
 
 
 def z_table(cells, markdown):
@@ -124,7 +130,7 @@ def z_table(cells, markdown):
     lines, largest = [], 0.0
     head = ["cell", "statistic", "pmoe-sim", "peer", "z"]
     rows = []
-    for c in cells:
+    for c in sorted(cells, key=cell_order):
         name = f"setting {c['setting']}, {'MoE' if c['model'] == 'switch' else 'single'} " \
                f"{c['activation']}"
         for stat in STATS:
@@ -135,7 +141,8 @@ def z_table(cells, markdown):
             if z is not None and math.isfinite(z):
                 largest = max(largest, abs(z))
             flag = " DIFFERS" if z is not None and abs(z) > 3 else ""
-            rows.append([name, "steps" if stat == "epochs" else stat, describe(a), describe(b),
+            rows.append([name, "steps" if stat == "epochs" else stat, describe(a, DECIMALS[stat]),
+                         describe(b, DECIMALS[stat]),
                          ("-" if z is None else f"{z:+.2f}") + flag])
             name = ""
     if markdown:
