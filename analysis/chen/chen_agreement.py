@@ -177,11 +177,20 @@ def main():
                          "trials) instead of running them again")
     ap.add_argument("--report-only", action="store_true",
                     help="run nothing: print the z table of the cells in --json")
+    ap.add_argument("--also", metavar="JSON", action="append", default=[],
+                    help="with --report-only: cells from more --json files (a follow-up with "
+                         "more trials); of two records of a cell the one with more trials counts")
     ap.add_argument("--markdown", action="store_true", help="the z table as Markdown")
     args = ap.parse_args()
     earlier = load_earlier(args.reuse_peer)
     resumed = load_earlier(args.json)
     if args.report_only:
+        for path in args.also:
+            for key, c in load_earlier(path).items():
+                have = resumed.get(key)
+                if not have or min(len(c["ours"]), len(c["peer"])) > \
+                        min(len(have["ours"]), len(have["peer"])):
+                    resumed[key] = c
         cells = list(resumed.values())
         text, largest = z_table(cells, args.markdown)
         print(text)
