@@ -70,7 +70,7 @@ def table_figure(ev, workdir, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     settings = settings_in(ev)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     width = 0.2
     for j, (kind, act) in enumerate(MODELS):
         accs, ents = [], []
@@ -90,7 +90,7 @@ def table_figure(ev, workdir, title):
     left.set_ylim(0.5, 1.0)
     left.set_ylabel("mean test accuracy")
     left.axhline(0.95, color="grey", lw=0.8, ls=":")
-    left.legend(fontsize=8, loc="lower left")
+    left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=4)
     right.axhline(log_k(ev), color="grey", lw=0.8, ls=":")
     right.set_ylabel("dispatch entropy (log K dotted)")
     right.legend(fontsize=8)
