@@ -28,7 +28,15 @@ mkdir -p "$out"
 start=$(date +%s)
 for name in chen_table chen_curves chen_vs_N chen_variants; do
   t0=$(date +%s)
-  build/sweeps/pmoe-sweep run "$configs/$name.ini" --out "$out/$name.h5" "$@" | tail -n 1
+  force=()
+  # A quick-scale file computed by another version of the tool (or of its config) cannot be
+  # resumed: start it over. A full-scale one is never discarded: pmoe-sweep stops and says why.
+  if [[ $scale == quick && -e $out/$name.h5 ]] &&
+     ! build/sweeps/pmoe-sweep plan "$configs/$name.ini" --out "$out/$name.h5" > /dev/null 2>&1; then
+    echo "chen-report: $out/$name.h5 holds another computation; starting it over"
+    force=(--force)
+  fi
+  build/sweeps/pmoe-sweep run "$configs/$name.ini" --out "$out/$name.h5" "${force[@]}" "$@" | tail -n 1
   echo "chen-report: $name: $(( $(date +%s) - t0 )) s"
 done
 echo "chen-report: sweeps done in $(( $(date +%s) - start )) s"
