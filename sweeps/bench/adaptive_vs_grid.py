@@ -43,13 +43,16 @@ def rewrite(text, seed, target=None, axes=()):
     return text
 
 
-def run(config_text, name, workdir, threads):
+def run(config_text, name, workdir, threads, reuse=False):
+    """Runs the config into WORKDIR/NAME.h5 and reads its N* table. With `reuse`, a finished file
+    of the same config text is kept (pmoe-sweep resumes it: nothing is rerun)."""
     path = os.path.join(workdir, name + ".ini")
     out = os.path.join(workdir, name + ".h5")
+    same = reuse and os.path.exists(out) and os.path.exists(path) and open(path).read() == config_text
     with open(path, "w") as f:
         f.write(config_text)
     start = time.time()
-    subprocess.run([SWEEP, "run", path, "--out", out, "--force"] +
+    subprocess.run([SWEEP, "run", path, "--out", out] + ([] if same else ["--force"]) +
                    (["--threads", str(threads)] if threads else []),
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.time() - start
@@ -92,6 +95,9 @@ def main():
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--dir", default=os.path.join(ROOT, "results", "bench-adaptive"))
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--reuse-grid", action="store_true",
+                        help="keep a finished grid file of the same config (its time is then not "
+                        "the grid's cost)")
     args = parser.parse_args()
     axes = [tuple(item.split("=", 1)) for item in args.set]
     os.makedirs(args.dir, exist_ok=True)
@@ -101,7 +107,7 @@ def main():
     ratios, width_pairs = [], []
     for seed in [int(s) for s in args.seeds.split(",")]:
         grid, grid_s = run(rewrite(grid_text, seed, axes=axes), f"grid-{seed}", args.dir,
-                           args.threads)
+                           args.threads, reuse=args.reuse_grid)
         widths = [w for w in (width(r) for r in grid.values()) if w is not None]
         target = statistics.median(widths) if widths else 0.25
         adaptive, adaptive_s = run(rewrite(adaptive_text, seed, target, axes), f"adaptive-{seed}",

@@ -41,13 +41,17 @@ PsiSearch Simulate(const AdaptiveSettings& settings, double n_star, double beta,
                    std::vector<size_t>* rounds = nullptr) {
   std::mt19937_64 rng(seed);
   PsiSearch search(settings);
+  int next_trial = 0;
   while (const auto round = search.Next()) {
+    // Each trial index once in the series, in order.
+    CHECK(round->first_trial == next_trial);
+    next_trial += round->trials;
     const double n = search.candidates()[round->candidate];
     const double p = 1 / (1 + std::exp(-beta * (std::log(n) - std::log(n_star))));
-    int successes = 0;
-    for (int t = 0; t < round->trials; ++t) successes += std::bernoulli_distribution(p)(rng);
+    std::vector<bool> outcomes;
+    for (int t = 0; t < round->trials; ++t) outcomes.push_back(std::bernoulli_distribution(p)(rng));
     if (rounds) rounds->push_back(round->candidate);
-    search.Observe(round->candidate, successes, round->trials);
+    search.Observe(round->candidate, outcomes);
   }
   return search;
 }
