@@ -55,6 +55,10 @@ def run(config_text, name, workdir, threads, reuse=False):
     same = reuse and os.path.exists(out) and os.path.exists(path) and open(path).read() == config_text
     with open(path, "w") as f:
         f.write(config_text)
+    if not same:  # its journal too: --force would replay the rows held there, costing nothing
+        for stale in (out, out + ".journal"):
+            if os.path.exists(stale):
+                os.remove(stale)
     start, cpu = time.time(), ChildCpu()
     subprocess.run([SWEEP, "run", path, "--out", out] + ([] if same else ["--force"]) +
                    (["--threads", str(threads)] if threads else []),
