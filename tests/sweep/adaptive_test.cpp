@@ -100,7 +100,7 @@ TEST_CASE("The psi search finds N* of a known success curve within its interval"
       covered += e.lo <= n_star && n_star <= e.hi;
     }
   // The interval is the analysis's bootstrap over the search's trials: in adaptive_sim's 100
-  // repeats at these settings it covers N* 86-95 % of the time (a bootstrap over an adaptive
+  // repeats at these settings it covers N* 87-93 % of the time (a bootstrap over an adaptive
   // design is a little optimistic), so 26 of 30 is what "most repeats" asks.
   CHECK(covered >= 26);
 }
@@ -109,8 +109,8 @@ TEST_CASE("The psi search is not fooled by separated data on a step-like success
           "[adaptive]") {
   // All failures below N*, all successes above: every bootstrap replicate of a few rounds is
   // separated alike, and the analysis's interval alone would look narrow around wherever the
-  // first rounds fell. The posterior guard keeps the search going until the candidates around
-  // N* are tried.
+  // first rounds fell. The posterior, which stops the search too, keeps it going until the
+  // candidates around N* are tried.
   int covered = 0, runs = 0;
   for (double n_star : {50.0, 150.0, 600.0})
     for (uint64_t seed = 1; seed <= 5; ++seed, ++runs) {

@@ -5,8 +5,9 @@
 // Each trial index is used once per series (round after round: 0, 1, 2, ...), so no two trials
 // of a series share their data: a real sweep's trial t is correlated across N (the same data
 // stream and initial weights), and trials 0..k-1 at every N bought less than independent ones.
-// The search stops on the interval the analysis will report (a logistic fit with a bootstrap
-// over trial indices, SeriesInterval), guarded by the posterior. Pure and deterministic: the
+// The search stops when the interval the analysis will report (a logistic fit with a bootstrap
+// over trial indices, SeriesInterval) and the posterior's credible interval are both within the
+// target. Pure and deterministic: the
 // same observations give the same rounds on every machine.
 #pragma once
 
