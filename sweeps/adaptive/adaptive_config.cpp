@@ -93,10 +93,10 @@ AdaptiveSettings ParseAdaptiveIdentity(const std::string& text) {
   if (s.N_min == 0 || s.N_max <= s.N_min)
     throw ConfigError("adaptive identity \"" + text + "\": no N range");
   if (s.method != kAdaptiveMethod)
-    throw ConfigError("adaptive identity \"" + text + "\": searched by method " +
-                      std::to_string(s.method) + " of the adaptive search; this build runs method " +
-                      std::to_string(kAdaptiveMethod) +
-                      " (another algorithm: the file cannot be continued or replayed by it)");
+    throw ConfigError(
+        "adaptive identity \"" + text + "\": searched by method " + std::to_string(s.method) +
+        " of the adaptive search; this build runs method " + std::to_string(kAdaptiveMethod) +
+        " (another algorithm: the file cannot be continued or replayed by it)");
   return s;
 }
 

@@ -24,7 +24,7 @@ constexpr int kThresholds = 161;
 constexpr int kSlopes = 25;
 constexpr double kSlopeMin = 0.5, kSlopeMax = 50;
 constexpr double kLapse = 0.01;
-constexpr int kBootstrap = 1000;      // replicates, as pmoe-analyze's default
+constexpr int kBootstrap = 1000;        // replicates, as pmoe-analyze's default
 constexpr uint64_t kBootstrapSeed = 1;  // pmoe-analyze's default seed
 
 double Sigmoid(double z) {

@@ -125,16 +125,26 @@ int Main(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--slope") o.slope = std::atof(value.c_str());
-    else if (key == "--nstar") o.nstar = std::atof(value.c_str());
-    else if (key == "--rho") o.rho = std::atof(value.c_str());
-    else if (key == "--repeats") o.repeats = std::atoi(value.c_str());
-    else if (key == "--bootstrap") o.bootstrap = std::atoi(value.c_str());
-    else if (key == "--target") o.target = std::atof(value.c_str());
-    else if (key == "--target-scale") o.target_scale = std::atof(value.c_str());
-    else if (key == "--budget") o.budget = std::atoi(value.c_str());
-    else if (key == "--round") o.round = std::atoi(value.c_str());
-    else if (key == "--seed") o.seed = std::strtoull(value.c_str(), nullptr, 10);
+    if (key == "--slope")
+      o.slope = std::atof(value.c_str());
+    else if (key == "--nstar")
+      o.nstar = std::atof(value.c_str());
+    else if (key == "--rho")
+      o.rho = std::atof(value.c_str());
+    else if (key == "--repeats")
+      o.repeats = std::atoi(value.c_str());
+    else if (key == "--bootstrap")
+      o.bootstrap = std::atoi(value.c_str());
+    else if (key == "--target")
+      o.target = std::atof(value.c_str());
+    else if (key == "--target-scale")
+      o.target_scale = std::atof(value.c_str());
+    else if (key == "--budget")
+      o.budget = std::atoi(value.c_str());
+    else if (key == "--round")
+      o.round = std::atoi(value.c_str());
+    else if (key == "--seed")
+      o.seed = std::strtoull(value.c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
@@ -183,9 +193,8 @@ int Main(int argc, char** argv) {
       "slope %.2f (per log N; %.2f per log2 N) N* %.0f rho %.2f round %d: grid %d trials, "
       "median width %.3f, covers %d/%d | adaptive median trials %.0f (ratio %.3f, mean %.3f), "
       "median width %.3f (%d finite), covers %d/%d\n",
-      o.slope, o.slope * std::log(2.0), o.nstar, o.rho, o.round,
-      int(grid_trials),
-      target, covered_grid, o.repeats, Median(trials), Median(trials) / grid_trials,
+      o.slope, o.slope * std::log(2.0), o.nstar, o.rho, o.round, int(grid_trials), target,
+      covered_grid, o.repeats, Median(trials), Median(trials) / grid_trials,
       MeanSd(trials).mean / grid_trials, Median(adaptive_widths), inside, covered_adaptive,
       o.repeats);
   std::printf(

@@ -138,8 +138,9 @@ TEST_CASE("The adaptive identity names the search's method; another method's fil
                     Contains("method 1") && Contains("this build runs method 2"));
   // A config does not choose the method.
   CHECK_THROWS_WITH(
-      ParseSweepConfig("a.ini", "[model]\nkind = separate\n[adaptive]\nN_min = 10\nN_max = 100\n"
-                                "method = 1\n"),
+      ParseSweepConfig("a.ini",
+                       "[model]\nkind = separate\n[adaptive]\nN_min = 10\nN_max = 100\n"
+                       "method = 1\n"),
       Contains("unknown key \"adaptive.method\""));
 }
 
@@ -215,7 +216,8 @@ TEST_CASE(
     std::map<uint64_t, std::string> series_of;
     for (const Cell& c : ExpandGrid(LoadSweepConfig(config))) series_of[c.id] = SeriesLabel(c);
     std::map<std::string, std::vector<int>> indices;
-    for (const TrialRow& r : reference.rows) indices[series_of.at(r.cell_id)].push_back(r.result.trial);
+    for (const TrialRow& r : reference.rows)
+      indices[series_of.at(r.cell_id)].push_back(r.result.trial);
     CHECK(indices.size() == 2);
     for (auto& [label, trials] : indices) {
       std::sort(trials.begin(), trials.end());

@@ -83,7 +83,7 @@ class PsiSearch {
   std::vector<std::vector<double>> success_;  // [candidate][theta * slopes + slope]
   std::vector<std::vector<std::vector<double>>> round_likelihood_;  // [candidate][successes][.]
   std::vector<SeriesCell> cells_;  // per candidate: the trials run there
-  ThresholdEstimate analysis_;      // the analysis's interval over cells_
+  ThresholdEstimate analysis_;     // the analysis's interval over cells_
   int used_ = 0;
   SearchState state_ = SearchState::kRunning;
 };
