@@ -207,7 +207,8 @@ def _mean_vs(rows, others, x, field, ylabel, title, path, ylim=None):
     fig, ax = plt.subplots(figsize=(7.6, 4.6))
     groups = _by_series(rows, others)
     for (name, series), st in zip(sorted(groups.items()), styles()):
-        series.sort(key=lambda r: r[x])
+        # A cell without trials (an N an adaptive search never tried) has no mean.
+        series = sorted((r for r in series if r.get(field) is not None), key=lambda r: r[x])
         ax.errorbar([r[x] for r in series], [r[field] for r in series],
                     yerr=[_half_width(r, field) for r in series], ms=3, capsize=2, label=name,
                     **st)
