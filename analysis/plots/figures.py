@@ -217,6 +217,8 @@ def per_class_vs_n(summary, others, metric, title, path, max_columns=3):
     style = [dict(st, marker=markers[i % len(markers)])
              for i, st in zip(range(len(columns)), styles())]
     which = "class pair" if metric["pair"] else "class"
+    Ns = sorted({r["N"] for rows in groups.values() for r in rows})
+    ticks = Ns[::2] if len(Ns) > 6 else Ns
     for ax, (name, rows) in zip(axes.flat, groups.items()):
         for i, column in enumerate(columns):
             have = [r for r in rows if r.get(column) is not None]
@@ -227,8 +229,9 @@ def per_class_vs_n(summary, others, metric, title, path, max_columns=3):
                             elinewidth=0.8, lw=1.2, label=f"{which} {i}", **style[i])
         ax.set_title(name, fontsize=8)
         ax.set_xscale("log")
-        _plain_log_ticks(ax.xaxis)
-        ax.xaxis.set_tick_params(which="both", labelbottom=True)
+        ax.set_xticks(ticks, [f"{v:g}" for v in ticks])  # the grid's N, every other if many
+        ax.minorticks_off()
+        ax.xaxis.set_tick_params(labelbottom=True)
         ax.grid(alpha=0.3)
         if metric["rate"]:
             ax.set_ylim(0, 1.05)
