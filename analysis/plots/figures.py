@@ -209,8 +209,9 @@ def per_class_vs_n(summary, others, metric, title, path, max_columns=3):
         return False
     cols = min(max_columns, len(groups))
     rows_ = math.ceil(len(groups) / cols)
-    fig, axes = plt.subplots(rows_, cols, figsize=(4.3 * cols, 3.2 * rows_ + 0.8),
-                             squeeze=False, sharex=True, sharey=True)
+    height = 3.2 * rows_ + 0.9
+    fig, axes = plt.subplots(rows_, cols, figsize=(4.3 * cols, height), squeeze=False,
+                             sharex=True, sharey=True)
     # A colour and a marker per class, and each class's points nudged sideways a little, so that
     # classes with equal values (every router hit 1, l* the same for every pair) stay visible.
     markers = "osD^vP*X"
@@ -248,7 +249,7 @@ def per_class_vs_n(summary, others, metric, title, path, max_columns=3):
             seen.setdefault(lab, h)
     fig.legend(list(seen.values()), list(seen.keys()), loc="center left",
                bbox_to_anchor=(1.0, 0.5), fontsize=8)
-    fig.subplots_adjust(right=0.98)
+    fig.subplots_adjust(right=0.98, top=1 - 0.9 / height)  # room for the two-line title
     fig.suptitle(f"{title}\n{metric['help']}, one line per {which}", fontsize=10)
     _save(fig, path)
     return True
