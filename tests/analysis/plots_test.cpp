@@ -1,7 +1,6 @@
 // make -f Makefile.plots on a small results folder draws non-empty PNGs, and redraws nothing
 // when nothing changed; a multiclass file gets its per-class metrics drawn.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -14,15 +13,18 @@ TEST_CASE("Makefile.plots turns a result file into non-empty PNGs", "[analysis][
   std::ofstream(dir + "/tiny.ini") << "name = tiny\nseed = 2\ntrials = 4\nN_test = 300\n"
                                       "[model]\nm = 20\nepochs = 40\n"
                                       "[grid]\nmodel.l = 2:4\nN = 20..160 x2\n";
-  REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir + "/tiny.ini --out " +
-                           dir + "/results/tiny.h5").status == 0);
-  const std::string make = "cd " + std::string(PMOE_SOURCE_DIR) + " && make -f Makefile.plots "
-                           "RESULTS=" + dir + "/results ANALYZE=" + PMOE_ANALYZE_PATH;
+  REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir + "/tiny.ini --out " + dir +
+                           "/results/tiny.h5")
+              .status == 0);
+  const std::string make = "cd " + std::string(PMOE_SOURCE_DIR) +
+                           " && make -f Makefile.plots "
+                           "RESULTS=" +
+                           dir + "/results ANALYZE=" + PMOE_ANALYZE_PATH;
   const auto first = test::RunCommand(make);
   INFO(first.out << first.err);
   REQUIRE(first.status == 0);
-  for (const char* png : {"tiny_phase_l.png", "tiny_nstar_l.png", "tiny_accuracy_vs_N.png",
-                          "tiny_router_hit.png"}) {
+  for (const char* png :
+       {"tiny_phase_l.png", "tiny_nstar_l.png", "tiny_accuracy_vs_N.png", "tiny_router_hit.png"}) {
     const std::string path = dir + "/results/plots/tiny/" + png;
     INFO(path);
     REQUIRE(std::filesystem::exists(path));

@@ -1,10 +1,9 @@
 // The theory printed beside a fitted exponent is the bound for the axis it is fitted over:
 // MODEL.md §9's binary bounds over n, l, k, p; §7's multiclass bounds (appendix M) over c.
-#include <catch2/catch.hpp>
-
-#include <cmath>
-
 #include "pmoe/analysis/theory_orders.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
 
 namespace pmoe {
 

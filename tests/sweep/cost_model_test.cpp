@@ -45,7 +45,8 @@ TEST_CASE("A c = 8 cell costs more than a c = 2 cell as CPU time says, by model"
   } cases[] = {{"separate", 2.3}, {"joint", 1.5}, {"cnn", 1.1}};
   for (const auto& [kind, measured] : cases) {
     INFO(kind);
-    const double ratio = EstimateTrialSeconds(FixedEpochCell(kind, 8)) / EstimateTrialSeconds(FixedEpochCell(kind, 2));
+    const double ratio = EstimateTrialSeconds(FixedEpochCell(kind, 8)) /
+                         EstimateTrialSeconds(FixedEpochCell(kind, 2));
     CHECK(ratio > measured / 1.25);
     CHECK(ratio < measured * 1.25);
   }
@@ -68,7 +69,8 @@ TEST_CASE("The pairwise router phase sees each sample once, class 0's twice when
   const double two = Flops(FixedEpochCell("separate", 2), 0).train;
   CHECK(Flops(FixedEpochCell("separate", 4), 0).train == Approx(two));
   CHECK(Flops(FixedEpochCell("separate", 8), 0).train == Approx(two));
-  CHECK(Flops(FixedEpochCell("separate", 3), 0).train == Approx(two * 4 / 3));  // 3 classes, pairs (0,1), (2,0)
+  CHECK(Flops(FixedEpochCell("separate", 3), 0).train ==
+        Approx(two * 4 / 3));  // 3 classes, pairs (0,1), (2,0)
   CHECK(Flops(FixedEpochCell("separate", 5), 0).train == Approx(two * 6 / 5));
 }
 
