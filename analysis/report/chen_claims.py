@@ -64,12 +64,22 @@ def difference(ev, a, b, column="test_acc"):
     return bootstrap(lambda w: weighted_mean(x - y, w), ev.trials_per_cell)
 
 
+def conclude(finding, failures, supported_reason):
+    """The verdict from a rule's list of failed conditions."""
+    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
+    finding.reason = "; ".join(failures) if failures else supported_reason
+    return finding
+
+
 def table_figure(ev, workdir, title):
     """Mean test accuracy per setting and model, and the MoE's dispatch entropy, as bars."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     width = 0.2
     for j, (kind, act) in enumerate(MODELS):
@@ -113,6 +123,9 @@ RULE_1 = ("In every published setting, for each single model (linear, cubic; J =
 def claim_1(ev, workdir):
     finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
     settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
     failures = []
     for s in settings:
         moe = find(ev, "switch", "cubic", s)
@@ -130,11 +143,7 @@ def claim_1(ev, workdir):
                 failures.append(f"setting {s}: single {act} not below the cubic MoE")
             if not m < 0.95:
                 failures.append(f"setting {s}: single {act} reaches {fmt(m)}")
-    if not settings:
-        finding.reason = "no published setting in this file"
-        return finding
-    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
-    finding.reason = "; ".join(failures) if failures else (
+    conclude(finding, failures,
         f"in all {len(settings)} settings both single models stay below 0.95 and below the cubic "
         "MoE")
     finding.figures.append(("Mean test accuracy and the MoE's dispatch entropy per setting",
@@ -153,6 +162,9 @@ RULE_2 = ("In every published setting: the linear MoE's mean dispatch entropy wi
 def claim_2(ev, workdir):
     finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
     settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
     quarter = log_k(ev) / 4
     failures = []
     for s in settings:
@@ -171,11 +183,7 @@ def claim_2(ev, workdir):
                             f"{quarter:.3f}")
         if not dlo > 0:
             failures.append(f"setting {s}: linear MoE not less accurate than the cubic")
-    if not settings:
-        finding.reason = "no published setting in this file"
-        return finding
-    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
-    finding.reason = "; ".join(failures) if failures else (
+    conclude(finding, failures,
         f"in all {len(settings)} settings the linear MoE's experts mix clusters (entropy above "
         f"{quarter:.3f}) and it is less accurate than the cubic MoE")
     return finding
@@ -191,6 +199,9 @@ RULE_3 = ("In every published setting: the cubic MoE's mean dispatch entropy wit
 def claim_3(ev, workdir):
     finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
     settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
     quarter = log_k(ev) / 4
     failures = []
     for s in settings:
@@ -206,11 +217,7 @@ def claim_3(ev, workdir):
             failures.append(f"setting {s}: entropy not below log K / 4 = {quarter:.3f}")
         if not m >= 0.95:
             failures.append(f"setting {s}: mean test accuracy {fmt(m)} < 0.95")
-    if not settings:
-        finding.reason = "no published setting in this file"
-        return finding
-    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
-    finding.reason = "; ".join(failures) if failures else (
+    conclude(finding, failures,
         f"in all {len(settings)} settings the cubic MoE's entropy lies below {quarter:.3f} and "
         "its mean test accuracy is at least 0.95")
     return finding
@@ -284,8 +291,7 @@ def claim_4(ev, workdir):
                             f"{quarter:.3f}")
         if act == "linear" and not llo > quarter:
             failures.append(f"the linear MoE's last entropy is not above {quarter:.3f}")
-    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
-    finding.reason = "; ".join(failures) if failures else (
+    conclude(finding, failures,
         "the cubic MoE's router learns the clusters during training (entropy falls below "
         f"{quarter:.3f}); the linear MoE's stays above it")
     finding.figures.append(("Dispatch entropy along training (the paper's Figure 3)",
@@ -333,10 +339,9 @@ def claim_5(ev, workdir):
         return finding
     slower = [model_label(*k) for k, r in by_model.items()
               if k != ("switch", "cubic") and not moe[2] < _nacc(r)[1]]
-    finding.verdict = NOT_SUPPORTED if slower else SUPPORTED
-    finding.reason = ("not fewer samples than " + ", ".join(slower)) if slower else (
-        "the cubic MoE reaches 95 % mean test accuracy with fewer samples than every other model")
-    return finding
+    return conclude(finding, ["not fewer samples than " + ", ".join(slower)] if slower else [],
+                    "the cubic MoE reaches 95 % mean test accuracy with fewer samples than every "
+                    "other model")
 
 
 # (6) ---------------------------------------------------------------------------------------------
@@ -350,6 +355,9 @@ RULE_6 = ("The same MoE under the authors' code (published: noisy-value gate, do
 def claim_6(ev, workdir):
     finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
     settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
     failures = []
     for variant in ("published", "paper"):
         for s in settings:
@@ -364,11 +372,7 @@ def claim_6(ev, workdir):
                                     f"(linear at {fmt(m)})", interval(d, lo, hi)))
             if not lo > 0:
                 failures.append(f"{variant}, setting {s}: no gap")
-    if not settings:
-        finding.reason = "no published setting in this file"
-        return finding
-    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
-    finding.reason = "; ".join(failures) if failures else (
+    conclude(finding, failures,
         "the cubic MoE is more accurate than the linear one under both variants (see the sizes)")
     return finding
 

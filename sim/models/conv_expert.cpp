@@ -9,7 +9,6 @@
 namespace pmoe {
 namespace {
 
-
 template <typename T>
 inline T Act(T a, Activation act) {
   return act == Activation::kCubic ? a * a * a : a;
@@ -273,8 +272,8 @@ template void ConvForwardBackward(const RowMat<double>&, int, const int*, int, c
                                   double*, double*, std::vector<double>&, bool);
 template void ConvBackward(const RowMat<double>&, int, const int*, int, const double*,
                            const double*, int, Activation, double*, double*);
-template void ConvForwardBackward4(const ConvBatch<float>&, int, int, Activation,
-                                   ConvSlope<float>&, int, float*);
+template void ConvForwardBackward4(const ConvBatch<float>&, int, int, Activation, ConvSlope<float>&,
+                                   int, float*);
 template void ConvForwardBackward4(const ConvBatch<double>&, int, int, Activation,
                                    ConvSlope<double>&, int, double*);
 

@@ -422,9 +422,8 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
     route(i);
     const size_t at = ExpertBegin(pass.expert[i]);
     slope.ids = &i;
-    ConvForwardBackward(*in.x, s.P, &i, 1, params_.data() + at, params_.data() + at + filters,
-                        s.J, s.act, f, slope, grad.data() + at, grad.data() + at + filters, work_,
-                        true);
+    ConvForwardBackward(*in.x, s.P, &i, 1, params_.data() + at, params_.data() + at + filters, s.J,
+                        s.act, f, slope, grad.data() + at, grad.data() + at + filters, work_, true);
     router_gradient(i);
   }
   if (s.gate == Gate::kNoisyValue) {

@@ -1,6 +1,7 @@
 // Chen et al.'s report page (analysis/report/chen_claims.py through paper_report.py --paper chen):
 // the rules on made-up evidence with known verdicts (chen_claims_test.py), and the page built from
-// tiny versions of the Chen sweeps (tests/analysis/chen_report_sweeps), every rule reading its file.
+// tiny versions of the Chen sweeps (tests/analysis/chen_report_sweeps), every rule reading its
+// file.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -23,15 +24,16 @@ TEST_CASE("The Chen report has every claim with a computed verdict", "[report][c
   const std::string dir = test::FreshDirectory("chen_report");
   const std::string sweeps = std::string(PMOE_SOURCE_DIR) + "/tests/analysis/chen_report_sweeps";
   for (const char* name : {"chen_table", "chen_curves", "chen_vs_N"}) {
-    const auto run = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + sweeps + "/" +
-                                      name + ".ini --out " + dir + "/" + name + ".h5");
+    const auto run = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + sweeps + "/" + name +
+                                      ".ini --out " + dir + "/" + name + ".h5");
     INFO(run.err);
     REQUIRE(run.status == 0);
   }
   const std::string page = dir + "/report.html";
-  const auto report = test::RunCommand(
-      "cd " + std::string(PMOE_SOURCE_DIR) + " && /usr/bin/python3 analysis/report/paper_report.py " +
-      dir + " --paper chen --out " + page + " --bootstrap 50 --analyze " + PMOE_ANALYZE_PATH);
+  const auto report = test::RunCommand("cd " + std::string(PMOE_SOURCE_DIR) +
+                                       " && /usr/bin/python3 analysis/report/paper_report.py " +
+                                       dir + " --paper chen --out " + page +
+                                       " --bootstrap 50 --analyze " + PMOE_ANALYZE_PATH);
   INFO(report.out << report.err);
   REQUIRE(report.status == 0);
   std::ifstream in(page);
