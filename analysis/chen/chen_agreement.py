@@ -9,8 +9,14 @@ the distribution of outcomes: per cell, mean test accuracy, mean dispatch entrop
 steps taken, compared by Welch's z. |z| > 3 on any of them marks the cell as differing (exit
 status 1). A screen, not a proof.
 
-  /usr/bin/python3 analysis/chen/chen_agreement.py --settings 1,3 --trials 4 \
-      --models switch-linear,switch-cubic,single-linear,single-cubic [--json out.json]
+  /usr/bin/python3 analysis/chen/chen_agreement.py [--settings 1,2,3,4] [--trials 4] \
+      [--trials-single 2] [--models single-linear,single-cubic,switch-linear,switch-cubic] \
+      [--json out.json] [--markdown]
+
+prints a line per cell as it finishes, then a table of every cell and statistic (ours, the
+peer's, z). With --json the trials are kept after each cell; running again with the same file
+extends it (more --trials run only the peer trials it lacks), and --report-only prints its
+table without running anything.
 
 Needs Debian's python3-torch and libopenblas0-pthread (../shared/peer/README.md) and a built
 build/sim/pmoe-sim. Peer trials run --workers at a time, one thread each.
@@ -31,6 +37,7 @@ OPENBLAS = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
 # The published settings as data-C parameters (MODEL.md §8).
 SETTINGS = {1: (3.0, 1.0), 2: (3.0, 2.0), 3: (2.0, 1.0), 4: (2.0, 2.0)}  # gamma_hi, sigma_p
 STATS = ["test_acc", "dispatch_entropy", "epochs"]
+DECIMALS = {"test_acc": 4, "dispatch_entropy": 3, "epochs": 1}
 
 
 def ours(setting, model, activation, trials, seed, args):
@@ -84,59 +91,155 @@ def welch_z(a, b):
     return (ma - mb) / se
 
 
+def cell_key(setting, model, activation):
+    return f"{setting}/{model}/{activation}"
+
+
+def load_earlier(path):
+    """The cells of an earlier --json (to resume or extend it): key -> cell record."""
+    if not path or not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {cell_key(c["setting"], c["model"], c["activation"]): c for c in json.load(f)["cells"]}
+
+
+def save(path, args, cells):
+    if not path:
+        return
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump({"args": vars(args), "cells": cells}, f, indent=1)
+    os.replace(tmp, path)  # never a half-written file
+
+
+def describe(values, decimals):
+    m, se, n = mean_se(values)
+    if m is None:
+        return "-"
+    sd = se * math.sqrt(n) if se is not None else 0.0
+    return f"{m:.{decimals}f} ± {sd:.{decimals}f} ({n})"
+
+
+def cell_order(c):
+    """Settings in order, then the published table's columns: single before MoE, linear first."""
+    return (c["setting"], c["model"] != "single", c["activation"] != "linear")
+
+
+def z_table(cells, markdown):
+    """Every cell and statistic: ours, the peer's, Welch's z; and the largest |z|."""
+    lines, largest = [], 0.0
+    head = ["cell", "statistic", "pmoe-sim", "peer", "z"]
+    rows = []
+    for c in sorted(cells, key=cell_order):
+        name = f"setting {c['setting']}, {'MoE' if c['model'] == 'switch' else 'single'} " \
+               f"{c['activation']}"
+        for stat in STATS:
+            a, b = [r[stat] for r in c["ours"]], [r[stat] for r in c["peer"]]
+            if mean_se(a)[0] is None and mean_se(b)[0] is None:
+                continue  # no entropy for a single model
+            z = welch_z(a, b)
+            if z is not None and math.isfinite(z):
+                largest = max(largest, abs(z))
+            flag = " DIFFERS" if z is not None and abs(z) > 3 else ""
+            rows.append([name, "steps" if stat == "epochs" else stat, describe(a, DECIMALS[stat]),
+                         describe(b, DECIMALS[stat]),
+                         ("-" if z is None else f"{z:+.2f}") + flag])
+            name = ""
+    if markdown:
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|" + "---|" * len(head))
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+    else:
+        width = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        for r in [head] + rows:
+            lines.append("  ".join(str(x).ljust(w) for x, w in zip(r, width)).rstrip())
+    return "\n".join(lines), largest
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--settings", default="1,3")
-    ap.add_argument("--models", default="switch-linear,switch-cubic,single-linear,single-cubic")
-    ap.add_argument("--trials", type=int, default=4)
+    ap.add_argument("--settings", default="1,2,3,4")
+    ap.add_argument("--models", default="single-linear,single-cubic,switch-linear,switch-cubic")
+    ap.add_argument("--trials", type=int, default=4, help="trials a side per MoE cell (4)")
+    ap.add_argument("--trials-single", type=int,
+                    help="trials a side per single-model cell (default: --trials); a peer "
+                         "single-model trial of 801 steps is several times a MoE trial")
     ap.add_argument("--N", type=int, default=16000)
     ap.add_argument("--N-test", type=int, default=16000)
     ap.add_argument("--variant", choices=["published", "paper"], default="published")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--json", help="write every trial of both sides here")
+    ap.add_argument("--json", help="every trial of both sides, rewritten after each cell; an "
+                                   "existing file is resumed or extended: its peer trials are "
+                                   "kept and only the missing ones run")
     ap.add_argument("--reuse-peer", metavar="JSON",
                     help="take the peer's trials from an earlier run's --json (same cells and "
                          "trials) instead of running them again")
+    ap.add_argument("--report-only", action="store_true",
+                    help="run nothing: print the z table of the cells in --json")
+    ap.add_argument("--also", metavar="JSON", action="append", default=[],
+                    help="with --report-only: cells from more --json files (a follow-up with "
+                         "more trials); of two records of a cell the one with more trials counts")
+    ap.add_argument("--markdown", action="store_true", help="the z table as Markdown")
     args = ap.parse_args()
-    earlier = {}
-    if args.reuse_peer:
-        with open(args.reuse_peer) as f:
-            for c in json.load(f)["cells"]:
-                earlier[(c["setting"], c["model"], c["activation"])] = c["peer"]
-    cells = [(int(s), m.split("-")[0], m.split("-")[1])
-             for s in args.settings.split(",") for m in args.models.split(",")]
-    report, differs = [], False
+    earlier = load_earlier(args.reuse_peer)
+    resumed = load_earlier(args.json)
+    if args.report_only:
+        for path in args.also:
+            for key, c in load_earlier(path).items():
+                have = resumed.get(key)
+                if not have or min(len(c["ours"]), len(c["peer"])) > \
+                        min(len(have["ours"]), len(have["peer"])):
+                    resumed[key] = c
+        cells = list(resumed.values())
+        text, largest = z_table(cells, args.markdown)
+        print(text)
+        print(f"largest |z| {largest:.2f}: " + ("no cell differs" if largest <= 3 else
+                                               "some cell differs (|z| > 3)"))
+        return 1 if largest > 3 else 0
+    wanted = [(int(s), m.split("-")[0], m.split("-")[1])
+              for s in args.settings.split(",") for m in args.models.split(",")]
+    done = [c for k, c in resumed.items()
+            if k not in {cell_key(*w) for w in wanted}]  # other cells of the file stay in it
+    report = []
     with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
-        for setting, model, activation in cells:
-            cached = earlier.get((setting, model, activation))
-            futures = [] if cached else [
-                pool.submit(peer_trial, setting, model, activation, t, args.seed, args)
-                for t in range(args.trials)]
-            mine, mine_seconds = ours(setting, model, activation, args.trials, args.seed, args)
-            peer = cached[:args.trials] if cached else [f.result() for f in futures]
-            line = f"setting {setting} {model:6s} {activation:6s}"
+        for setting, model, activation in wanted:
+            trials = args.trials_single if model == "single" and args.trials_single else \
+                args.trials
+            key = cell_key(setting, model, activation)
+            old = resumed.get(key, {})
+            peer = list(earlier.get(key, {}).get("peer", []) or old.get("peer", []))[:trials]
+            futures = [pool.submit(peer_trial, setting, model, activation, t, args.seed, args)
+                       for t in range(len(peer), trials)]
+            if len(old.get("ours", [])) >= trials:
+                mine, mine_seconds = old["ours"][:trials], old.get("ours_seconds", 0)
+            else:
+                mine, mine_seconds = ours(setting, model, activation, trials, args.seed, args)
+            peer += [f.result() for f in futures]
             cell = {"setting": setting, "model": model, "activation": activation,
                     "ours": mine, "peer": peer, "ours_seconds": mine_seconds, "z": {}}
+            line = f"setting {setting} {model:6s} {activation:6s}"
             for stat in STATS:
                 a, b = [r[stat] for r in mine], [r[stat] for r in peer]
-                z = welch_z(a, b)
                 ma, mb = mean_se(a)[0], mean_se(b)[0]
                 if ma is None:
                     continue
+                z = welch_z(a, b)
                 cell["z"][stat] = z
                 flag = z is not None and abs(z) > 3
-                differs = differs or flag
                 line += f" | {stat} {ma:.4f} vs {mb:.4f} z={'-' if z is None else f'{z:+.2f}'}"
                 line += " DIFFERS" if flag else ""
-            line += (f" | s/trial {mine_seconds / args.trials:.1f} vs "
-                     f"{sum(r['seconds'] for r in peer) / len(peer):.1f}")
+            line += (f" | s/trial {mine_seconds / max(1, len(mine)):.1f} vs "
+                     f"{sum(r['seconds'] for r in peer) / max(1, len(peer)):.1f}")
             print(line, flush=True)
             report.append(cell)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "cells": report}, f, indent=1)
-    print("no cell differs" if not differs else "some cell differs (|z| > 3)")
+            save(args.json, args, done + report)
+    text, largest = z_table(report, args.markdown)
+    print()
+    print(text)
+    differs = largest > 3
+    print(f"largest |z| {largest:.2f}: " + ("no cell differs" if not differs else
+                                           "some cell differs (|z| > 3)"))
     return 1 if differs else 0
 
 

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Chen et al.'s experiment from a pmoe-sweep result file (MODEL.md §8), read with h5py.
 
-  chen_report.py table FILE.h5      the published table's form: one row per setting (gamma range,
+  chen_report.py table FILE.h5 [--markdown]
+                                    the published table's form: one row per setting (gamma range,
                                     sigma_p), one column per model; test accuracy (%) and
-                                    dispatch entropy, mean ± sd over the cell's trials
+                                    dispatch entropy, mean ± sd over the cell's ok trials, as
+                                    computed by `pmoe-analyze table` (build/analysis/, or
+                                    --analyze PATH), with the settings numbered as published
   chen_report.py curves FILE.h5 --out DIR
                                     dispatch entropy and training accuracy along training (the
                                     paper's Figure 3) from the per-trial curves in /trial_lists:
@@ -13,13 +16,17 @@ A list metric is stored as its per-trial length in /trials/NAME and its values, 
 trial, in /trial_lists/NAME (docs/ARCHITECTURE.md); `lists()` below splits them.
 """
 import argparse
-import math
+import csv
+import io
 import os
+import subprocess
 import sys
 
 import h5py
 import numpy as np
 
+ANALYZE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "build", "analysis", "pmoe-analyze")
 SETTING_OF = {(3.0, 1.0): 1, (3.0, 2.0): 2, (2.0, 1.0): 3, (2.0, 2.0): 4}
 
 
@@ -59,15 +66,6 @@ def grouped(f):
     return [(params[c], rows[c]) for c in order]
 
 
-def mean_sd(values):
-    values = [v for v in values if not math.isnan(v)]
-    if not values:
-        return "-"
-    m = sum(values) / len(values)
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0
-    return m, sd
-
-
 def model_name(p):
     act = p.get("model.activation", "")
     kind = {"switch": "MoE", "single": "single"}.get(p.get("model.kind"), p.get("model.kind"))
@@ -75,43 +73,68 @@ def model_name(p):
     return f"{kind} {act}" + (f" ({variant})" if variant == "paper" else "")
 
 
-def table(path):
-    with h5py.File(path, "r") as f:
-        acc = f["/trials/test_acc"][:]
-        entropy = (f["/trials/dispatch_entropy"][:] if "dispatch_entropy" in f["/trials"]
-                   else np.full(len(acc), np.nan))
-        status = f["/trials/status"][:]
-        by_setting, models = {}, []
-        for p, rows in grouped(f):
-            gamma = (float(p.get("data.gamma_lo", math.nan)), float(p.get("data.gamma_hi", math.nan)))
-            sigma = float(p.get("data.sigma_p", math.nan))
-            key = (gamma, sigma)
-            name = model_name(p)
-            if name not in models:
-                models.append(name)
-            ok = [r for r in rows if status[r] == 0]
-            by_setting.setdefault(key, {})[name] = (mean_sd([100 * acc[r] for r in ok]),
-                                                    mean_sd([entropy[r] for r in ok]), len(ok))
-    print("test accuracy (%) and dispatch entropy, mean ± sd over trials "
-          "(trials ok in brackets)")
-    header = ["setting"] + models
-    print(" | ".join(f"{h:>24s}" if i else f"{h:<22s}" for i, h in enumerate(header)))
-    for (gamma, sigma), cells in by_setting.items():
+def analyze_table(path, analyze):
+    """pmoe-analyze table's records for the published table: settings down, models across,
+    test accuracy (%) and dispatch entropy (the numbers are computed there, not here)."""
+    cmd = [analyze, "table", path, "--rows", "data.gamma_lo,data.gamma_hi,data.sigma_p",
+           "--metrics", "test_acc%,dispatch_entropy", "--csv"]
+    try:
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        sys.exit(f"chen_report.py: {analyze} not found: build it (cmake --build build "
+                 "--target pmoe-analyze) or give --analyze PATH")
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"chen_report.py: {' '.join(cmd)} failed:\n{e.stderr}")
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def table(path, analyze, markdown):
+    records = analyze_table(path, analyze)
+    fixed = {"data.gamma_lo", "data.gamma_hi", "data.sigma_p", "metric", "mean", "sd", "n",
+             "trials"}
+    by_setting, models = {}, []
+    for r in records:
+        p = {k: v for k, v in r.items() if k not in fixed}
+        gamma = (float(r["data.gamma_lo"]), float(r["data.gamma_hi"]))
+        key = (gamma, float(r["data.sigma_p"]))
+        name = model_name(p)
+        if name not in models:
+            models.append(name)
+        cell = by_setting.setdefault(key, {}).setdefault(name, {})
+        cell[r["metric"]] = (float(r["mean"]) if r["mean"] else None,
+                             float(r["sd"]) if r["sd"] else None, int(r["n"]), int(r["trials"]))
+
+    def label(gamma, sigma):
         number = SETTING_OF.get((gamma[1], sigma))
-        label = (f"{number}: " if number and gamma[0] == 0.5 else "") + \
-            f"γ {gamma[0]:g}..{gamma[1]:g} σp {sigma:g}"
-        accs, ents = [f"{label:<22s}"], [f"{'  entropy':<22s}"]
-        for m in models:
-            if m not in cells:
-                accs.append(f"{'-':>24s}")
-                ents.append(f"{'-':>24s}")
-                continue
-            a, e, n = cells[m]
-            accs.append(f"{a[0]:10.2f} ± {a[1]:5.2f} [{n:2d}]" if a != "-" else f"{'-':>24s}")
-            ents.append(f"{e[0]:10.3f} ± {e[1]:5.3f}     " if e != "-" else f"{'':>24s}")
-        print(" | ".join(accs))
-        if any(s.strip() for s in ents[1:]):
-            print(" | ".join(ents))
+        return (f"{number} " if number and gamma[0] == 0.5 else "") + \
+            f"(γ {gamma[0]:g}..{gamma[1]:g}, σp {sigma:g})"
+
+    def text(cell):
+        a, e = cell.get("test_acc%"), cell.get("dispatch_entropy")
+        if not a or a[0] is None:
+            return "-"
+        out = f"{a[0]:.2f} ± {a[1]:.2f}"
+        if e and e[0] is not None:
+            out += f", entropy {e[0]:.3f} ± {e[1]:.3f}"
+        return out + ("" if a[2] == a[3] else f" ({a[2]} of {a[3]} ok)")
+
+    trials = sorted({c["test_acc%"][3] for cells in by_setting.values() for c in cells.values()
+                     if "test_acc%" in c})
+    if markdown:
+        print("| setting (γ range, σ_p) | " + " | ".join(models) + " |")
+        print("|---|" + "---|" * len(models))
+        for (gamma, sigma), cells in by_setting.items():
+            print(f"| {label(gamma, sigma)} | " +
+                  " | ".join(text(cells[m]) if m in cells else "-" for m in models) + " |")
+        return
+    print("test accuracy (%) and dispatch entropy, mean ± sd over "
+          f"{'/'.join(map(str, trials))} trials per cell")
+    width = max(len(text(c)) for cells in by_setting.values() for c in cells.values())
+    print((f"{'setting':<28s}" + "".join(f"  {m:<{width}s}" for m in models)).rstrip())
+    for (gamma, sigma), cells in by_setting.items():
+        print((f"{label(gamma, sigma):<28s}" +
+               "".join(f"  {text(cells[m]) if m in cells else '-':<{width}s}"
+                       for m in models)).rstrip())
 
 
 def curves(path, out):
@@ -154,9 +177,11 @@ def main():
     ap.add_argument("command", choices=["table", "curves"])
     ap.add_argument("file")
     ap.add_argument("--out", default="results/plots/chen")
+    ap.add_argument("--analyze", default=ANALYZE, help="the pmoe-analyze to call (table)")
+    ap.add_argument("--markdown", action="store_true", help="table: as Markdown")
     args = ap.parse_args()
     if args.command == "table":
-        table(args.file)
+        table(args.file, args.analyze, args.markdown)
     else:
         curves(args.file, args.out)
 

@@ -18,6 +18,13 @@ std::string CsvField(const std::string& text) {
   return out + "\"";
 }
 
+// Characters on screen, not bytes: a UTF-8 continuation byte ("±" is two bytes) adds none.
+size_t DisplayWidth(const std::string& text) {
+  size_t width = 0;
+  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
+  return width;
+}
+
 }  // namespace
 
 TableValue TableValue::Text(std::string text) { return {std::move(text), 0, false}; }
@@ -71,15 +78,15 @@ void Table::Print(std::ostream& out, Format format) const {
     return;
   }
   std::vector<size_t> width(columns_.size());
-  for (size_t c = 0; c < columns_.size(); ++c) width[c] = columns_[c].size();
+  for (size_t c = 0; c < columns_.size(); ++c) width[c] = DisplayWidth(columns_[c]);
   for (const auto& row : rows_)
     for (size_t c = 0; c < row.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], row[c].text.size());
+      width[c] = std::max(width[c], DisplayWidth(row[c].text));
   auto line = [&](auto cell) {
     std::string text;
     for (size_t c = 0; c < columns_.size(); ++c) {
       const auto [value, right] = cell(c);
-      const std::string pad(width[c] - value.size(), ' ');
+      const std::string pad(width[c] - DisplayWidth(value), ' ');
       text += (c ? "  " : "") + (right ? pad + value : value + pad);
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();

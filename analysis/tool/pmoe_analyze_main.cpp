@@ -1,5 +1,7 @@
-// pmoe-analyze: success rates, sample complexity and scaling exponents from result files.
+// pmoe-analyze: success rates, sample complexity, scaling exponents and pivot tables from result
+// files.
 // Reads the HDF5 files only. Exit status: 0 done, 2 bad arguments or unreadable files.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -9,6 +11,7 @@
 
 #include "pmoe/analysis/cell_summary.hpp"
 #include "pmoe/analysis/completeness.hpp"
+#include "pmoe/analysis/pivot_table.hpp"
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/table.hpp"
@@ -31,6 +34,11 @@ constexpr const char* kUsage =
     "  exponent           slope of log N* (and log N_acc) against log axis per series, beside\n"
     "                     MODEL.md §9's order, and N*(CNN)/N*(pMoE) ratios when the files hold\n"
     "                     both (a bound, or n/a, where a side lies outside its grid)\n"
+    "  table              a pivot table: one row per value of --rows, one column per value\n"
+    "                     of --cols, cells \"mean ± sd (n)\" of each --metrics over the cell's\n"
+    "                     trials (ok trials; success over all); Chen et al.'s Table 3:\n"
+    "                       pmoe-analyze table results/chen_table.h5 \\\n"
+    "                           --metrics test_acc%,dispatch_entropy\n"
     "options:\n"
     "  --over AXIS        the axis (l, k, n, m, d, p or any parameter name, e.g. data.delta_r);\n"
     "                     required by exponent; without it sample-complexity uses N alone\n"
@@ -43,7 +51,18 @@ constexpr const char* kUsage =
     "  --bootstrap B      bootstrap replicates (default 1000)\n"
     "  --level L          confidence level of the intervals (default 0.95)\n"
     "  --seed S           bootstrap seed (default 1)\n"
-    "  --csv | --json     machine-readable output (default: aligned table)\n";
+    "  --csv | --json     machine-readable output (default: aligned table; for table one record\n"
+    "                     per row, column and metric: parameters, metric, mean, sd, n, trials)\n"
+    "table options:\n"
+    "  --rows P1,P2,...   parameters down the side (full names like data.sigma_p, or a short\n"
+    "                     name when one parameter ends so: sigma_p); default: the swept ones\n"
+    "                     that are not model.*\n"
+    "  --cols P1,P2,...   parameters across the top; default: the swept model.* ones\n"
+    "  --metrics M1,...   test_acc (test_accuracy), train_acc, success, epochs, steps or any\n"
+    "                     metric the families declared (see summary); M% shows it times 100;\n"
+    "                     default test_acc\n"
+    "  --where P=V,...    keep the cells with these values (repeatable); --N V is --where N=V\n"
+    "  --digits D         significant digits of each metric's largest mean (default 4)\n";
 
 struct Arguments {
   std::string command;
@@ -52,7 +71,31 @@ struct Arguments {
   double from = -INFINITY, to = INFINITY;  // axis range kept
   SampleComplexityOptions options;
   Table::Format format = Table::Format::kAligned;
+  PivotSpec pivot;
+  bool pivot_options = false;  // any table option given (refused by the other commands)
 };
+
+// "a,b,c" -> {"a", "b", "c"}; refuses empty items ("a,,b", a trailing comma).
+std::vector<std::string> CommaList(const std::string& option, const std::string& text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    if (item.empty())
+      throw ConfigError("command line", option, "a comma-separated list of names", text);
+    items.push_back(item);
+    if (end == text.size()) return items;
+    start = end + 1;
+  }
+}
+
+std::pair<std::string, std::string> WherePair(const std::string& item) {
+  const size_t eq = item.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+    throw ConfigError("command line", "--where", "NAME=VALUE, e.g. data.sigma_p=1", item);
+  return {item.substr(0, eq), item.substr(eq + 1)};
+}
 
 double NumberOption(const std::string& key, const std::string& text, double lo, double hi) {
   char* end = nullptr;
@@ -61,6 +104,27 @@ double NumberOption(const std::string& key, const std::string& text, double lo, 
     throw ConfigError("command line", key,
                       "a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", text);
   return v;
+}
+
+// The table command's options; false when `arg` is none of them.
+template <typename Value>
+bool ParsePivotOption(const std::string& arg, Value&& value, PivotSpec& pivot) {
+  if (arg == "--rows") {
+    pivot.rows = CommaList(arg, value());
+  } else if (arg == "--cols") {
+    pivot.cols = CommaList(arg, value());
+  } else if (arg == "--metrics") {
+    pivot.metrics = CommaList(arg, value());
+  } else if (arg == "--where") {
+    for (const std::string& item : CommaList(arg, value())) pivot.where.push_back(WherePair(item));
+  } else if (arg == "--N") {
+    pivot.where.push_back({"N", value()});
+  } else if (arg == "--digits") {
+    pivot.digits = static_cast<int>(ParseIntegerInRange("command line", arg, value(), 1, 12));
+  } else {
+    return false;
+  }
+  return true;
 }
 
 Arguments Parse(const std::vector<std::string>& args) {
@@ -92,6 +156,8 @@ Arguments Parse(const std::vector<std::string>& args) {
     else if (arg == "--seed")
       a.options.seed =
           static_cast<uint64_t>(ParseIntegerInRange("command line", arg, value(), 0, INT64_MAX));
+    else if (ParsePivotOption(arg, value, a.pivot))
+      a.pivot_options = true;
     else if (arg == "--csv")
       a.format = Table::Format::kCsv;
     else if (arg == "--json")
@@ -241,8 +307,19 @@ int Run(const std::vector<std::string>& args) {
     if (results.cells.empty())
       throw ConfigError("command line: no cell has " + a.axis + " in [--from, --to]");
   }
+  if (a.pivot_options && a.command != "table")
+    throw ConfigError(
+        "command line: --rows, --cols, --metrics, --where, --N and --digits are "
+        "options of the table command, not of " +
+        a.command);
   if (a.command == "summary") {
     Summary(results, a);
+    return 0;
+  }
+  if (a.command == "table") {
+    const Pivot pivot = BuildPivot(results, a.pivot);
+    (a.format == Table::Format::kAligned ? PivotAlignedTable(pivot) : PivotTidyTable(pivot))
+        .Print(std::cout, a.format);
     return 0;
   }
   if (a.command != "sample-complexity" && a.command != "exponent")

@@ -129,3 +129,89 @@ TEST_CASE("pmoe-analyze prints bounds outside the grid and refuses a non-numeric
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("pmoe-analyze table prints Chen's table form and agrees with the file read by numpy",
+          "[analysis][cli][table]") {
+  // A small data-C sweep of the published table's shape: 2 settings x single/switch x
+  // linear/cubic, 3 trials each (well under a second).
+  const std::string dir = test::FreshDirectory("analyze_table");
+  std::ofstream(dir + "/chen.ini") << "name = chen_tiny\nseed = 4\ntrials = 3\nN = 200\n"
+                                      "N_test = 200\n[data]\nmodel = cluster\nn = 4\nd = 16\n"
+                                      "[model]\nfull_steps = 25\nfilters = 8\n"
+                                      "[grid]\ndata.gamma_hi = 3,2\nmodel.kind = single,switch\n"
+                                      "model.activation = linear,cubic\n";
+  const std::string file = dir + "/chen.h5";
+  REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir + "/chen.ini --out " + file)
+              .status == 0);
+  const auto text =
+      test::RunCommand(Analyze("table " + file + " --metrics test_acc%,dispatch_entropy"));
+  INFO(text.out << text.err);
+  REQUIRE(text.status == 0);
+  // Settings down the side with their gamma range, the four models across in the file's order.
+  CHECK_THAT(text.out, Contains("gamma 0.5..3") && Contains("gamma 0.5..2") &&
+                           Contains("single linear") && Contains("switch cubic") &&
+                           Contains("test_acc (%)") && Contains("dispatch_entropy"));
+  CHECK(text.out.find("single linear") < text.out.find("switch cubic"));
+  CHECK(std::count(text.out.begin(), text.out.end(), '\n') == 1 + 2 * 2);
+
+  // Every CSV record against numpy's mean and sd (ddof 1) of the file's own columns.
+  const auto csv =
+      test::RunCommand(Analyze("table " + file + " --metrics test_acc,dispatch_entropy --csv"));
+  REQUIRE(csv.status == 0);
+  std::ofstream(dir + "/table.csv") << csv.out;
+  std::ofstream(dir + "/check.py")
+      << "import csv, sys, h5py, numpy as np\n"
+         "f = h5py.File(sys.argv[1], 'r')\n"
+         "keys = [k.decode() if isinstance(k, bytes) else k for k in f['/cells/key'][:]]\n"
+         "params = {int(i): dict(p.split('=', 1) for p in k.split(';') if p)\n"
+         "          for i, k in zip(f['/cells/cell_id'][:], keys)}\n"
+         "cell = f['/trials/cell_id'][:]\n"
+         "rows = list(csv.DictReader(open(sys.argv[2])))\n"
+         "assert len(rows) == 2 * 4 * 2, len(rows)\n"
+         "for r in rows:\n"
+         "    ids = [i for i, p in params.items() if p['data.gamma_hi'] == r['data.gamma_hi'] and\n"
+         "           p['model.kind'] == r['model.kind'] and\n"
+         "           p['model.activation'] == r['model.activation']]\n"
+         "    assert len(ids) == 1, ids\n"
+         "    column = {'test_acc': 'test_acc'}.get(r['metric'], r['metric'])\n"
+         "    v = f['/trials/' + column][:][cell == ids[0]]\n"
+         "    v = v[np.isfinite(v)]\n"
+         "    assert int(r['n']) == len(v) and int(r['trials']) == 3, r\n"
+         "    if len(v):\n"
+         "        assert abs(float(r['mean']) - v.mean()) < 1e-12, (r, v)\n"
+         "        assert abs(float(r['sd']) - v.std(ddof=1)) < 1e-12, (r, v)\n"
+         "    else:\n"
+         "        assert r['mean'] == '' and r['model.kind'] == 'single', r\n"
+         "print('ok')\n";
+  const auto check =
+      test::RunCommand("/usr/bin/python3 " + dir + "/check.py " + file + " " + dir + "/table.csv");
+  INFO(check.out << check.err);
+  CHECK(check.out == "ok\n");
+
+  // analysis/chen/chen_report.py prints the same numbers under the published settings' numbers.
+  const auto report = test::RunCommand("/usr/bin/python3 " + std::string(PMOE_SOURCE_DIR) +
+                                       "/analysis/chen/chen_report.py table " + file +
+                                       " --analyze " + PMOE_ANALYZE_PATH);
+  INFO(report.out << report.err);
+  CHECK(report.status == 0);
+  CHECK_THAT(report.out, Contains("1 (γ 0.5..3, σp 1)") && Contains("3 (γ 0.5..2, σp 1)") &&
+                             Contains("MoE cubic") && Contains("single linear"));
+
+  // Bad arguments: exit 2, the message names the culprit and what was expected.
+  const auto metric = test::RunCommand(Analyze("table " + file + " --metrics entropy"));
+  CHECK(metric.status == 2);
+  CHECK_THAT(metric.err, Contains("\"entropy\"") && Contains("dispatch_entropy"));
+  const auto param = test::RunCommand(Analyze("table " + file + " --rows width"));
+  CHECK(param.status == 2);
+  CHECK_THAT(param.err, Contains("\"width\"") && Contains("data.gamma_hi"));
+  const auto pooled = test::RunCommand(Analyze("table " + file + " --rows kind --cols activation"));
+  CHECK(pooled.status == 2);
+  CHECK_THAT(pooled.err, Contains("data.gamma_hi"));
+  const auto elsewhere = test::RunCommand(Analyze("summary " + file + " --rows kind"));
+  CHECK(elsewhere.status == 2);
+  CHECK_THAT(elsewhere.err, Contains("options of the table command"));
+}
+
+}  // namespace pmoe
