@@ -76,8 +76,12 @@ def model_name(p):
 def analyze_table(path, analyze):
     """pmoe-analyze table's records for the published table: settings down, models across,
     test accuracy (%) and dispatch entropy (the numbers are computed there, not here)."""
+    with h5py.File(path, "r") as f:  # the variant is a column only where some cell reads it
+        keys = [k.decode() if isinstance(k, bytes) else k for k in f["/cells/key"][:]]
+    cols = "model.kind,model.activation" + \
+        (",model.variant" if any("model.variant=" in k for k in keys) else "")
     cmd = [analyze, "table", path, "--rows", "data.gamma_lo,data.gamma_hi,data.sigma_p",
-           "--metrics", "test_acc%,dispatch_entropy", "--csv"]
+           "--cols", cols, "--metrics", "test_acc%,dispatch_entropy", "--csv"]
     try:
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     except FileNotFoundError:
