@@ -3,7 +3,9 @@
 # (sweeps/configs/demo.ini, ~2 s on 2 cores), analyzes it and draws its plots, then runs the
 # headline sweep (sweeps/configs/headline.ini: the CNN/pMoE ratio against n/l and the phase map
 # over l, trained to zero training error; about 2 minutes on 2 idle cores) and ends with its
-# report page, results/headline-report.html.
+# report page, results/headline-report.html; last, Chen et al.'s claims at quick scale
+# (scripts/chen-report.sh quick: about a minute on 2 idle cores) and their page,
+# results/chen/report.html.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -28,6 +30,7 @@ $analyze exponent results/demo.h5 --over l --from 4 | tee results/demo-exponent.
 make -s -f Makefile.plots RESULTS=results
 /usr/bin/python3 analysis/report/paper_report.py results --headline --scale headline \
   --out results/headline-report.html --analyze "$analyze"
+bash scripts/chen-report.sh quick
 echo
 echo "main job done:"
 echo "  results      results/demo.h5 (HDF5; analysis/examples/read_results.py reads it)"
@@ -37,3 +40,5 @@ echo "  headline     results/headline.h5; figures in results/plots/headline/"
 echo "  report page  results/headline-report.html: does the CNN need more samples than pMoE by a"
 echo "               factor growing with n/l, and is the router's phase transition at l*? (open it"
 echo "               in a browser; every verdict with its rule, numbers and figures)"
+echo "  Chen page    results/chen/report.html: Chen et al.'s switch MoE on cluster data, which of"
+echo "               its claims hold at quick scale"

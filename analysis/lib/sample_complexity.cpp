@@ -11,6 +11,7 @@
 
 #include "pmoe/analysis/logistic_fit.hpp"
 #include "pmoe/analysis/stats.hpp"
+#include "pmoe/analysis/theory_orders.hpp"
 #include "pmoe/core/rng.hpp"
 
 namespace pmoe {
@@ -332,7 +333,7 @@ std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleCompl
     Exponent e = SlopeWithInterval(x, y, sc.replicates[int(reading)][s], use, o.level);
     e.label = sc.series[s].label;
     e.theory = TheoryOrder(sc.series[s].model_kind, sc.axis);
-    e.theory_formula = TheoryFormula(sc.series[s].model_kind);
+    e.theory_formula = TheoryFormula(sc.series[s].model_kind, sc.axis);
     out.push_back(e);
   }
   return out;
@@ -465,39 +466,10 @@ std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleCom
     Exponent e = SlopeWithInterval(d.x, d.y, d.replicates, use, o.level);
     e.label = RatioLabel(sc, a, b);
     e.theory = TheoryOrder("cnn", sc.axis) - TheoryOrder(sc.series[b].model_kind, sc.axis);
-    e.theory_formula =
-        "(" + TheoryFormula("cnn") + ") / (" + TheoryFormula(sc.series[b].model_kind) + ")";
+    e.theory_formula = TheoryRatioFormula("cnn", sc.series[b].model_kind, sc.axis);
     out.push_back(e);
   }
   return out;
-}
-
-double TheoryOrder(const std::string& kind, const std::string& axis) {
-  // MODEL.md §9, samples row: CNN n^8 p^12, separate l^8 p^12, joint k^4 l^6 p^12.
-  static const std::map<std::pair<std::string, std::string>, double> order = {
-      {{"cnn", "data.n"}, 8},
-      {{"cnn", "model.l"}, 0},
-      {{"cnn", "model.k"}, 0},
-      {{"cnn", "data.p"}, 12},
-      {{"separate", "model.l"}, 8},
-      {{"separate", "data.n"}, 0},
-      {{"separate", "data.p"}, 12},
-      {{"joint", "model.k"}, 4},
-      {{"joint", "model.l"}, 6},
-      {{"joint", "data.n"}, 0},
-      {{"joint", "data.p"}, 12},
-      // MODEL.md §7 (appendix M): the number of classes, separate c^12, joint c^8.
-      {{"separate", "data.c"}, 12},
-      {{"joint", "data.c"}, 8}};
-  const auto it = order.find({kind, axis});
-  return it == order.end() ? NAN : it->second;
-}
-
-std::string TheoryFormula(const std::string& kind) {
-  if (kind == "cnn") return "n^8 p^12 delta^6 / eps^16";
-  if (kind == "separate") return "l^8 p^12 delta^6 / eps^16";
-  if (kind == "joint") return "k^4 l^6 p^12 delta^6 / eps^16";
-  return "";
 }
 
 }  // namespace pmoe

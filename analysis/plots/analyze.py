@@ -1,7 +1,10 @@
 """Runs pmoe-analyze and returns its JSON tables: the figures draw what it computes, so every fit
 lives in one place (C++)."""
 import json
+import re
 import subprocess
+
+import h5py
 
 
 class Analyzer:
@@ -45,3 +48,38 @@ def swept_parameters(summary_rows):
             break
         names.append(k)
     return names
+
+
+# A per-class column, as the families' declarations expand (include/pmoe/family/metrics.hpp,
+# PerClassName and PerClassHelp): the declared name and the class (pair) index, and a description
+# ending in " (class I)" or " (class pair I)" with the same index.
+_PER_CLASS_NAME = re.compile(r"(.*\D)(\d+)")
+_PER_CLASS_HELP = re.compile(r"(.*) \((class|class pair) (\d+)\)")
+
+
+def per_class_metrics(result_file):
+    """The declared per-class metrics of a result file, from its /trials columns' attributes:
+    {declared name: {"help", "pair", "rate", "columns": [column names by class index]}}, in
+    column order. A metric declared per class is found by the form of its columns, never by its
+    name, so a new family's per-class metric is drawn without a line of plotting code."""
+    found = {}
+    with h5py.File(result_file, "r") as f:
+        if "trials" not in f:
+            return found
+        trials = f["trials"]
+        for column in trials:
+            attrs = trials[column].attrs
+            if not int(attrs.get("metric", 0)):
+                continue
+            help_text = attrs.get("description", "")
+            help_text = help_text.decode() if isinstance(help_text, bytes) else str(help_text)
+            name, help_ = _PER_CLASS_NAME.fullmatch(column), _PER_CLASS_HELP.fullmatch(help_text)
+            if not name or not help_ or name.group(2) != help_.group(3):
+                continue
+            entry = found.setdefault(name.group(1), {
+                "help": help_.group(1), "pair": help_.group(2) == "class pair",
+                "rate": bool(int(attrs.get("rate", 0))), "columns": {}})
+            entry["columns"][int(name.group(2))] = column
+    for entry in found.values():
+        entry["columns"] = [entry["columns"][i] for i in sorted(entry["columns"])]
+    return found

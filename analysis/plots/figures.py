@@ -18,6 +18,7 @@ import numpy as np  # noqa: E402
 from analyze import READINGS  # noqa: E402
 
 AXIS_LABELS = {"model.l": "l (patches routed per expert)", "model.k": "k (experts)",
+               "data.c": "c (classes)",
                "data.n": "n (patches per sample)", "model.m": "m (neurons)",
                "N": "N (training samples)", "model.router_N": "router training samples"}
 
@@ -195,6 +196,65 @@ def metric_vs_axis(summary, axis, others, field, ylabel, title, path, ylim=None,
     return True
 
 
+def per_class_vs_n(summary, others, metric, title, path, max_columns=3):
+    """A metric declared per class (or per class pair), `metric` as analyze.per_class_metrics
+    finds it, against N: one panel per series, one line per class (the same colour for a class
+    in every panel), means with 95% intervals. Series without a value in any of its columns
+    (two classes: binary files and c = 2 cells record none) get no panel. False if none has."""
+    columns = metric["columns"]
+    groups = {name: sorted(rows, key=lambda r: r["N"])
+              for name, rows in _by_series(summary, others).items()
+              if any(r.get(c) is not None for r in rows for c in columns)}
+    if not groups:
+        return False
+    cols = min(max_columns, len(groups))
+    rows_ = math.ceil(len(groups) / cols)
+    height = 3.2 * rows_ + 0.9
+    fig, axes = plt.subplots(rows_, cols, figsize=(4.3 * cols, height), squeeze=False,
+                             sharex=True, sharey=True)
+    # A colour and a marker per class, and each class's points nudged sideways a little, so that
+    # classes with equal values (every router hit 1, l* the same for every pair) stay visible.
+    markers = "osD^vP*X"
+    style = [dict(st, marker=markers[i % len(markers)])
+             for i, st in zip(range(len(columns)), styles())]
+    which = "class pair" if metric["pair"] else "class"
+    Ns = sorted({r["N"] for rows in groups.values() for r in rows})
+    ticks = Ns[::2] if len(Ns) > 6 else Ns
+    for ax, (name, rows) in zip(axes.flat, groups.items()):
+        for i, column in enumerate(columns):
+            have = [r for r in rows if r.get(column) is not None]
+            if have:
+                nudge = math.exp(0.02 * (i - (len(columns) - 1) / 2))
+                ax.errorbar([r["N"] * nudge for r in have], [r[column] for r in have],
+                            yerr=[_half_width(r, column) for r in have], ms=3.5, capsize=1.5,
+                            elinewidth=0.8, lw=1.2, label=f"{which} {i}", **style[i])
+        ax.set_title(name, fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xticks(ticks, [f"{v:g}" for v in ticks])  # the grid's N, every other if many
+        ax.minorticks_off()
+        ax.xaxis.set_tick_params(labelbottom=True)
+        ax.grid(alpha=0.3)
+        if metric["rate"]:
+            ax.set_ylim(0, 1.05)
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for column in range(cols):  # the lowest panel of each column names the axis
+        lowest = max(r for r in range(rows_) if r * cols + column < len(groups))
+        axes[lowest, column].set_xlabel(label("N"))
+    for ax in axes[:, 0]:
+        ax.set_ylabel("mean, 95% interval", fontsize=8)
+    seen = {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    fig.legend(list(seen.values()), list(seen.keys()), loc="center left",
+               bbox_to_anchor=(1.0, 0.5), fontsize=8)
+    fig.subplots_adjust(right=0.98, top=1 - 0.9 / height)  # room for the two-line title
+    fig.suptitle(f"{title}\n{metric['help']}, one line per {which}", fontsize=10)
+    _save(fig, path)
+    return True
+
+
 def _half_width(row, field):
     """Half-width of the 95% interval of the mean over the row's ok trials (normal
     approximation; 0 for a single trial)."""
@@ -207,7 +267,8 @@ def _mean_vs(rows, others, x, field, ylabel, title, path, ylim=None):
     fig, ax = plt.subplots(figsize=(7.6, 4.6))
     groups = _by_series(rows, others)
     for (name, series), st in zip(sorted(groups.items()), styles()):
-        series.sort(key=lambda r: r[x])
+        # A cell without trials (an N an adaptive search never tried) has no mean.
+        series = sorted((r for r in series if r.get(field) is not None), key=lambda r: r[x])
         ax.errorbar([r[x] for r in series], [r[field] for r in series],
                     yerr=[_half_width(r, field) for r in series], ms=3, capsize=2, label=name,
                     **st)

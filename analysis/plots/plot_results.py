@@ -8,7 +8,8 @@ For every numeric swept axis besides N: a phase-transition map (success rate ove
 axis, fitted N* with its interval on top), log-log sample complexity against the axis with the
 fitted exponent in both readings (N* of success probability, N_acc of mean accuracy), and test
 accuracy and router hit rate against the axis at fixed N. For every file that sweeps N: test
-accuracy and router hit rate against N. The tables
+accuracy and router hit rate against N, and every metric declared per class (per-class accuracy
+and router hit rate, MODEL.md §7) against N, one line per class. The tables
 behind them are written beside the figures as CSV.
 """
 import argparse
@@ -20,9 +21,10 @@ import h5py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import figures  # noqa: E402
-from analyze import Analyzer, swept_parameters  # noqa: E402
+from analyze import Analyzer, per_class_metrics, swept_parameters  # noqa: E402
 
-SHORT = {"model.l": "l", "model.k": "k", "data.n": "n", "model.m": "m", "data.d": "d"}
+SHORT = {"model.l": "l", "model.k": "k", "data.n": "n", "model.m": "m", "data.d": "d",
+         "data.c": "c"}
 
 
 def file_facts(path):
@@ -108,6 +110,12 @@ def main():
     if not figures.router_hit(summary, others, f"{name}: router hit rate", out("router_hit.png"),
                               kinds):
         written.pop()
+    # Metrics the families declare per class (MODEL.md §7): one figure each, found by the form
+    # of their columns (analyze.per_class_metrics), whatever the metric.
+    for declared, metric in per_class_metrics(args.results).items():
+        if not figures.per_class_vs_n(summary, others, metric, f"{name}: {declared}<i> against N",
+                                      out(f"{declared}_vs_N.png")):
+            written.pop()
     print("\n".join(written))
 
 

@@ -9,7 +9,8 @@ or archived as it is.
 
 Reads RESULTS/NAME.h5 for every sweep a claim names (sweeps/configs/paper/NAME.ini); a claim
 whose sweeps are missing is listed as not run. --headline reads RESULTS/headline.h5 instead and
-reports the claims it answers (the main job)."""
+reports the claims it answers (the main job). --paper chen reports Chen et al.'s claims instead
+(chen_claims.py; scripts/chen-report.sh)."""
 import argparse
 import base64
 import datetime
@@ -21,9 +22,37 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "plots"))
 sys.path.insert(0, HERE)
+import chen_claims  # noqa: E402
 import claims as claim_rules  # noqa: E402
 import evidence  # noqa: E402
 from evidence import Evidence  # noqa: E402
+
+# The papers a page can be about: title, citation, what the sample-complexity readings mean there.
+PAPERS = {
+    "chowdhury": dict(
+        title="Patch-level MoE: which of the paper's claims hold",
+        short="pMoE",
+        cite="Chowdhury, Zhang, Wang, Liu, Chen, ICML 2023, §5.1",
+        readings=(
+            "Sample complexity is read two ways: <b>N*</b>, the N where the success probability "
+            "(test accuracy ≥ 0.95) reaches 0.5 on a logistic fit, and <b>N_acc</b>, the N where "
+            "the mean test accuracy reaches 0.95 (the paper's Figure 4 reading). Outside the N "
+            "grid an estimate is a bound (&gt; N_max, &lt; N_min), never an extrapolated number. "
+            "Models train until zero training error under a step cap; estimates whose nearby "
+            "trials mostly did not get there are flagged: they measure the training budget as "
+            "much as the data.")),
+    "chen": dict(
+        title="Switch MoE on cluster data: which of the paper's claims hold",
+        short="Chen et al.",
+        cite="Chen, Deng, Wu, Gu, Li, NeurIPS 2022, §6 and Table 3 (MODEL.md §8)",
+        readings=(
+            "The published table's four settings are numbered as in the paper: 1 = γ 0.5..3, "
+            "σ_p 1; 2 = γ 0.5..3, σ_p 2; 3 = γ 0.5..2, σ_p 1; 4 = γ 0.5..2, σ_p 2. Dispatch "
+            "entropy (natural log, training set, last training forward pass) is 0 when every "
+            "expert receives one cluster and log K when every expert receives all K evenly. "
+            "Models train by the published schedule and stopping rule (the loss-rise rule), not "
+            "to zero training error.")),
+}
 
 VERDICT_CLASS = {"supported": "ok", "not supported": "bad", "not testable": "na", "not run": "na"}
 
@@ -96,13 +125,13 @@ def evaluate(claim_list, results, analyze, workdir):
     return out, seconds
 
 
-def render(evaluated, seconds, scale, results):
+def render(evaluated, seconds, scale, results, paper=PAPERS["chowdhury"]):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-             f"<title>pMoE: the paper's claims ({esc(scale)})</title>"
+             f"<title>{esc(paper['short'])}: the paper's claims ({esc(scale)})</title>"
              f"<style>{STYLE}</style><script>{SCRIPT}</script></head><body>"]
-    parts.append("<h1>Patch-level MoE: which of the paper's claims hold</h1>")
-    parts.append(f"<p class='meta'>Chowdhury, Zhang, Wang, Liu, Chen, ICML 2023, §5.1. Scale: "
+    parts.append(f"<h1>{esc(paper['title'])}</h1>")
+    parts.append(f"<p class='meta'>{esc(paper['cite'])}. Scale: "
                  f"<b>{esc(scale)}</b>; results from <code>{esc(results)}</code>; written {now} "
                  f"by <code>analysis/report/paper_report.py</code>. Trials' summed run time: "
                  f"{sum(v for v in seconds.values() if v == v) / 60:.1f} core-minutes.</p>")
@@ -112,14 +141,7 @@ def render(evaluated, seconds, scale, results):
         "supported</b>: they fail; <b>not testable</b>: the data at hand cannot decide (the "
         "reason is given). Intervals are 95 % paired bootstrap intervals over trial indices "
         f"({evidence.BOOTSTRAP} replicates): trial t of every cell of a sweep sees the same data "
-        "set. "
-        "Sample complexity is read two ways: <b>N*</b>, the N where the success probability "
-        "(test accuracy ≥ 0.95) reaches 0.5 on a logistic fit, and <b>N_acc</b>, the N where the "
-        "mean test accuracy reaches 0.95 (the paper's Figure 4 reading). Outside the N grid "
-        "an estimate is a bound (&gt; N_max, &lt; N_min), never an extrapolated number. Models "
-        "train until zero training error under a step cap; estimates whose nearby trials mostly "
-        "did not get there are flagged: they measure the training budget as much as the "
-        "data.</p>")
+        "set. " + paper["readings"] + "</p>")
     parts.append("<h2>Verdicts</h2><table><tr><th>claim</th><th>data</th><th>sweep</th>"
                  "<th>verdict</th><th>why</th></tr>")
     for (cid, text, _, _, _), findings in evaluated:
@@ -165,14 +187,19 @@ def main():
                     help="bootstrap replicates of every interval (default 1000)")
     ap.add_argument("--headline", action="store_true",
                     help="report the claims the main job's headline sweep answers")
+    ap.add_argument("--paper", choices=sorted(PAPERS), default="chowdhury",
+                    help="whose claims: chowdhury (pMoE, the default) or chen (the switch MoE)")
     args = ap.parse_args()
-    claim_list = claim_rules.HEADLINE if args.headline else claim_rules.CLAIMS
+    if args.headline and args.paper != "chowdhury":
+        ap.error("--headline reports Chowdhury et al.'s claims: leave out --paper")
+    claim_list = (chen_claims.CLAIMS if args.paper == "chen" else
+                  claim_rules.HEADLINE if args.headline else claim_rules.CLAIMS)
     if args.bootstrap < 10:
         ap.error(f"--bootstrap {args.bootstrap}: expected at least 10 replicates")
     evidence.BOOTSTRAP = args.bootstrap
     with tempfile.TemporaryDirectory() as workdir:
         evaluated, seconds = evaluate(claim_list, args.results, args.analyze, workdir)
-        page = render(evaluated, seconds, args.scale, args.results)
+        page = render(evaluated, seconds, args.scale, args.results, PAPERS[args.paper])
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     tmp = args.out + ".tmp"
     with open(tmp, "w") as f:

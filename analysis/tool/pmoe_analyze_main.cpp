@@ -370,7 +370,8 @@ int Run(const std::vector<std::string>& args) {
   if (a.command == "exponent")
     std::cout << "exponent: slope of log N* against log " << a.axis
               << " over the axis values whose N* lies inside the N grid; theory: the order of "
-                 "MODEL.md §9's sufficient sample complexity (an upper bound)\n";
+              << (a.axis == "data.c" ? "MODEL.md §7's (appendix M) multiclass" : "MODEL.md §9's")
+              << " sufficient sample complexity (an upper bound)\n";
   return 0;
 }
 

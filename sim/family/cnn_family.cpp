@@ -19,8 +19,10 @@ class Cnn final : public ModelFamily {
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
                          double epochs) const override {
-    const double per_sample = static_cast<double>(shape.n) * spec.model.m * shape.d;
-    return SgdFlops(spec, epochs, per_sample, per_sample, per_sample, 0);
+    const double n = shape.n;
+    const OutputWork outputs = ExtraOutputWork(spec, shape, 1, n);  // c outputs (MODEL.md §7)
+    const double per_sample = n * spec.model.m * shape.d + outputs.flops;
+    return SgdFlops(spec, epochs, per_sample, per_sample, per_sample, 0, outputs.overhead);
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }

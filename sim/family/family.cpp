@@ -35,7 +35,7 @@ void AddMetrics(const std::vector<MetricInfo>& declared, int classes,
     for (int i = 0; i < count; ++i) {
       MetricInfo column = m;
       column.name = PerClassName(m.name, i);
-      column.help = m.help + (pair ? " (class pair " : " (class ") + std::to_string(i) + ")";
+      column.help = PerClassHelp(m.help, m.per, i);
       column.per = PerClass::kNo;
       more.push_back(column);
     }

@@ -58,9 +58,11 @@ class Joint final : public ModelFamily {
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
                          double epochs) const override {
     const double n = shape.n, d = shape.d, m = spec.model.m, k = spec.model.k, l = spec.model.l;
-    const double forward = n * k * d + l * m * d;   // gating on all patches, experts on routed
-    const double backward = l * k * d + l * m * d;  // the gating gradient: selected patches only
-    return SgdFlops(spec, epochs, forward, backward, forward, 0);
+    const OutputWork outputs = ExtraOutputWork(spec, shape, k, l);  // c outputs (MODEL.md §7)
+    // Gating on all patches, experts on the routed ones; the gating gradient on those only.
+    const double forward = n * k * d + l * m * d + outputs.flops;
+    const double backward = l * k * d + l * m * d + outputs.flops;
+    return SgdFlops(spec, epochs, forward, backward, forward, 0, outputs.overhead);
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }

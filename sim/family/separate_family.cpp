@@ -4,6 +4,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
+#include "pmoe/data/class_pairs.hpp"
 #include "pmoe/family/builtin.hpp"
 #include "pmoe/models/separate_moe.hpp"
 #include "pmoe/train/router_trainer.hpp"
@@ -117,11 +118,17 @@ class Separate final : public ModelFamily {
     const double n = shape.n, d = shape.d, m = spec.model.m, l = spec.model.l;
     const double k = ModelExperts(spec.model, shape.classes);
     const double N = spec.N;
-    const double experts = l * m * d;  // each expert's neurons on its l routed patches
-    const double route = k * n * d;    // routing values, once per sample (routers frozen)
+    const OutputWork outputs = ExtraOutputWork(spec, shape, k, l);  // c outputs (MODEL.md §7)
+    const double experts = l * m * d + outputs.flops;  // each expert's neurons on its l patches
+    const double route = k * n * d;  // routing values, once per sample (routers frozen)
+    // The router phase, pair by pair (MODEL.md §7; two classes: the one pair): each pair's
+    // samples, so every sample once, and class 0's twice when c is odd.
+    const double pairs = static_cast<double>(RouterPairs(shape.classes).size());
+    const double routed_samples = N * 2 * pairs / shape.classes;
     // y_i sum_j x_i^(j) once per sample, then one add per coordinate per sample per epoch.
-    const double router = (N * n * d + spec.model.router_epochs * N * d) / 2;
-    return SgdFlops(spec, epochs, experts, experts, experts + route, router);
+    const double router =
+        (routed_samples * n * d + spec.model.router_epochs * routed_samples * d) / 2;
+    return SgdFlops(spec, epochs, experts, experts, experts + route, router, outputs.overhead);
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }

@@ -55,11 +55,26 @@ double SgdExpectedEpochs(const TrialSpec& spec) {
   return model.early_stop ? std::max(1.0, cap / 3.0) : cap;
 }
 
+// The flops-equivalent of one (expert, further output) reduction per sample and pass. Fitted to
+// CPU time of fixed-epoch cells on the development machine (pattern data n = 16, d = 64, m = 48,
+// c = 2..8 softmax, N = 200 and 800, CNN, separate (k = c) and joint (k = 8) pMoE): without it
+// the model said a c = 8 cell costs what a c = 2 cell costs, while separate pMoE's took 2.3x and
+// joint's 1.5x the CPU time; with it measured / modeled varies by +-10 % across c
+// (docs/ARCHITECTURE.md, "Cost model").
+constexpr double kOutputReductionFlops = 600;
+
+OutputWork ExtraOutputWork(const TrialSpec& spec, const DataShape& shape, double experts,
+                           double rows) {
+  const double further = ModelOutputs(spec.model, shape.classes) - 1;
+  return {rows * spec.model.m * further, kOutputReductionFlops * experts * further};
+}
+
 FlopCount SgdFlops(const TrialSpec& spec, double epochs, double forward, double backward,
-                   double eval_forward, double once) {
+                   double eval_forward, double once, double overhead) {
   FlopCount count;
   count.train = 2 * (epochs * spec.N * (forward + backward) + once);
   count.eval = 2 * (static_cast<double>(spec.N) + spec.N_test) * eval_forward;
+  count.overhead = 2 * (epochs * spec.N * 2 + static_cast<double>(spec.N) + spec.N_test) * overhead;
   return count;
 }
 

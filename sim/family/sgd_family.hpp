@@ -24,10 +24,24 @@ std::vector<MetricInfo> SgdMetrics();
 // converted at ceil(N / batch) steps per epoch.
 double SgdExpectedEpochs(const TrialSpec& spec);
 
+// The work of the outputs beyond the first, per sample and pass (forward, backward or
+// evaluation): c outputs under the softmax loss (MODEL.md §7) against the one output of the
+// logistic loss, with `experts` experts of `rows` rows each per sample. `flops`: the output
+// products, rows x m per further output. `overhead`: one short reduction per expert and further
+// output, whose time is mostly not arithmetic; none for one output, so that two-class cells
+// keep their cost (and sweeps their order and shards).
+struct OutputWork {
+  double flops = 0;
+  double overhead = 0;
+};
+OutputWork ExtraOutputWork(const TrialSpec& spec, const DataShape& shape, double experts,
+                           double rows);
+
 // FLOPs from per-sample multiply-adds: forward and backward of one training sample, forward of
-// one evaluated sample, and a once-per-trial extra (a router phase).
+// one evaluated sample, and a once-per-trial extra (a router phase); `overhead` per sample and
+// pass (OutputWork) goes to FlopCount::overhead.
 FlopCount SgdFlops(const TrialSpec& spec, double epochs, double forward, double backward,
-                   double eval_forward, double once);
+                   double eval_forward, double once, double overhead = 0);
 
 class SgdLearner : public Learner {
  public:

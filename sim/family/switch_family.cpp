@@ -63,7 +63,7 @@ class SwitchLearner final : public Learner {
 
   TrainOutcome Train(const Dataset& train, Metrics& metrics) override {
     train_ = &train;
-    in_ = MakeSwitchInput(train.x, s_.shape.P);
+    in_ = MakeSwitchInput(train.x, s_.shape.P, /*interleave=*/true);
     CombinedStep<float> step;
     step.Add(std::make_unique<NormalizedStep<float>>(s_.lr_expert, model_.ExpertGroups()));
     step.Add(

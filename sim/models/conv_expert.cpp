@@ -9,8 +9,6 @@
 namespace pmoe {
 namespace {
 
-constexpr int kLanes = 16;
-
 template <typename T>
 inline T Act(T a, Activation act) {
   return act == Activation::kCubic ? a * a * a : a;
@@ -180,6 +178,67 @@ void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, c
 }
 
 template <typename T>
+void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation act,
+                          ConvSlope<T>& slope, int k0, T* a) {
+  using V = Lanes<T, kLanes>;
+  constexpr int P = kBatchPatches, S = kBatchSamples, R = S * P;
+  const int half = J / 2;
+  T out[S][2] = {};
+  for (int j0 = 0; j0 < J; j0 += kLanes) {
+    const int split = std::clamp(half - j0, 0, kLanes);
+    V to_first = V::Zero();
+    for (int l = 0; l < split; ++l) to_first[l] = 1;
+    // Sixteen independent chains (four samples x four patches), each the sum ForwardRows forms.
+    V acc[R];
+    for (int s = 0; s < S; ++s)
+      for (int p = 0; p < P; ++p) acc[s * P + p] = Eigen::Map<const V>(batch.b[s] + j0);
+    for (int c = 0; c < d; ++c)
+      for (int s = 0; s < S; ++s) {
+        const V w = Eigen::Map<const V>(batch.W[s] + static_cast<size_t>(c) * J + j0);
+        for (int p = 0; p < P; ++p) acc[s * P + p] += batch.x[s][c * P + p] * w;
+      }
+    for (int s = 0; s < S; ++s) {
+      V sum = V::Zero();
+      for (int p = 0; p < P; ++p) {
+        const int r = s * P + p;
+        Eigen::Map<V>(a + static_cast<size_t>(r) * J + j0) = acc[r];
+        sum += act == Activation::kCubic ? (acc[r] * acc[r] * acc[r]).eval() : acc[r];
+      }
+      const T first = (sum * to_first).sum();
+      out[s][0] += first;
+      out[s][1] += sum.sum() - first;
+    }
+  }
+  T df[S][2];
+  for (int s = 0; s < S; ++s) slope(k0 + s, out[s][0], out[s][1], df[s][0], df[s][1]);
+  for (int j0 = 0; j0 < J; j0 += kLanes) {
+    const int split = std::clamp(half - j0, 0, kLanes);
+    V to_first = V::Zero();
+    for (int l = 0; l < split; ++l) to_first[l] = 1;
+    V g[R];
+    for (int s = 0; s < S; ++s) {
+      const V sl = df[s][0] * to_first + df[s][1] * (1 - to_first);
+      V bias = Eigen::Map<V>(batch.gb[s] + j0);
+      for (int p = 0; p < P; ++p) {
+        const int r = s * P + p;
+        const V ar = Eigen::Map<const V>(a + static_cast<size_t>(r) * J + j0);
+        g[r] = act == Activation::kCubic ? (3 * sl * ar * ar).eval() : sl;
+        bias += g[r];
+      }
+      Eigen::Map<V>(batch.gb[s] + j0) = bias;
+    }
+    // Sample after sample (two of them may share parameters), each sample's four patches summed
+    // first, as BackwardRows adds them.
+    for (int c = 0; c < d; ++c)
+      for (int s = 0; s < S; ++s) {
+        V update = batch.x[s][c * P] * g[s * P];
+        for (int p = 1; p < P; ++p) update += batch.x[s][c * P + p] * g[s * P + p];
+        Eigen::Map<V>(batch.gW[s] + static_cast<size_t>(c) * J + j0) += update;
+      }
+  }
+}
+
+template <typename T>
 void ConvForward(const RowMat<T>& x, int P, const int* ids, int count, const T* W, const T* b,
                  int J, Activation act, T* A, T* f) {
   std::fill(f, f + 2 * static_cast<size_t>(count), T(0));
@@ -213,5 +272,9 @@ template void ConvForwardBackward(const RowMat<double>&, int, const int*, int, c
                                   double*, double*, std::vector<double>&, bool);
 template void ConvBackward(const RowMat<double>&, int, const int*, int, const double*,
                            const double*, int, Activation, double*, double*);
+template void ConvForwardBackward4(const ConvBatch<float>&, int, int, Activation, ConvSlope<float>&,
+                                   int, float*);
+template void ConvForwardBackward4(const ConvBatch<double>&, int, int, Activation,
+                                   ConvSlope<double>&, int, double*);
 
 }  // namespace pmoe

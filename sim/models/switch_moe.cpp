@@ -3,7 +3,9 @@
 // place (conv_expert.cpp).
 #include "pmoe/models/switch_moe.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "pmoe/core/errors.hpp"
 
@@ -22,17 +24,51 @@ void SoftmaxRow(const T* h, int M, double* pi) {
 
 constexpr int kMaxExperts = 4096;
 
+// The first m with the largest u[m], as scanning up with `u[m] > u[best]` picks it (a NaN never
+// wins, except at 0 where nothing beats it). Written as selects, not branches: the winner is
+// random (router noise), so a branch would be mispredicted often.
+template <typename T>
+int FirstArgmax(const T* u, int M) {
+  int best = 0;
+  T top = u[0];
+  for (int m = 1; m < M; ++m) {
+    const bool wins = u[m] > top;
+    best = wins ? m : best;
+    top = wins ? u[m] : top;
+  }
+  return best;
+}
+
+// pass.first and pass.order from pass.expert and pass.counts: the samples grouped by expert
+// (a stable counting sort, ascending within each expert).
+template <typename T>
+void GroupByExpert(SwitchPass<T>& pass) {
+  const int M = static_cast<int>(pass.counts.size());
+  const int N = static_cast<int>(pass.expert.size());
+  pass.first.assign(M + 1, 0);
+  for (int m = 0; m < M; ++m) pass.first[m + 1] = pass.first[m] + pass.counts[m];
+  pass.order.resize(N);
+  std::vector<int> next(pass.first.begin(), pass.first.end() - 1);
+  for (int i = 0; i < N; ++i) pass.order[next[pass.expert[i]]++] = i;
+}
+
 }  // namespace
 
 template <typename T>
-SwitchInput<T> MakeSwitchInput(const RowMat<T>& x, int P) {
+SwitchInput<T> MakeSwitchInput(const RowMat<T>& x, int P, bool interleave) {
   PMOE_CHECK(P > 0 && x.rows() % P == 0) << x.rows() << " rows, P = " << P;
   SwitchInput<T> in;
   in.x = &x;
-  const Eigen::Index N = x.rows() / P;
-  in.sums = RowMat<T>::Zero(N, x.cols());
+  const Eigen::Index N = x.rows() / P, d = x.cols();
+  in.sums = RowMat<T>::Zero(N, d);
   for (Eigen::Index i = 0; i < N; ++i)
     for (int p = 0; p < P; ++p) in.sums.row(i) += x.row(i * P + p);
+  if (interleave) {
+    in.interleaved.resize(N, d * P);
+    for (Eigen::Index i = 0; i < N; ++i)
+      for (int p = 0; p < P; ++p)
+        for (Eigen::Index c = 0; c < d; ++c) in.interleaved(i, c * P + p) = x(i * P + p, c);
+  }
   return in;
 }
 
@@ -79,20 +115,11 @@ void SwitchMoe<T>::Route(const SwitchInput<T>& in, const RowMat<T>* noise,
   pass.expert.resize(N);
   pass.counts.assign(s.M, 0);
   for (int i = 0; i < N; ++i) {
-    const T* u = pass.u.row(i).data();
-    int best = 0;
-    for (int m = 1; m < s.M; ++m)
-      if (u[m] > u[best]) best = m;
+    const int best = FirstArgmax(pass.u.row(i).data(), s.M);
     pass.expert[i] = best;
     ++pass.counts[best];
   }
-  pass.first.assign(s.M + 1, 0);
-  for (int m = 0; m < s.M; ++m) pass.first[m + 1] = pass.first[m] + pass.counts[m];
-  pass.order.resize(N);
-  {
-    std::vector<int> next(pass.first.begin(), pass.first.end() - 1);
-    for (int i = 0; i < N; ++i) pass.order[next[pass.expert[i]]++] = i;
-  }
+  GroupByExpert(pass);
   pass.gate.resize(N);
   double pi[kMaxExperts];
   for (int i = 0; i < N; ++i) {
@@ -225,7 +252,7 @@ class SwitchSlope final : public ConvSlope<T> {
     z[0] = g * f0;
     z[1] = g * f1;
     double slope[2];
-    total += loss_.ValueAndSlope(z, labels_[i], slope);
+    sample_loss[i] = loss_.ValueAndSlope(z, labels_[i], slope);
     errors += !loss_.Correct(z, labels_[i]);
     finite = finite && std::isfinite(static_cast<double>(z[0])) &&
              std::isfinite(static_cast<double>(z[1]));
@@ -243,7 +270,7 @@ class SwitchSlope final : public ConvSlope<T> {
     }
   }
   const int* ids = nullptr;
-  double total = 0;  // the loss summed over the samples, in the order of the calls
+  double* sample_loss = nullptr;  // (N) the loss of each sample, by sample index
   int errors = 0;
   bool finite = true;
 
@@ -284,8 +311,6 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   T* gtheta = grad.data() + RouterBegin();
   std::vector<double> pi(static_cast<size_t>(M));
   std::vector<double> sums_total(s.load_balance != 0 ? d : 0, 0.0);
-  // One pass over the samples, each read once: route it, run its expert forward and backward,
-  // and add its share of the router's gradient.
   // With M <= 16 the router and its gradient are held padded to 16 columns: one vector each.
   using Lane16 = Eigen::Array<T, 16, 1>;
   const bool narrow = M <= 16;
@@ -299,30 +324,42 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   // The published gate's router gradient, transposed: row m sums dL/dh_m * S_i over its samples.
   Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> by_expert;
   if (s.gate == Gate::kNoisyValue) by_expert.setZero(M, d);
-  SwitchSlope<T> slope(pass, labels, loss, G_, s.gate, N);
-  T f[2];
-  for (int i = 0; i < N; ++i) {
-    const T* si = in.sums.row(i).data();
-    T* h = pass.h.row(i).data();
-    T* u = pass.u.row(i).data();
-    if (narrow) {  // four independent chains of 16-lane FMAs, the router padded to 16 columns
-      Lane16 acc[4] = {Lane16::Zero(), Lane16::Zero(), Lane16::Zero(), Lane16::Zero()};
+
+  // The router logits of samples [i, i + S) into pass.h, each summed in four chains (the
+  // samples interleaved, so that 4 S chains are independent), or plainly when M > 16.
+  auto logits = [&](int i, auto samples) {
+    constexpr int S = decltype(samples)::value;
+    if (narrow) {
+      Lane16 acc[S][4];
+      for (int k = 0; k < S; ++k)
+        for (int r = 0; r < 4; ++r) acc[k][r].setZero();
       int c = 0;
       for (; c + 4 <= d; c += 4)
-        for (int r = 0; r < 4; ++r) acc[r] += si[c + r] * theta_pad.row(c + r).transpose();
-      for (; c < d; ++c) acc[0] += si[c] * theta_pad.row(c).transpose();
-      const Lane16 sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-      for (int m = 0; m < M; ++m) h[m] = sum[m];
+        for (int k = 0; k < S; ++k)
+          for (int r = 0; r < 4; ++r)
+            acc[k][r] += in.sums(i + k, c + r) * theta_pad.row(c + r).transpose();
+      for (; c < d; ++c)
+        for (int k = 0; k < S; ++k) acc[k][0] += in.sums(i + k, c) * theta_pad.row(c).transpose();
+      for (int k = 0; k < S; ++k) {
+        const Lane16 sum = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+        for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
+      }
     } else {
-      std::fill(h, h + M, T(0));
-      for (int c = 0; c < d; ++c)
-        for (int m = 0; m < M; ++m) h[m] += si[c] * theta[static_cast<size_t>(c) * M + m];
+      for (int k = 0; k < S; ++k) {
+        const T* si = in.sums.row(i + k).data();
+        T* h = pass.h.row(i + k).data();
+        std::fill(h, h + M, T(0));
+        for (int c = 0; c < d; ++c)
+          for (int m = 0; m < M; ++m) h[m] += si[c] * theta[static_cast<size_t>(c) * M + m];
+      }
     }
-    int best = 0;
-    for (int m = 0; m < M; ++m) {
-      u[m] = noise != nullptr ? h[m] + (*noise)(i, m) : h[m];
-      if (u[m] > u[best]) best = m;
-    }
+  };
+  // Sample i's noise, expert and gate, from its logits.
+  auto route = [&](int i) {
+    const T* h = pass.h.row(i).data();
+    T* u = pass.u.row(i).data();
+    for (int m = 0; m < M; ++m) u[m] = noise != nullptr ? h[m] + (*noise)(i, m) : h[m];
+    const int best = FirstArgmax(u, M);
     pass.expert[i] = best;
     ++pass.counts[best];
     if (s.gate == Gate::kNoisyValue) {
@@ -331,12 +368,12 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
       SoftmaxRow(h, M, pi.data());
       pass.gate[i] = static_cast<T>(pi[best]);
     }
-    const T* W = params_.data() + ExpertBegin(best);
-    T* gW = grad.data() + ExpertBegin(best);
-    slope.ids = &i;
-    ConvForwardBackward(*in.x, s.P, &i, 1, W, W + static_cast<size_t>(d) * s.J, s.J, s.act, f,
-                        slope, gW, gW + static_cast<size_t>(d) * s.J, work_, true);
+  };
+  // Sample i's share of the router's gradient (its slope is in G_).
+  auto router_gradient = [&](int i) {
+    const T* si = in.sums.row(i).data();
     const T* g = G_.row(i).data();
+    const int best = pass.expert[i];
     if (s.gate == Gate::kNoisyValue) {  // one non-zero entry: column `best` += dL/dh * S_i
       by_expert.row(best) += g[best] * Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(si, d);
     } else if (narrow) {
@@ -348,6 +385,46 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
         for (int m = 0; m < M; ++m) gtheta[static_cast<size_t>(c) * M + m] += si[c] * g[m];
     }
     for (size_t c = 0; c < sums_total.size(); ++c) sums_total[c] += si[c];
+  };
+
+  // One pass over the samples in their order, four at a time when the shape allows (each with
+  // its own expert): route them, run each through its expert forward and backward, add their
+  // shares of the router's gradient. Every sum runs as in a sample-by-sample pass.
+  sample_loss_.assign(N, 0.0);
+  SwitchSlope<T> slope(pass, labels, loss, G_, s.gate, N);
+  slope.sample_loss = sample_loss_.data();
+  const bool batched = in.interleaved.rows() == N && ConvBatchable(s.P, s.J);
+  work_.resize(static_cast<size_t>(kBatchSamples) * s.P * s.J);
+  const size_t filters = static_cast<size_t>(d) * s.J;
+  T f[2];
+  int i = 0;
+  if (batched)
+    for (; i + kBatchSamples <= N; i += kBatchSamples) {
+      int ids[kBatchSamples];
+      ConvBatch<T> batch;
+      logits(i, std::integral_constant<int, kBatchSamples>());
+      for (int k = 0; k < kBatchSamples; ++k) {
+        ids[k] = i + k;
+        route(i + k);
+        const size_t at = ExpertBegin(pass.expert[i + k]);
+        batch.x[k] = in.interleaved.row(i + k).data();
+        batch.W[k] = params_.data() + at;
+        batch.b[k] = params_.data() + at + filters;
+        batch.gW[k] = grad.data() + at;
+        batch.gb[k] = grad.data() + at + filters;
+      }
+      slope.ids = ids;
+      ConvForwardBackward4(batch, d, s.J, s.act, slope, 0, work_.data());
+      for (int k = 0; k < kBatchSamples; ++k) router_gradient(i + k);
+    }
+  for (; i < N; ++i) {
+    logits(i, std::integral_constant<int, 1>());
+    route(i);
+    const size_t at = ExpertBegin(pass.expert[i]);
+    slope.ids = &i;
+    ConvForwardBackward(*in.x, s.P, &i, 1, params_.data() + at, params_.data() + at + filters, s.J,
+                        s.act, f, slope, grad.data() + at, grad.data() + at + filters, work_, true);
+    router_gradient(i);
   }
   if (s.gate == Gate::kNoisyValue) {
     for (int c = 0; c < d; ++c)
@@ -356,7 +433,9 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
     for (int c = 0; c < d; ++c)
       for (int m = 0; m < M; ++m) gtheta[static_cast<size_t>(c) * M + m] = gtheta_pad(c, m);
   }
-  pass.loss = slope.total / N;
+  double total = 0;
+  for (int j = 0; j < N; ++j) total += sample_loss_[j];
+  pass.loss = total / N;
   pass.errors = slope.errors;
   pass.finite = slope.finite;
   AddLoadBalance(pass);
@@ -408,8 +487,8 @@ int ExpertsInUse(const std::vector<double>& counts, int K, int M) {
   return used;
 }
 
-template SwitchInput<float> MakeSwitchInput(const RowMat<float>&, int);
-template SwitchInput<double> MakeSwitchInput(const RowMat<double>&, int);
+template SwitchInput<float> MakeSwitchInput(const RowMat<float>&, int, bool);
+template SwitchInput<double> MakeSwitchInput(const RowMat<double>&, int, bool);
 template class SwitchMoe<float>;
 template class SwitchMoe<double>;
 

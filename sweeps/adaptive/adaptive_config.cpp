@@ -8,6 +8,9 @@
 namespace pmoe {
 namespace {
 
+// The identity's settings are read by SetAdaptiveKey too; only there may they name a method.
+const char* const kIdentityPath = "adaptive identity";
+
 double ParseFraction(const std::string& path, const std::string& key, const std::string& text,
                      double lo, double hi) {
   char* end = nullptr;
@@ -37,6 +40,8 @@ void SetAdaptiveKey(const std::string& path, const std::string& key, const std::
     s.threshold = ParseFraction(path, name, value, 0.02, 0.98);
   else if (key == "steps_per_doubling")
     s.steps_per_doubling = static_cast<int>(ParseIntegerInRange(path, name, value, 1, 32));
+  else if (key == "method" && path == kIdentityPath)
+    s.method = static_cast<int>(ParseIntegerInRange(path, name, value, 1, 1000));
   else
     throw ConfigError(path + ": unknown key \"" + name +
                       "\" (expected adaptive.N_min, N_max, "
@@ -76,15 +81,22 @@ std::string AdaptiveIdentity(const AdaptiveSettings& s) {
   return "N_min=" + std::to_string(s.N_min) + ";N_max=" + std::to_string(s.N_max) +
          ";target=" + FormatDouble(s.target) + ";budget=" + std::to_string(s.budget) +
          ";round=" + std::to_string(s.round) + ";threshold=" + FormatDouble(s.threshold) +
-         ";steps_per_doubling=" + std::to_string(s.steps_per_doubling);
+         ";steps_per_doubling=" + std::to_string(s.steps_per_doubling) +
+         ";method=" + std::to_string(s.method);
 }
 
 AdaptiveSettings ParseAdaptiveIdentity(const std::string& text) {
   AdaptiveSettings s;
+  s.method = 1;  // the first version wrote no method
   for (const auto& [key, value] : SplitCanonicalKey(text))
-    SetAdaptiveKey("adaptive identity", key, value, s);
+    SetAdaptiveKey(kIdentityPath, key, value, s);
   if (s.N_min == 0 || s.N_max <= s.N_min)
     throw ConfigError("adaptive identity \"" + text + "\": no N range");
+  if (s.method != kAdaptiveMethod)
+    throw ConfigError(
+        "adaptive identity \"" + text + "\": searched by method " + std::to_string(s.method) +
+        " of the adaptive search; this build runs method " + std::to_string(kAdaptiveMethod) +
+        " (another algorithm: the file cannot be continued or replayed by it)");
   return s;
 }
 

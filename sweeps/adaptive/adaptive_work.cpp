@@ -56,7 +56,7 @@ AdaptiveWork::AdaptiveWork(const std::vector<Cell>& cells, const AdaptiveSetting
     auto [it, inserted] = index.emplace(key, all.size());
     if (inserted)
       all.push_back(Series{SeriesLabel(cells[c]), std::vector<size_t>(candidates.size(), SIZE_MAX),
-                           std::vector<int>(candidates.size(), 0), PsiSearch(settings), 0});
+                           PsiSearch(settings), 0});
     all[it->second].cells[at - candidates.begin()] = c;
   }
   for (size_t s = 0; s < all.size(); ++s) {
@@ -72,22 +72,20 @@ std::vector<WorkItem> AdaptiveWork::Next(const Lookup& held) {
   for (Series& s : series_) {
     while (const auto round = s.search.Next()) {
       const size_t cell = s.cells[round->candidate];
-      const int first = s.trials[round->candidate];
-      int successes = 0;
+      std::vector<bool> outcomes;
       std::vector<WorkItem> missing;
-      for (int t = first; t < first + round->trials; ++t) {
+      for (int t = round->first_trial; t < round->first_trial + round->trials; ++t) {
         const std::optional<bool> success = held(cell, t);
         if (!success)
           missing.push_back({cell, t, 0.0});
         else
-          successes += *success;
+          outcomes.push_back(*success);
       }
       if (!missing.empty()) {
         work.insert(work.end(), missing.begin(), missing.end());
         break;
       }
-      s.search.Observe(round->candidate, successes, round->trials);
-      s.trials[round->candidate] += round->trials;
+      s.search.Observe(round->candidate, outcomes);
       ++s.rounds;
     }
   }

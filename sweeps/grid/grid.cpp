@@ -197,7 +197,7 @@ double EstimateTrialSeconds(const TrialSpec& spec) {
   const DataShape shape = data.Shape(spec);
   const FlopCount flops = model.NominalFlops(spec, shape, model.ExpectedEpochs(spec));
   const double samples = static_cast<double>(spec.N) + spec.N_test;
-  return flops.total() / kFlopsPerSecond + samples * data.SecondsPerSample(spec, shape);
+  return flops.cost() / kFlopsPerSecond + samples * data.SecondsPerSample(spec, shape);
 }
 
 double EstimateTestSetBytes(const TrialSpec& spec) {

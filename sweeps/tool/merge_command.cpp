@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
@@ -111,6 +112,9 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   if (!first.shard.empty()) count = ParseShard(first.shard).count;
   std::string adaptive_series;
   if (config.adaptive) {
+    // Shards searched by another version of the algorithm are refused (ConfigError from the
+    // identity's method), never replayed by this one.
+    ParseAdaptiveIdentity(base.adaptive);
     // The whole search replayed over the merged rows: what one machine would have run. A
     // round it still lacks means a shard has not finished.
     std::map<RowKey, bool> success;

@@ -487,3 +487,54 @@ TEST_CASE("The switch MoE's forward pass is the spec's formula, written out", "[
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("Four samples at a time through the experts change no bit of the training pass",
+          "[chen][gradient]") {
+  ClusterSpec c;
+  c.d = 50;
+  c.P = 4;
+  const int N = 203;  // fifty batches of four and three samples alone
+  const Dataset data = ClusterModel(c, 4).Draw(Split::kTrain, N);
+  const SwitchInput<float> plain = MakeSwitchInput(data.x, c.P);
+  const SwitchInput<float> interleaved = MakeSwitchInput(data.x, c.P, /*interleave=*/true);
+  REQUIRE(interleaved.interleaved(7, 3 * c.P + 2) == data.x(7 * c.P + 2, 3));
+  for (Gate gate : {Gate::kNoisyValue, Gate::kSoftmax})
+    for (Activation act : {Activation::kCubic, Activation::kLinear})
+      for (int J : {16, 32}) {
+        SwitchShape shape;
+        shape.M = 8;
+        shape.J = J;
+        shape.P = c.P;
+        shape.d = c.d;
+        shape.act = act;
+        shape.gate = gate;
+        shape.load_balance = 1e-3;
+        REQUIRE(ConvBatchable(shape.P, shape.J));
+        Rng rng(5);
+        SwitchMoe<float> model(shape, 0.05, rng);
+        for (size_t i = 0; i < model.RouterGroup().size; ++i)
+          model.params()[static_cast<Eigen::Index>(model.RouterGroup().begin + i)] =
+              static_cast<float>(0.01 * rng.Normal());
+        RowMat<float> noise(N, shape.M);
+        for (Eigen::Index i = 0; i < noise.size(); ++i)
+          noise.data()[i] = static_cast<float>(rng.Uniform());
+        const DoubleSoftmaxCrossEntropy<float> loss(2);
+        SwitchPass<float> one, four;
+        Vec<float> g_one, g_four;
+        model.ForwardBackward(plain, data.label.data(), &noise, loss, one, g_one);
+        model.ForwardBackward(interleaved, data.label.data(), &noise, loss, four, g_four);
+        INFO("gate " << static_cast<int>(gate) << ", cubic " << (act == Activation::kCubic)
+                     << ", J = " << J);
+        CHECK(four.loss == one.loss);  // exactly: the same sums in the same order
+        CHECK(four.errors == one.errors);
+        CHECK(four.expert == one.expert);
+        CHECK(four.gate == one.gate);
+        CHECK(four.z == one.z);
+        CHECK(g_four == g_one);
+        CHECK(g_one.norm() > 0);
+      }
+}
+
+}  // namespace pmoe

@@ -42,17 +42,29 @@ TEST_CASE("A sweep over c runs and pmoe-analyze exponent --over c fits it", "[mu
         found = found || (line.rfind(series, 0) == 0 && line.find(c) != std::string::npos);
       CHECK(found);
     }
-  bool separate_12 = false, joint_8 = false;
+  // The theory column is appendix M's multiclass bound over c (the binary formula says nothing
+  // about c), and the CNN, which appendix M does not bound, gets none.
+  bool separate_12 = false, joint_8 = false, cnn_none = false, binary_formula = false;
   std::istringstream lines(e.out);
   for (std::string line; std::getline(lines, line);) {
-    // "model.kind=separate, ...  exponent lo hi intercept points  12  l^8 p^12 ..."
-    if (line.rfind("model.kind=separate", 0) == 0 && line.find(" 12  l^8") != std::string::npos)
+    // "model.kind=separate, ...  exponent lo hi intercept points  12  c^12 l^8 p^12 ..."
+    if (line.rfind("model.kind=separate", 0) == 0 &&
+        line.find(" 12  c^12 l^8 p^12 delta^6 / eps^16") != std::string::npos)
       separate_12 = true;
-    if (line.rfind("model.kind=joint", 0) == 0 && line.find(" 8  k^4") != std::string::npos)
+    if (line.rfind("model.kind=joint", 0) == 0 &&
+        line.find(" 8  c^8 k^4 l^6 p^12 delta^6 / eps^16") != std::string::npos)
       joint_8 = true;
+    if (line.rfind("model.kind=cnn", 0) == 0 && line.find("success") != std::string::npos &&
+        line.find("none (appendix M bounds pMoE only)") != std::string::npos)
+      cnn_none = true;
+    binary_formula = binary_formula || line.find("  l^8 p^12") != std::string::npos ||
+                     line.find("  k^4 l^6") != std::string::npos ||
+                     line.find("n^8 p^12") != std::string::npos;
   }
   CHECK(separate_12);
   CHECK(joint_8);
+  CHECK(cnn_none);
+  CHECK_FALSE(binary_formula);
 
   const auto summary =
       test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " summary " + dir + "/c.h5");

@@ -80,7 +80,7 @@ struct Exponent {
   double slope = 0, lo = 0, hi = 0;
   double intercept = 0;  // log N* = intercept + slope log axis, for drawing the line
   int points = 0;        // axis values used (N* inside the grid)
-  double theory = 0;     // MODEL.md §9 order (NaN when it says nothing)
+  double theory = 0;     // theory_orders.hpp: the order in the axis (NaN when none)
   std::string theory_formula;
 };
 
@@ -105,9 +105,5 @@ std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexit
 // The slope of log ratio against log axis, with its bootstrap interval.
 std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
                                      Reading reading = Reading::kSuccess);
-
-// MODEL.md §9 sample-complexity order of `kind` in `axis` (NaN if none), and its formula.
-double TheoryOrder(const std::string& kind, const std::string& axis);
-std::string TheoryFormula(const std::string& kind);
 
 }  // namespace pmoe

@@ -29,7 +29,12 @@ struct DataShape {
 struct FlopCount {
   double train = 0;  // training steps (and a router phase)
   double eval = 0;   // the final forward passes over the training and test sets
-  double total() const { return train + eval; }
+  // Work that costs time out of proportion to its arithmetic (short reductions, one per expert
+  // and class output), as the FLOPs that would take as long: the cost model counts it, FLOP
+  // rates (pmoe-bench's GFLOP/s) do not.
+  double overhead = 0;
+  double total() const { return train + eval; }  // nominal FLOPs
+  double cost() const { return total() + overhead; }
 };
 
 class DataFamily {

@@ -40,6 +40,15 @@ inline std::string PerClassName(const std::string& name, int index) {
   return name + std::to_string(index);
 }
 
+// That column's description: the declared help and " (class 3)", or " (class pair 3)" for a
+// per-pair metric. Name and description together mark a per-class column in a result file: the
+// plots find the declared per-class metrics by them (analysis/plots/analyze.py), whatever their
+// names, and draw one line per class.
+inline std::string PerClassHelp(const std::string& help, PerClass per, int index) {
+  return help + (per == PerClass::kPair ? " (class pair " : " (class ") + std::to_string(index) +
+         ")";
+}
+
 // A trial's metric values by name, in the order they were set. Every value is a double:
 // integers up to 2^53 are exact.
 class Metrics {

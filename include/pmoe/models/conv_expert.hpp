@@ -44,4 +44,25 @@ void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, c
                          const T* b, int J, Activation act, T* f, ConvSlope<T>& slope, T* gW, T* gb,
                          std::vector<T>& work, bool accumulate = false);
 
+// ConvForwardBackward for four samples of P = 4 patches at once, when J is a multiple of kLanes,
+// each sample with its own parameters (the switch MoE's samples go to different experts):
+// sixteen independent accumulator chains instead of four keep the FMA units busy. Every sum is
+// the one ConvForwardBackward forms, in the same order, samples in the order given (bit for
+// bit: a test checks it). x[s] is sample s with its patches interleaved, (d, P) row-major; the
+// slope is asked for samples k0 .. k0 + 3; gW and gb accumulate; `a` is a workspace of 4 P J
+// values.
+constexpr int kLanes = 16, kBatchSamples = 4, kBatchPatches = 4;
+inline bool ConvBatchable(int P, int J) { return P == kBatchPatches && J % kLanes == 0; }
+template <typename T>
+struct ConvBatch {
+  const T* x[kBatchSamples];
+  const T* W[kBatchSamples];
+  const T* b[kBatchSamples];
+  T* gW[kBatchSamples];
+  T* gb[kBatchSamples];
+};
+template <typename T>
+void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation act,
+                          ConvSlope<T>& slope, int k0, T* a);
+
 }  // namespace pmoe

@@ -29,16 +29,19 @@ struct SwitchShape {
 };
 
 // A data set as the switch MoE reads it: patches (N * P, d) and their per-sample sums (N, d),
-// what the router sees, computed once.
+// what the router sees, computed once; for training with the batched kernel
+// (ConvBatchable(P, J)) also each sample's patches interleaved, (N, d * P): coordinate c of
+// patch p at column c P + p.
 template <typename T>
 struct SwitchInput {
   const RowMat<T>* x = nullptr;
   RowMat<T> sums;
+  RowMat<T> interleaved;
   int samples() const { return static_cast<int>(sums.rows()); }
 };
 
 template <typename T>
-SwitchInput<T> MakeSwitchInput(const RowMat<T>& x, int P);
+SwitchInput<T> MakeSwitchInput(const RowMat<T>& x, int P, bool interleave = false);
 
 // What one forward pass decided and computed, kept for the backward pass and the metrics.
 template <typename T>
@@ -86,8 +89,10 @@ class SwitchMoe {
                 SwitchPass<T>& pass, Vec<T>& grad) const;
   // Forward and Backward in one pass over the data (training): the same numbers up to float
   // rounding, but each sample is read once, in sample order: routed, run through its expert
-  // forward and backward, its router gradient added. Neither the grouping, f nor the
-  // pre-activations are kept (pass.order, first, f and A empty).
+  // forward and backward, its router gradient added; four samples at a time through the experts
+  // when `in` is interleaved and the shape allows, every sum still in the order of a
+  // sample-by-sample pass. Neither the grouping, f nor the pre-activations are kept
+  // (pass.order, first, f and A empty).
   void ForwardBackward(const SwitchInput<T>& in, const int* labels, const RowMat<T>* noise,
                        const Loss<T>& loss, SwitchPass<T>& pass, Vec<T>& grad) const;
 
@@ -103,6 +108,7 @@ class SwitchMoe {
   Vec<T> params_;
   mutable RowMat<T> df_, G_;
   mutable std::vector<T> work_;
+  mutable std::vector<double> sample_loss_;
 };
 
 // n_{k,m}: samples of cluster k sent to expert m, (K, M) row-major as a flat vector.

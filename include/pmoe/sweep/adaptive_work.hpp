@@ -2,7 +2,8 @@
 // parameter but N) searches its own N* with a PsiSearch, round by round. The cells are the
 // series times the candidate N values, fixed before anything runs; which (cell, trial) items
 // run is decided from the rows already held only, never from timing, so a run is the same for
-// any thread count, and a resumed run replays the finished rounds from the stored rows.
+// any thread count, and a resumed run replays the finished rounds from the stored rows. A
+// series' rounds take trial indices 0, 1, 2, ... in turn, each at the N of its round.
 #pragma once
 
 #include <cstdint>
@@ -48,8 +49,7 @@ class AdaptiveWork {
   struct Series {
     std::string label;
     std::vector<size_t> cells;  // per candidate
-    std::vector<int> trials;    // per candidate: trials 0..trials-1 belong to finished rounds
-    PsiSearch search;
+    PsiSearch search;           // knows each round's trial indices (each index once per series)
     int rounds = 0;
   };
   std::vector<Series> series_;

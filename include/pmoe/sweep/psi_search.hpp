@@ -2,14 +2,28 @@
 // `threshold`), chosen round by round: a Bayesian posterior over the threshold and the slope of
 // a logistic success curve in log N, and each round's N chosen to minimize the expected entropy
 // of the threshold's posterior (the psi-marginal method: Kontsevich and Tyler 1999, Prins 2013).
-// Pure and deterministic: the same observations give the same rounds on every machine.
+// Each trial index is used once per series (round after round: 0, 1, 2, ...), so no two trials
+// of a series share their data: a real sweep's trial t is correlated across N (the same data
+// stream and initial weights), and trials 0..k-1 at every N bought less than independent ones.
+// The search stops when the interval the analysis will report (a logistic fit with a bootstrap
+// over trial indices, SeriesInterval) and the posterior's credible interval are both within the
+// target. Pure and deterministic: the
+// same observations give the same rounds on every machine.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "pmoe/sweep/series_interval.hpp"
+
 namespace pmoe {
+
+// The version of the search's algorithm, in the adaptive identity: a file searched by another
+// version is refused on resume, never continued by a different algorithm. 1: trials 0..k-1 at
+// each N, stop on the posterior. 2: each trial index once per series, stop on the analysis's
+// interval.
+constexpr int kAdaptiveMethod = 2;
 
 struct AdaptiveSettings {
   int N_min = 0, N_max = 0;    // the range searched (inclusive)
@@ -18,6 +32,7 @@ struct AdaptiveSettings {
   int round = 4;               // trials per round, all at one N
   double threshold = 0.5;      // success probability at N*
   int steps_per_doubling = 4;  // candidate N: a geometric grid of ratio 2^(1/steps)
+  int method = kAdaptiveMethod;
 };
 
 // The candidate N values: integers from N_min to N_max on the geometric grid, N_max included,
@@ -38,16 +53,21 @@ class PsiSearch {
 
   struct Round {
     size_t candidate = 0;  // index into candidates()
+    int first_trial = 0;   // the round's trial indices: first_trial, first_trial + 1, ...
     int trials = 0;
   };
   // The next round, or nothing when the search has stopped (state() says why).
   std::optional<Round> Next();
-  // The outcome of a round (or any trials): `successes` of `trials` at candidate `candidate`.
-  void Observe(size_t candidate, int successes, int trials);
+  // The outcomes of the round Next() gave, in trial order.
+  void Observe(size_t candidate, const std::vector<bool>& outcomes);
 
   SearchState state() const { return state_; }
   int trials_used() const { return used_; }
+  // N* and its 95 % interval as the analysis reports them (the stop rule's quantity): the
+  // logistic fit with its bootstrap; infinite ends when the interval leaves the range.
   ThresholdEstimate Estimate() const;
+  // The posterior's median and 95 % credible interval of the threshold.
+  ThresholdEstimate Posterior() const;
   const std::vector<int>& candidates() const { return candidates_; }
 
  private:
@@ -62,6 +82,8 @@ class PsiSearch {
   std::vector<double> posterior_;             // [theta][slope], normalized
   std::vector<std::vector<double>> success_;  // [candidate][theta * slopes + slope]
   std::vector<std::vector<std::vector<double>>> round_likelihood_;  // [candidate][successes][.]
+  std::vector<SeriesCell> cells_;  // per candidate: the trials run there
+  ThresholdEstimate analysis_;     // the analysis's interval over cells_
   int used_ = 0;
   SearchState state_ = SearchState::kRunning;
 };

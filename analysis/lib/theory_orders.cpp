@@ -1,0 +1,64 @@
+// MODEL.md §9 (binary) and §7 (multiclass, appendix M) sufficient sample complexities.
+#include "pmoe/analysis/theory_orders.hpp"
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace pmoe {
+namespace {
+
+// Appendix M extends the two pMoE theorems only; the CNN has no multiclass bound.
+constexpr const char* kNoCnnMulticlass = "none (appendix M bounds pMoE only)";
+
+std::string BinaryFormula(const std::string& kind) {
+  // MODEL.md §9, samples row.
+  if (kind == "cnn") return "n^8 p^12 delta^6 / eps^16";
+  if (kind == "separate") return "l^8 p^12 delta^6 / eps^16";
+  if (kind == "joint") return "k^4 l^6 p^12 delta^6 / eps^16";
+  return "";
+}
+
+}  // namespace
+
+double TheoryOrder(const std::string& kind, const std::string& axis) {
+  // MODEL.md §9, samples row: CNN n^8 p^12, separate l^8 p^12, joint k^4 l^6 p^12.
+  static const std::map<std::pair<std::string, std::string>, double> order = {
+      {{"cnn", "data.n"}, 8},
+      {{"cnn", "model.l"}, 0},
+      {{"cnn", "model.k"}, 0},
+      {{"cnn", "data.p"}, 12},
+      {{"separate", "model.l"}, 8},
+      {{"separate", "data.n"}, 0},
+      {{"separate", "data.p"}, 12},
+      {{"joint", "model.k"}, 4},
+      {{"joint", "model.l"}, 6},
+      {{"joint", "data.n"}, 0},
+      {{"joint", "data.p"}, 12},
+      // MODEL.md §7 (appendix M): the number of classes, separate c^12, joint c^8.
+      {{"separate", "data.c"}, 12},
+      {{"joint", "data.c"}, 8}};
+  const auto it = order.find({kind, axis});
+  return it == order.end() ? NAN : it->second;
+}
+
+std::string TheoryFormula(const std::string& kind, const std::string& axis) {
+  const std::string binary = BinaryFormula(kind);
+  if (axis != "data.c" || binary.empty()) return binary;
+  // MODEL.md §7: the §9 bound multiplied by c^12 (separate) or c^8 (joint).
+  if (kind == "separate") return "c^12 " + binary;
+  if (kind == "joint") return "c^8 " + binary;
+  return kNoCnnMulticlass;
+}
+
+std::string TheoryRatioFormula(const std::string& numerator, const std::string& denominator,
+                               const std::string& axis) {
+  const std::string top = TheoryFormula(numerator, axis);
+  const std::string bottom = TheoryFormula(denominator, axis);
+  if (top.empty() || bottom.empty()) return "";
+  if (top.rfind("none", 0) == 0) return top;
+  if (bottom.rfind("none", 0) == 0) return bottom;
+  return "(" + top + ") / (" + bottom + ")";
+}
+
+}  // namespace pmoe

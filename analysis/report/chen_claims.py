@@ -1,0 +1,399 @@
+"""Chen, Deng, Wu, Gu, Li (NeurIPS 2022), "Towards understanding the mixture-of-experts layer in
+deep learning": its claims about the synthetic cluster data (MODEL.md §8), each with the rule that
+turns measured numbers into a verdict, as claims.py does for Chowdhury et al. A rule reads one
+result file (an Evidence) and returns a Finding.
+
+The published table's settings: 1 = gamma 0.5..3, sigma_p 1; 2 = 0.5..3, 2; 3 = 0.5..2, 1;
+4 = 0.5..2, 2. Intervals are 95 % paired bootstrap intervals over trial indices (evidence.py)."""
+import math
+import os
+
+import numpy as np
+
+from claims import (NOT_SUPPORTED, NOT_TESTABLE, SUPPORTED, Finding, fmt, figure_path,
+                    interval)
+from evidence import bootstrap, weighted_mean
+
+SETTINGS = {(3.0, 1.0): 1, (3.0, 2.0): 2, (2.0, 1.0): 3, (2.0, 2.0): 4}
+MODELS = [("single", "linear"), ("single", "cubic"), ("switch", "linear"), ("switch", "cubic")]
+
+
+def model_label(kind, act):
+    return f"{'MoE' if kind == 'switch' else 'single'} {act}"
+
+
+def param(cell, name, default):
+    value = cell.get(name)
+    try:
+        return float(value) if value is not None else default
+    except ValueError:
+        return value
+
+
+def setting_of(cell):
+    """The published setting number of a cell (None when its data is another)."""
+    return SETTINGS.get((param(cell, "data.gamma_hi", 3.0), param(cell, "data.sigma_p", 1.0)))
+
+
+def find(ev, kind, act, setting=None, variant="published"):
+    """The index of the cell with this model (and setting, and variant), or None."""
+    for i, c in enumerate(ev.cells):
+        if (c.get("model.kind", "switch") == kind and c.get("model.activation", "cubic") == act
+                and (setting is None or setting_of(c) == setting)
+                and (kind != "switch" or c.get("model.variant", "published") == variant)):
+            return i
+    return None
+
+
+def settings_in(ev):
+    return sorted({s for s in (setting_of(c) for c in ev.cells) if s is not None})
+
+
+def log_k(ev):
+    return math.log(float(ev.cells[0].get("data.clusters", 4)))
+
+
+def mean_interval(ev, cell, column):
+    values = ev.per_trial(cell, column)
+    return bootstrap(lambda w: weighted_mean(values, w), ev.trials_per_cell)
+
+
+def difference(ev, a, b, column="test_acc"):
+    """Paired mean difference a - b of a column over trial indices, with its interval."""
+    x, y = ev.per_trial(a, column), ev.per_trial(b, column)
+    return bootstrap(lambda w: weighted_mean(x - y, w), ev.trials_per_cell)
+
+
+def conclude(finding, failures, supported_reason):
+    """The verdict from a rule's list of failed conditions."""
+    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
+    finding.reason = "; ".join(failures) if failures else supported_reason
+    return finding
+
+
+def table_figure(ev, workdir, title):
+    """Mean test accuracy per setting and model, and the MoE's dispatch entropy, as bars."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    width = 0.2
+    for j, (kind, act) in enumerate(MODELS):
+        accs, ents = [], []
+        for s in settings:
+            cell = find(ev, kind, act, s)
+            accs.append(np.nanmean(ev.per_trial(cell, "test_acc")) if cell is not None else np.nan)
+            if kind == "switch":
+                ents.append(np.nanmean(ev.per_trial(cell, "dispatch_entropy"))
+                            if cell is not None else np.nan)
+        x = np.arange(len(settings)) + (j - 1.5) * width
+        left.bar(x, accs, width, label=model_label(kind, act))
+        if kind == "switch":
+            right.bar(np.arange(len(settings)) + (j - 2.5) * width, ents, width,
+                      label=model_label(kind, act), color=f"C{j}")
+    for ax in (left, right):
+        ax.set_xticks(range(len(settings)), [f"setting {s}" for s in settings])
+    left.set_ylim(0.5, 1.0)
+    left.set_ylabel("mean test accuracy")
+    left.axhline(0.95, color="grey", lw=0.8, ls=":")
+    left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=4)
+    right.axhline(log_k(ev), color="grey", lw=0.8, ls=":")
+    right.set_ylabel("dispatch entropy (log K dotted)")
+    right.legend(fontsize=8)
+    fig.suptitle(title)
+    path = figure_path(workdir, ev, "table")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+# (1) ---------------------------------------------------------------------------------------------
+RULE_1 = ("In every published setting, for each single model (linear, cubic; J = 128): the paired "
+          "difference of mean test accuracy MoE cubic − single with its 95 % interval. Supported "
+          "when every interval lies above 0 and every single model's mean test accuracy is below "
+          "0.95 (it does not learn the task); not supported when one does not; not testable when "
+          "a cell is missing.")
+
+
+def claim_1(ev, workdir):
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
+    failures = []
+    for s in settings:
+        moe = find(ev, "switch", "cubic", s)
+        for act in ("linear", "cubic"):
+            single = find(ev, "single", act, s)
+            if moe is None or single is None:
+                finding.reason = f"setting {s}: no single {act} or MoE cubic cell"
+                return finding
+            m, lo, hi = mean_interval(ev, single, "test_acc")
+            d, dlo, dhi = difference(ev, moe, single)
+            finding.numbers.append((f"setting {s}: single {act} test accuracy", interval(m, lo, hi)))
+            finding.numbers.append((f"setting {s}: MoE cubic − single {act}",
+                                    interval(d, dlo, dhi)))
+            if not dlo > 0:
+                failures.append(f"setting {s}: single {act} not below the cubic MoE")
+            if not m < 0.95:
+                failures.append(f"setting {s}: single {act} reaches {fmt(m)}")
+    conclude(finding, failures,
+        f"in all {len(settings)} settings both single models stay below 0.95 and below the cubic "
+        "MoE")
+    finding.figures.append(("Mean test accuracy and the MoE's dispatch entropy per setting",
+                            table_figure(ev, workdir, "the published table")))
+    return finding
+
+
+# (2) ---------------------------------------------------------------------------------------------
+RULE_2 = ("In every published setting: the linear MoE's mean dispatch entropy with its 95 % "
+          "interval, against a quarter of its largest value log K (an expert receiving one "
+          "cluster has entropy 0; K clusters spread evenly, log K), and the paired difference of "
+          "mean test accuracy MoE cubic − MoE linear. Supported when every entropy interval lies "
+          "above log K / 4 (the experts mix clusters) and every accuracy difference above 0.")
+
+
+def claim_2(ev, workdir):
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
+    quarter = log_k(ev) / 4
+    failures = []
+    for s in settings:
+        lin, cub = find(ev, "switch", "linear", s), find(ev, "switch", "cubic", s)
+        if lin is None or cub is None:
+            finding.reason = f"setting {s}: no MoE linear or cubic cell"
+            return finding
+        e, elo, ehi = mean_interval(ev, lin, "dispatch_entropy")
+        d, dlo, dhi = difference(ev, cub, lin)
+        finding.numbers.append((f"setting {s}: MoE linear dispatch entropy",
+                                interval(e, elo, ehi)))
+        finding.numbers.append((f"setting {s}: MoE cubic − MoE linear test accuracy",
+                                interval(d, dlo, dhi)))
+        if not elo > quarter:
+            failures.append(f"setting {s}: linear MoE's entropy not above log K / 4 = "
+                            f"{quarter:.3f}")
+        if not dlo > 0:
+            failures.append(f"setting {s}: linear MoE not less accurate than the cubic")
+    conclude(finding, failures,
+        f"in all {len(settings)} settings the linear MoE's experts mix clusters (entropy above "
+        f"{quarter:.3f}) and it is less accurate than the cubic MoE")
+    return finding
+
+
+# (3) ---------------------------------------------------------------------------------------------
+RULE_3 = ("In every published setting: the cubic MoE's mean dispatch entropy with its 95 % "
+          "interval and its mean test accuracy. Supported when every entropy interval lies below "
+          "log K / 4 (each expert receives mostly one cluster) and every mean test accuracy is at "
+          "least 0.95.")
+
+
+def claim_3(ev, workdir):
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
+    quarter = log_k(ev) / 4
+    failures = []
+    for s in settings:
+        cub = find(ev, "switch", "cubic", s)
+        if cub is None:
+            finding.reason = f"setting {s}: no MoE cubic cell"
+            return finding
+        e, elo, ehi = mean_interval(ev, cub, "dispatch_entropy")
+        m, lo, hi = mean_interval(ev, cub, "test_acc")
+        finding.numbers.append((f"setting {s}: MoE cubic dispatch entropy", interval(e, elo, ehi)))
+        finding.numbers.append((f"setting {s}: MoE cubic test accuracy", interval(m, lo, hi)))
+        if not ehi < quarter:
+            failures.append(f"setting {s}: entropy not below log K / 4 = {quarter:.3f}")
+        if not m >= 0.95:
+            failures.append(f"setting {s}: mean test accuracy {fmt(m)} < 0.95")
+    conclude(finding, failures,
+        f"in all {len(settings)} settings the cubic MoE's entropy lies below {quarter:.3f} and "
+        "its mean test accuracy is at least 0.95")
+    return finding
+
+
+# (4) ---------------------------------------------------------------------------------------------
+RULE_4 = ("From the curves recorded along training (curve_entropy, every few steps, training set): "
+          "for each MoE, the mean over trials of the first and the last recorded dispatch "
+          "entropy. Supported when the cubic MoE's last entropy lies below log K / 4 with its "
+          "95 % interval, having started above it, and the linear MoE's last entropy lies above "
+          "log K / 4.")
+
+
+def curves(ev, cell, column):
+    """The per-trial lists of a list column, for the cell's ok trials."""
+    import h5py
+    with h5py.File(ev.path, "r") as f:
+        lengths = f["/trials/" + column][:]
+        values = f["/trial_lists/" + column][:]
+    ends = np.cumsum(lengths)
+    rows = np.flatnonzero((ev.cell_of == cell) & (ev.status == 0))
+    return [values[ends[r] - lengths[r]:ends[r]] for r in rows]
+
+
+def curve_figure(ev, workdir, cells):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    for j, (label, cell) in enumerate(cells):
+        steps, ents = curves(ev, cell, "curve_step"), curves(ev, cell, "curve_entropy")
+        for k, (x, y) in enumerate(zip(steps, ents)):
+            ax.plot(x, y, color=f"C{j}", lw=1, alpha=0.8, label=label if k == 0 else None)
+    ax.axhline(log_k(ev) / 4, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("training step")
+    ax.set_ylabel("dispatch entropy")
+    ax.set_title("dispatch entropy along training, one line per trial (log K / 4 dotted)")
+    ax.legend()
+    path = figure_path(workdir, ev, "entropy_curves")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def claim_4(ev, workdir):
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    quarter = log_k(ev) / 4
+    if "curve_entropy" not in ev.columns:
+        finding.reason = "no entropy curves recorded (model.curve_every = 0)"
+        return finding
+    cells, failures = [], []
+    for act in ("cubic", "linear"):
+        cell = find(ev, "switch", act)
+        if cell is None:
+            finding.reason = f"no MoE {act} cell"
+            return finding
+        cells.append((f"MoE {act}", cell))
+        series = [c for c in curves(ev, cell, "curve_entropy") if len(c)]
+        if not series:
+            finding.reason = f"MoE {act}: empty curves"
+            return finding
+        first = np.array([c[0] for c in series])
+        last = np.array([c[-1] for c in series])
+        f, flo, fhi = bootstrap(lambda w: weighted_mean(first, w), len(series))
+        l, llo, lhi = bootstrap(lambda w: weighted_mean(last, w), len(series))
+        finding.numbers.append((f"MoE {act}: first recorded entropy", interval(f, flo, fhi)))
+        finding.numbers.append((f"MoE {act}: last recorded entropy", interval(l, llo, lhi)))
+        if act == "cubic" and not (lhi < quarter and f > quarter):
+            failures.append(f"the cubic MoE's entropy does not fall from above to below "
+                            f"{quarter:.3f}")
+        if act == "linear" and not llo > quarter:
+            failures.append(f"the linear MoE's last entropy is not above {quarter:.3f}")
+    conclude(finding, failures,
+        "the cubic MoE's router learns the clusters during training (entropy falls below "
+        f"{quarter:.3f}); the linear MoE's stays above it")
+    finding.figures.append(("Dispatch entropy along training (the paper's Figure 3)",
+                            curve_figure(ev, workdir, cells)))
+    return finding
+
+
+# (5) ---------------------------------------------------------------------------------------------
+RULE_5 = ("Beyond the paper, Chen's claim as sample complexity (fresh data per trial): N_acc, the "
+          "N where mean test accuracy reaches 0.95, per model, from pmoe-analyze "
+          "sample-complexity (a bound where it lies outside the N grid). Supported when the cubic "
+          "MoE's N_acc (its interval's upper end, or its bound) lies below every other model's "
+          "(their lower ends, or their bounds); not testable when the cubic MoE itself does not "
+          "reach 0.95 within the grid.")
+
+
+def _nacc(row):
+    """(value, lower end, upper end) of N_acc, bounds as open ends."""
+    if row["acc_grid"] == "above":
+        return math.inf, row["N_max"], math.inf
+    if row["acc_grid"] == "below":
+        return 0.0, 0.0, row["N_min"]
+    return row["N_acc"], row["acc_lo"] or 0.0, row["acc_hi"] or math.inf
+
+
+def claim_5(ev, workdir):
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    rows = ev.sample_complexity()["nstar"]
+    by_model = {}
+    for row in rows:
+        series = dict(part.split("=", 1) for part in row["series"].split(", ") if "=" in part)
+        key = (series.get("model.kind", "switch"), series.get("model.activation", "cubic"))
+        by_model[key] = row
+    if ("switch", "cubic") not in by_model:
+        finding.reason = "no MoE cubic series"
+        return finding
+    for key, row in by_model.items():
+        v, lo, hi = _nacc(row)
+        text = (f"> {row['N_max']:g}" if v == math.inf else f"< {row['N_min']:g}" if v == 0
+                else interval(v, lo, hi))
+        finding.numbers.append((f"N_acc of {model_label(*key)}", text))
+    moe = _nacc(by_model[("switch", "cubic")])
+    if moe[0] == math.inf:
+        finding.reason = "the cubic MoE does not reach 0.95 mean accuracy within the N grid"
+        return finding
+    slower = [model_label(*k) for k, r in by_model.items()
+              if k != ("switch", "cubic") and not moe[2] < _nacc(r)[1]]
+    return conclude(finding, ["not fewer samples than " + ", ".join(slower)] if slower else [],
+                    "the cubic MoE reaches 95 % mean test accuracy with fewer samples than every "
+                    "other model")
+
+
+# (6) ---------------------------------------------------------------------------------------------
+RULE_6 = ("The same MoE under the authors' code (published: noisy-value gate, double softmax "
+          "loss) and under the paper's text (paper: softmax gate, logistic loss), fresh data per "
+          "trial: in every setting and variant, the paired difference of mean test accuracy MoE "
+          "cubic − MoE linear with its 95 % interval. Supported when every interval lies above 0 "
+          "under both variants; the sizes are the point: compare them.")
+
+
+def claim_6(ev, workdir):
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+        return finding
+    failures = []
+    for variant in ("published", "paper"):
+        for s in settings:
+            lin = find(ev, "switch", "linear", s, variant)
+            cub = find(ev, "switch", "cubic", s, variant)
+            if lin is None or cub is None:
+                finding.reason = f"setting {s}: no {variant} MoE linear or cubic cell"
+                return finding
+            d, lo, hi = difference(ev, cub, lin)
+            m, _, _ = mean_interval(ev, lin, "test_acc")
+            finding.numbers.append((f"{variant}, setting {s}: MoE cubic − MoE linear "
+                                    f"(linear at {fmt(m)})", interval(d, lo, hi)))
+            if not lo > 0:
+                failures.append(f"{variant}, setting {s}: no gap")
+    conclude(finding, failures,
+        "the cubic MoE is more accurate than the linear one under both variants (see the sizes)")
+    return finding
+
+
+CLAIMS = [
+    ("1", "A single model (one convolution, linear or cubic, J = 128) cannot learn the cluster "
+          "data: its test accuracy stays well below the nonlinear MoE's.",
+     RULE_1, ["chen_table"], claim_1),
+    ("2", "A linear MoE's router does not separate the clusters (high dispatch entropy), and it is "
+          "less accurate than the nonlinear MoE.",
+     RULE_2, ["chen_table"], claim_2),
+    ("3", "A nonlinear (cubic) MoE sends each cluster to its own experts (dispatch entropy near 0) "
+          "and learns the task.",
+     RULE_3, ["chen_table"], claim_3),
+    ("4", "During training the nonlinear MoE's router learns the cluster structure: its dispatch "
+          "entropy falls, the linear MoE's does not (Figure 3).",
+     RULE_4, ["chen_curves"], claim_4),
+    ("5", "As sample complexity (beyond the paper): the nonlinear MoE needs fewer samples than the "
+          "linear MoE and the single models.",
+     RULE_5, ["chen_vs_N"], claim_5),
+    ("6", "The nonlinear MoE's advantage over the linear MoE holds under the paper's text as under "
+          "its code.",
+     RULE_6, ["chen_variants"], claim_6),
+]
