@@ -53,8 +53,10 @@ void Table::Print(std::ostream& out, Format format) const {
       json.BeginObject();
       for (size_t c = 0; c < columns_.size() && c < row.size(); ++c) {
         json.Key(columns_[c]);
-        if (row[c].numeric) json.Value(row[c].number);
-        else json.Value(row[c].text);
+        if (row[c].numeric)
+          json.Value(row[c].number);
+        else
+          json.Value(row[c].text);
       }
       json.EndObject();
     }
@@ -68,9 +70,10 @@ void Table::Print(std::ostream& out, Format format) const {
     for (const auto& row : rows_) {
       for (size_t c = 0; c < row.size(); ++c) {
         const TableValue& v = row[c];
-        const std::string text = !v.numeric ? v.text
+        const std::string text = !v.numeric                ? v.text
                                  : std::isfinite(v.number) ? FormatDouble(v.number)
-                                 : std::isnan(v.number) ? "" : v.text;
+                                 : std::isnan(v.number)    ? ""
+                                                           : v.text;
         out << (c ? "," : "") << CsvField(text);
       }
       out << "\n";
