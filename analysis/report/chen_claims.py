@@ -64,6 +64,15 @@ def difference(ev, a, b, column="test_acc"):
     return bootstrap(lambda w: weighted_mean(x - y, w), ev.trials_per_cell)
 
 
+def per_setting(ev):
+    """A rule's finding, not testable until decided, and the published settings the file has."""
+    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
+    settings = settings_in(ev)
+    if not settings:
+        finding.reason = "no published setting in this file"
+    return finding, settings
+
+
 def conclude(finding, failures, supported_reason):
     """The verdict from a rule's list of failed conditions."""
     finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
@@ -121,10 +130,8 @@ RULE_1 = ("In every published setting, for each single model (linear, cubic; J =
 
 
 def claim_1(ev, workdir):
-    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
-    settings = settings_in(ev)
+    finding, settings = per_setting(ev)
     if not settings:
-        finding.reason = "no published setting in this file"
         return finding
     failures = []
     for s in settings:
@@ -160,10 +167,8 @@ RULE_2 = ("In every published setting: the linear MoE's mean dispatch entropy wi
 
 
 def claim_2(ev, workdir):
-    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
-    settings = settings_in(ev)
+    finding, settings = per_setting(ev)
     if not settings:
-        finding.reason = "no published setting in this file"
         return finding
     quarter = log_k(ev) / 4
     failures = []
@@ -197,10 +202,8 @@ RULE_3 = ("In every published setting: the cubic MoE's mean dispatch entropy wit
 
 
 def claim_3(ev, workdir):
-    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
-    settings = settings_in(ev)
+    finding, settings = per_setting(ev)
     if not settings:
-        finding.reason = "no published setting in this file"
         return finding
     quarter = log_k(ev) / 4
     failures = []
@@ -353,10 +356,8 @@ RULE_6 = ("The same MoE under the authors' code (published: noisy-value gate, do
 
 
 def claim_6(ev, workdir):
-    finding = Finding("data model C", ev.name, NOT_TESTABLE, "")
-    settings = settings_in(ev)
+    finding, settings = per_setting(ev)
     if not settings:
-        finding.reason = "no published setting in this file"
         return finding
     failures = []
     for variant in ("published", "paper"):

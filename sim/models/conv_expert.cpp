@@ -19,6 +19,15 @@ inline T Act(T a, Activation act) {
 template <typename T, int L>
 using Lanes = Eigen::Array<T, L, 1>;
 
+// 1 for the lanes of filters j0 + l that feed output 0 (those below J / 2), 0 for the others.
+template <typename B>
+B FeedsFirstOutput(int half, int j0) {
+  const int split = std::clamp(half - j0, 0, static_cast<int>(B::RowsAtCompileTime));
+  B mask = B::Zero();
+  for (int l = 0; l < split; ++l) mask[l] = 1;
+  return mask;
+}
+
 // Up to kRows patches of one sample at a time: their accumulators are independent chains (an
 // FMA's latency is hidden) and each filter row loaded or each gradient row stored serves them all.
 constexpr int kRows = 4;
@@ -44,10 +53,7 @@ void ForwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T*
                   int J, int j0, Activation act, T* A, T* f) {
   using V = Lanes<T, L>;
   const int d = static_cast<int>(x.cols());
-  // Filters j0 + l with l < split feed output 0, the others output 1.
-  const int split = std::clamp(J / 2 - j0, 0, L);
-  V to_first = V::Zero();
-  for (int l = 0; l < split; ++l) to_first[l] = 1;
+  const V to_first = FeedsFirstOutput<V>(J / 2, j0);
   const V bias = Eigen::Map<const V>(b + j0);
   for (int k = 0; k < count; ++k) {
     V sum = V::Zero();
@@ -88,9 +94,7 @@ void BackwardBlock(const RowMat<T>& x, int P, const int* ids, int count, const T
                    int J, int j0, Activation act, T* gW, T* gb) {
   using V = Lanes<T, L>;
   const int d = static_cast<int>(x.cols());
-  const int split = std::clamp(J / 2 - j0, 0, L);
-  V to_first = V::Zero();
-  for (int l = 0; l < split; ++l) to_first[l] = 1;
+  const V to_first = FeedsFirstOutput<V>(J / 2, j0);
   V bias = V::Zero();
   for (int k = 0; k < count; ++k) {
     const V slope = df[2 * k] * to_first + df[2 * k + 1] * (1 - to_first);
@@ -130,9 +134,7 @@ void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, c
     auto forward = [&](auto lanes, int j0) {
       using B = decltype(lanes);
       constexpr int L = B::RowsAtCompileTime;
-      const int split = std::clamp(half - j0, 0, L);
-      B to_first = B::Zero();
-      for (int l = 0; l < split; ++l) to_first[l] = 1;
+      const B to_first = FeedsFirstOutput<B>(half, j0);
       const B bias = Eigen::Map<const B>(b + j0);
       B sum = B::Zero();
       int p = 0;
@@ -157,9 +159,7 @@ void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, c
     auto backward = [&](auto lanes, int j0) {
       using B = decltype(lanes);
       constexpr int L = B::RowsAtCompileTime;
-      const int split = std::clamp(half - j0, 0, L);
-      B to_first = B::Zero();
-      for (int l = 0; l < split; ++l) to_first[l] = 1;
+      const B to_first = FeedsFirstOutput<B>(half, j0);
       const B s = df[0] * to_first + df[1] * (1 - to_first);
       B bias = Eigen::Map<B>(gb + j0);
       int p = 0;
@@ -185,9 +185,7 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
   const int half = J / 2;
   T out[S][2] = {};
   for (int j0 = 0; j0 < J; j0 += kLanes) {
-    const int split = std::clamp(half - j0, 0, kLanes);
-    V to_first = V::Zero();
-    for (int l = 0; l < split; ++l) to_first[l] = 1;
+    const V to_first = FeedsFirstOutput<V>(half, j0);
     // Sixteen independent chains (four samples x four patches), each the sum ForwardRows forms.
     V acc[R];
     for (int s = 0; s < S; ++s)
@@ -212,9 +210,7 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
   T df[S][2];
   for (int s = 0; s < S; ++s) slope(k0 + s, out[s][0], out[s][1], df[s][0], df[s][1]);
   for (int j0 = 0; j0 < J; j0 += kLanes) {
-    const int split = std::clamp(half - j0, 0, kLanes);
-    V to_first = V::Zero();
-    for (int l = 0; l < split; ++l) to_first[l] = 1;
+    const V to_first = FeedsFirstOutput<V>(half, j0);
     V g[R];
     for (int s = 0; s < S; ++s) {
       const V sl = df[s][0] * to_first + df[s][1] * (1 - to_first);
