@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The rules of Chen et al.'s claims (analysis/report/chen_claims.py) on made-up evidence whose
+"""The rules of Chen et al.'s claims (pmoe.report.chen_claims) on made-up evidence whose
 verdict is known: each rule must say supported where its conditions hold, and not supported (or
 not testable) where one fails. Run by the Catch2 test "[report][chen]"; also on its own:
 /usr/bin/python3 tests/analysis/chen_claims_test.py"""
@@ -12,10 +12,9 @@ import unittest
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis", "report"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis", "plots"))
-import chen_claims  # noqa: E402
-import evidence  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis", "python"))
+from pmoe.report import chen_claims  # noqa: E402
+from pmoe.report import evidence  # noqa: E402
 
 evidence.BOOTSTRAP = 200
 TRIALS = 6

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import figures
-from evidence import bootstrap, slope_vs_log, weighted_mean
+from pmoe.plots import figures
+from pmoe.report.evidence import bootstrap, slope_vs_log, weighted_mean
 
 SUPPORTED, NOT_SUPPORTED, NOT_TESTABLE = "supported", "not supported", "not testable"
 

@@ -10,9 +10,9 @@ import os
 
 import numpy as np
 
-from claims import (NOT_SUPPORTED, NOT_TESTABLE, SUPPORTED, Finding, fmt, figure_path,
-                    interval)
-from evidence import bootstrap, weighted_mean
+from pmoe.report.claims import (NOT_SUPPORTED, NOT_TESTABLE, SUPPORTED, Finding, fmt,
+                                figure_path, interval)
+from pmoe.report.evidence import bootstrap, weighted_mean
 
 SETTINGS = {(3.0, 1.0): 1, (3.0, 2.0): 2, (2.0, 1.0): 3, (2.0, 2.0): 4}
 MODELS = [("single", "linear"), ("single", "cubic"), ("switch", "linear"), ("switch", "cubic")]

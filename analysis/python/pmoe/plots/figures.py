@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from analyze import READINGS  # noqa: E402
+from pmoe.plots.analyze import READINGS  # noqa: E402
 
 AXIS_LABELS = {"model.l": "l (patches routed per expert)", "model.k": "k (experts)",
                "data.c": "c (classes)",

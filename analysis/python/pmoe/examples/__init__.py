@@ -1,0 +1,1 @@
+"""Examples of reading result files with pandas (read_results)."""
