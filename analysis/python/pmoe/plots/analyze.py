@@ -8,14 +8,23 @@ import h5py
 
 
 class Analyzer:
-    def __init__(self, binary, result_file):
+    """pmoe-analyze's JSON tables of one result file or several pooled (pmoe-analyze pools them),
+    each command run once (the figures and the report page ask for the same tables)."""
+
+    def __init__(self, binary, result_files, bootstrap=None):
         self.binary = binary
-        self.result_file = result_file
+        self.files = [result_files] if isinstance(result_files, str) else list(result_files)
+        self.result_file = self.files[0]
+        self.bootstrap = bootstrap
+        self._cache = {}
 
     def _run(self, *args):
-        out = subprocess.run([self.binary, *args, self.result_file, "--json"], check=True,
-                             capture_output=True, text=True)
-        return json.loads(out.stdout)
+        if args not in self._cache:
+            extra = ["--bootstrap", str(self.bootstrap)] if self.bootstrap else []
+            out = subprocess.run([self.binary, *args, *self.files, "--json", *extra],
+                                 check=True, capture_output=True, text=True)
+            self._cache[args] = json.loads(out.stdout)
+        return self._cache[args]
 
     def summary(self):
         return self._run("summary")

@@ -9,10 +9,13 @@ axis, fitted N* with its interval on top), log-log sample complexity against the
 fitted exponent in both readings (N* of success probability, N_acc of mean accuracy), and test
 accuracy and router hit rate against the axis at fixed N. For every file that sweeps N: test
 accuracy and router hit rate against N, and every metric declared per class (per-class accuracy
-and router hit rate, MODEL.md §7) against N, one line per class. The tables
-behind them are written beside the figures as CSV.
+and router hit rate, MODEL.md §7) against N, one line per class; where two numeric axes are
+swept, a 2-D map of N* over them. Every figure as PNG (300 dpi), PDF and SVG (figures.py); a
+figure without data is not written. The tables behind them are written beside the figures as CSV.
+The report page of a sweep (pmoe.report.sweep_report) draws the same figures through draw().
 """
 import argparse
+import collections
 import os
 import subprocess
 
@@ -42,6 +45,86 @@ def is_numeric(rows, name):
     return bool(values) and all(isinstance(v, (int, float)) for v in values)
 
 
+# One drawn figure: the report section it belongs to, a caption, the PNG's path (PDF and SVG
+# beside it).
+Figure = collections.namedtuple("Figure", "section caption path")
+
+
+def numeric_axes(summary, grid_axes):
+    """The swept numeric parameters besides N that are the grid's own axes, in summary order."""
+    swept = swept_parameters(summary)
+    return [p for p in swept if p != "N" and p in grid_axes and is_numeric(summary, p)]
+
+
+def draw(results, outdir, analyzer, facts=None):
+    """Every figure of a result file (or files pooled by pmoe-analyze) into outdir: a list of
+    Figure, in the order a reader meets them. results: the first file (for its name and facts)."""
+    name, config, l_star, grid_axes, kinds = facts or file_facts(results)
+    summary = analyzer.summary()
+    swept = swept_parameters(summary)
+    drawn = []
+
+    def figure(section, caption, stem, ok):
+        path = os.path.join(outdir, f"{name}_{stem}.png")
+        if ok(path):
+            drawn.append(Figure(section, caption, path))
+
+    if "N" not in swept:
+        return drawn
+    n_grid = sorted({r["N"] for r in summary if r.get("N") is not None})
+    axes = numeric_axes(summary, grid_axes)
+    for axis in axes:
+        sh = SHORT.get(axis, axis)
+        others = [p for p in swept if p not in ("N", axis)]
+        nstar = analyzer.sample_complexity(axis)["nstar"]
+        star = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
+        figure("phase", f"Success rate over (N, {sh}) with N* and its 95% interval" +
+               (f"; l* = {star:g} dashed" if star is not None else ""), f"phase_{sh}",
+               lambda p: figures.phase_map(summary, nstar, axis, others, "", p,
+                                           l_star=star))
+        # Theory's scaling in l holds from l* on (Lemma 4.1); below it the router loses patches.
+        tables = analyzer.exponent(axis, star)
+        note = f"fit over {sh} >= l* = {star:g}" if star is not None else ""
+        for reading, stem, what in (("success", "nstar", "N* (success probability 0.5)"),
+                                    ("mean_accuracy", "nacc", "N_acc (mean test accuracy 0.95)")):
+            figure("sample-complexity", f"{what} against {sh}, log-log, with the fitted exponent "
+                   "and the theory's order as a reference slope", f"{stem}_{sh}",
+                   lambda p, r=reading: figures.nstar_loglog(tables, axis, "", p, note, r,
+                                                             n_grid=n_grid))
+        figure("rates", f"Test accuracy against {sh} at fixed N", f"accuracy_vs_{sh}",
+               lambda p: figures.metric_vs_axis(summary, axis, others, "test_acc",
+                                                "test accuracy", "", p))
+        figure("rates", f"Router hit rate against {sh} at fixed N" +
+               figures._router_note(kinds).replace("\n", "; "), f"router_hit_vs_{sh}",
+               lambda p: figures.metric_vs_axis(summary, axis, others, "router_hit",
+                                                "router hit rate", "", p, ylim=(0, 1.02)))
+    for x_axis, y_axis in two_axis_pairs(axes):
+        nstar = analyzer.sample_complexity(x_axis)["nstar"]
+        sx, sy = SHORT.get(x_axis, x_axis), SHORT.get(y_axis, y_axis)
+        figure("nstar-map", f"N* over ({sx}, {sy}); red frame: trials near it mostly "
+               "unconverged", f"nstar_map_{sx}_{sy}",
+               lambda p: figures.nstar_map(nstar, x_axis, y_axis, "N*", p))
+    if not axes:  # N alone varies within each series: N* per series (per model, say)
+        figure("sample-complexity", "Sample complexity per series, both readings", "nstar",
+               lambda p: figures.nstar_by_series(analyzer.sample_complexity(), "", p))
+    others = [p for p in swept if p != "N"]
+    figure("rates", "Test accuracy against N (mean, 95% interval)", "accuracy_vs_N",
+           lambda p: figures.accuracy_vs_n(summary, others, "", p))
+    figure("rates", "Router hit rate against N" + figures._router_note(kinds).replace("\n", "; "),
+           "router_hit", lambda p: figures.router_hit(summary, others, "", p, set()))
+    # Metrics the families declare per class (MODEL.md §7): one figure each, found by the form
+    # of their columns (analyze.per_class_metrics), whatever the metric.
+    for declared, metric in per_class_metrics(results).items():
+        figure("rates", f"{metric['help']} against N, one line per class", f"{declared}_vs_N",
+               lambda p, m=metric: figures.per_class_vs_n(summary, others, m, "", p))
+    return drawn
+
+
+def two_axis_pairs(axes):
+    """The pairs of numeric axes a 2-D N* map is drawn for: the first axis against each other."""
+    return [(axes[0], other) for other in axes[1:]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -50,70 +133,32 @@ def main():
     ap.add_argument("--analyze", default="build/analysis/pmoe-analyze")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
-    name, config, l_star, grid_axes, kinds = file_facts(args.results)
+    facts = file_facts(args.results)
+    name = facts[0]
     analyzer = Analyzer(args.analyze, args.results)
-    summary = analyzer.summary()
-    swept = swept_parameters(summary)
     written = []
 
-    def out(stem):
-        path = os.path.join(args.outdir, f"{name}_{stem}")
+    def table(stem, *command):
+        path = os.path.join(args.outdir, f"{name}_{stem}.csv")
+        with open(path, "w") as csv:
+            subprocess.run([args.analyze, *command, args.results, "--csv"], check=True,
+                           stdout=csv)
         written.append(path)
-        return path
 
-    with open(out("summary.csv"), "w") as csv:
-        subprocess.run([args.analyze, "summary", args.results, "--csv"], check=True, stdout=csv)
-    if "N" not in swept:
+    table("summary", "summary")
+    summary = analyzer.summary()
+    if "N" not in swept_parameters(summary):
         print(f"{args.results}: N is not swept; only the summary table is written")
         print("\n".join(written))
         return
-    axes = [p for p in swept if p != "N" and p in grid_axes and is_numeric(summary, p)]
+    axes = numeric_axes(summary, facts[3])
     for axis in axes:
-        short = SHORT.get(axis, axis)
-        others = [p for p in swept if p not in ("N", axis)]
-        title = f"{name} ({config})"
-        nstar = analyzer.sample_complexity(axis)["nstar"]
-        if not figures.phase_map(summary, nstar, axis, others, f"{title}: success rate",
-                                 out(f"phase_{short}.png")):
-            written.pop()
-        # Theory's scaling in l holds from l* on (Lemma 4.1); below it the router loses patches.
-        start = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
-        tables = analyzer.exponent(axis, start)
-        note = f"fit over {short} >= l* = {start}" if start else ""
-        figures.nstar_loglog(tables, axis, f"{title}: sample complexity (success reading)",
-                             out(f"nstar_{short}.png"), note, reading="success")
-        figures.nstar_loglog(tables, axis, f"{title}: sample complexity (mean-accuracy reading)",
-                             out(f"nacc_{short}.png"), note, reading="mean_accuracy")
-        with open(out(f"exponent_{short}.csv"), "w") as csv:
-            subprocess.run([args.analyze, "exponent", args.results, "--over", axis, "--csv",
-                            *(["--from", str(start)] if start else [])], check=True, stdout=csv)
-        figures.metric_vs_axis(summary, axis, others, "test_acc",
-                               "test accuracy (mean, 95% interval)",
-                               f"{name}: test accuracy against {short} at fixed N",
-                               out(f"accuracy_vs_{short}.png"))
-        if not figures.metric_vs_axis(summary, axis, others, "router_hit",
-                                      "router hit rate (mean, 95% interval)",
-                                      f"{name}: router hit rate against {short} at fixed N" +
-                                      figures._router_note(kinds),
-                                      out(f"router_hit_vs_{short}.png"), ylim=(0, 1.05)):
-            written.pop()
-    if not axes:  # N alone varies within each series: N* per series (per model, say)
-        figures.nstar_by_series(analyzer.sample_complexity(), f"{name}: sample complexity",
-                                out("nstar.png"))
-        with open(out("nstar.csv"), "w") as csv:
-            subprocess.run([args.analyze, "sample-complexity", args.results, "--csv"],
-                           check=True, stdout=csv)
-    others = [p for p in swept if p != "N"]
-    figures.accuracy_vs_n(summary, others, f"{name}: test accuracy", out("accuracy_vs_N.png"))
-    if not figures.router_hit(summary, others, f"{name}: router hit rate", out("router_hit.png"),
-                              kinds):
-        written.pop()
-    # Metrics the families declare per class (MODEL.md §7): one figure each, found by the form
-    # of their columns (analyze.per_class_metrics), whatever the metric.
-    for declared, metric in per_class_metrics(args.results).items():
-        if not figures.per_class_vs_n(summary, others, metric, f"{name}: {declared}<i> against N",
-                                      out(f"{declared}_vs_N.png")):
-            written.pop()
+        start = min(facts[2]) if axis == "model.l" and len(facts[2]) == 1 else None
+        table(f"exponent_{SHORT.get(axis, axis)}", "exponent", "--over", axis,
+              *(["--from", str(start)] if start is not None else []))
+    if not axes:
+        table("nstar", "sample-complexity")
+    written += [f.path for f in draw(args.results, args.outdir, analyzer, facts)]
     print("\n".join(written))
 
 

@@ -138,11 +138,12 @@ def claim_a(ev, workdir):
     summary = ev.summary()
     others = [p for p in swept(summary) if p != "N"]
     path = figure_path(workdir, ev, "accuracy_vs_N")
-    figures.accuracy_vs_n(summary, others, f"{ev.name}: test accuracy against N", path)
-    finding.figures.append(("Test accuracy against N (mean, 95 % interval), paired data", path))
+    if figures.accuracy_vs_n(summary, others, f"{ev.name}: test accuracy against N", path):
+        finding.figures.append(("Test accuracy against N (mean, 95 % interval), paired data",
+                                path))
     path = figure_path(workdir, ev, "nstar")
-    figures.nstar_by_series(sc, f"{ev.name}: sample complexity, both readings", path)
-    finding.figures.append(("Sample complexity per model, both readings", path))
+    if figures.nstar_by_series(sc, f"{ev.name}: sample complexity, both readings", path):
+        finding.figures.append(("Sample complexity per model, both readings", path))
     finding.budget_note = flagged_note(sc["nstar"])
     return finding
 
@@ -198,10 +199,10 @@ def exponent_growth(ev, workdir, axis, short, kind):
                          "above 0: growth with " + short + " is not shown"
     for reading in ("mean_accuracy", "success"):
         path = figure_path(workdir, ev, f"{reading}_{short}")
-        figures.nstar_loglog(tables, axis, f"{ev.name}: sample complexity against {short}",
-                             path, f"fit over {short} >= {start}" if start else "", reading)
-        finding.figures.append((f"{'N_acc' if reading == 'mean_accuracy' else 'N*'} against "
-                                f"{short} (log-log), fitted exponent", path))
+        if figures.nstar_loglog(tables, axis, f"{ev.name}: sample complexity against {short}",
+                                path, f"fit over {short} >= {start}" if start else "", reading):
+            finding.figures.append((f"{'N_acc' if reading == 'mean_accuracy' else 'N*'} against "
+                                    f"{short} (log-log), fitted exponent", path))
     summary = ev.summary()
     sc = ev.sample_complexity(axis)
     path = figure_path(workdir, ev, f"phase_{short}")
@@ -271,10 +272,11 @@ def claim_c(ev, workdir):
     summary = ev.summary()
     others = [p for p in swept(summary) if p not in ("N", axis)]
     path = figure_path(workdir, ev, f"accuracy_vs_{short}")
-    figures.metric_vs_axis(summary, axis, others, "test_acc", "test accuracy (mean, 95% interval)",
-                           f"{ev.name}: test accuracy against {short} at fixed N", path)
-    finding.figures.append((f"Test accuracy against {short} at fixed N (the paper's Figure "
-                            f"{6 if short == 'l' else 7} form)", path))
+    if figures.metric_vs_axis(summary, axis, others, "test_acc",
+                              "test accuracy (mean, 95% interval)",
+                              f"{ev.name}: test accuracy against {short} at fixed N", path):
+        finding.figures.append((f"Test accuracy against {short} at fixed N (the paper's Figure "
+                                f"{6 if short == 'l' else 7} form)", path))
     path = figure_path(workdir, ev, f"router_vs_{short}")
     if figures.metric_vs_axis(summary, axis, others, "router_hit",
                               "Assumption 4.4 rate (mean, 95% interval)",
@@ -310,11 +312,11 @@ def claim_d(ev, workdir):
             finding.reason = f"mean hit rate {m:.3f} {'≥' if ok else '<'} 0.95 at router_N = 300"
     summary = ev.summary()
     path = figure_path(workdir, ev, "router_vs_router_N")
-    figures.metric_vs_axis(summary, "model.router_N", [], "router_hit",
-                           "router hit rate in the top 4 (mean, 95% interval)",
-                           f"{ev.name}: separate router's hit rate", path, ylim=(0, 1.05))
-    finding.figures.append(("Separate router's top-4 hit rate against its training samples",
-                            path))
+    if figures.metric_vs_axis(summary, "model.router_N", [], "router_hit",
+                              "router hit rate in the top 4 (mean, 95% interval)",
+                              f"{ev.name}: separate router's hit rate", path, ylim=(0, 1.05)):
+        finding.figures.append(("Separate router's top-4 hit rate against its training samples",
+                                path))
     return finding
 
 
@@ -342,8 +344,9 @@ def claim_e(ev, workdir):
     finding.reason = "; ".join(f"{n}: {m:.3f} {'≥' if m >= t else '<'} {t:.2f}"
                                for n, (m, _, _, t) in rates.items())
     path = figure_path(workdir, ev, "class_rates")
-    figures.claimed_levels(rates, f"{ev.name}: joint router, N = 300", path)
-    finding.figures.append(("Per-class Assumption 4.4 rates against the paper's levels", path))
+    if figures.claimed_levels(rates, f"{ev.name}: joint router, N = 300", path):
+        finding.figures.append(("Per-class Assumption 4.4 rates against the paper's levels",
+                                path))
     return finding
 
 
@@ -385,10 +388,10 @@ def claim_f(ev, workdir):
                           f"own exponent [{fmt(own['lo'], 2)}, {fmt(own['hi'], 2)}] "
                           f"{'does not lie above 0' if flat else 'lies above 0: it grows with n'}")
     path = figure_path(workdir, ev, "nacc_n")
-    figures.nstar_loglog(tables, "data.n", f"{ev.name}: sample complexity against n", path,
-                         reading="mean_accuracy")
-    finding.figures.append(("N_acc against n (log-log) for the CNN and separate pMoE, the "
-                            "ratio's exponent in the legend", path))
+    if figures.nstar_loglog(tables, "data.n", f"{ev.name}: sample complexity against n", path,
+                            reading="mean_accuracy"):
+        finding.figures.append(("N_acc against n (log-log) for the CNN and separate pMoE, the "
+                                "ratio's exponent in the legend", path))
     summary = ev.summary()
     if "model.l" in swept(summary):  # the headline sweep: separate pMoE over l too
         sc = ev.sample_complexity("model.l")
@@ -465,11 +468,12 @@ def claim_g(ev, workdir):
     summary = [r for r in ev.summary() if r.get("model.kind", "separate") == "separate"]
     others = [p for p in swept(summary) if p not in ("N", "model.l", "model.kind")]
     path = figure_path(workdir, ev, "router_vs_l")
-    figures.metric_vs_axis(summary, "model.l", others, "router_hit",
-                           "router hit rate (mean, 95% interval)",
-                           f"{ev.name}: separate router's hit rate against l", path,
-                           ylim=(0, 1.05), max_panels=2)
-    finding.figures.append(("Lemma 4.1: the separate router's hit rate against l, per l*", path))
+    if figures.metric_vs_axis(summary, "model.l", others, "router_hit",
+                              "router hit rate (mean, 95% interval)",
+                              f"{ev.name}: separate router's hit rate against l", path,
+                              ylim=(0, 1.05), max_panels=2):
+        finding.figures.append(("Lemma 4.1: the separate router's hit rate against l, per l*",
+                                path))
     return finding
 
 
