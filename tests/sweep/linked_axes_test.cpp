@@ -44,9 +44,9 @@ TEST_CASE("A zipped axis steps its parameters together: one cell per tuple, not 
 }
 
 TEST_CASE("A rule derives a parameter in each cell from the others", "[sweep][grid][linked]") {
-  std::vector<Cell> cells = Cells(std::string(kJoint) +
-                                  "N_test = 100 * ${data.n}\n[grid]\nmodel.k = 2, 4, 8\n"
-                                  "model.m = 5 * ${k}\ndata.n = 8, 16\n");
+  std::vector<Cell> cells = Cells(
+      "trials = 2\nN_test = 100 * ${data.n}\n[model]\nkind = joint\n[grid]\n"
+      "model.k = 2, 4, 8\nmodel.m = 5 * ${k}\ndata.n = 8, 16\n");
   REQUIRE(cells.size() == 3 * 2);
   for (const Cell& c : cells) {
     CHECK(c.spec.model.m == 5 * c.spec.model.k);
