@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <stdexcept>
 
+#include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/h5_file.hpp"
@@ -43,6 +45,72 @@ std::vector<double> MetricValues(const H5File& file, const std::string& path, bo
       if (v == -1) v = NAN;
   return values;
 }
+
+// Each cell's value of every parameter column of /cells (the writer stores one per parameter
+// some cell reads: NaN or "" where a cell does not read it), as text like a key's ("2", "auto").
+std::vector<std::pair<std::string, std::vector<std::string>>> CellParameterColumns(
+    const H5File& file) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> columns;
+  for (const std::string& name : file.List("/cells")) {
+    if (name == "cell_id" || name == "key" || name == "label" || name == "success_criterion")
+      continue;
+    const std::string path = "/cells/" + name;
+    std::vector<std::string> texts;
+    if (file.IsStringColumn(path)) {
+      texts = file.ReadStrings(path);
+    } else {
+      for (double v : file.ReadColumn<double>(path))
+        texts.push_back(std::isnan(v) ? "" : FormatDouble(v));
+    }
+    columns.emplace_back(name, std::move(texts));
+  }
+  return columns;
+}
+
+// The family a parameter belongs to in a cell's parameters: its data.model for data.*, its
+// model.kind for model.*.
+std::string FamilyOf(const std::map<std::string, std::string>& params, const std::string& name) {
+  const auto it = params.find(name.rfind("data.", 0) == 0 ? "data.model" : "model.kind");
+  return it == params.end() ? "" : it->second;
+}
+
+// Keys leave out a parameter added to the families after results were recorded (data.c,
+// model.loss) while it has its default, so that old cells keep their keys; the analysis puts it
+// back from the file's own /cells columns, never from the simulator's parameter table. A number
+// is there for a cell that reads it; an empty text is ambiguous (a default "" or not read) and
+// counts as read when another cell of the same family keys that parameter.
+class UnkeyedValues {
+ public:
+  UnkeyedValues(const H5File& file, const std::vector<std::string>& keys)
+      : columns_(CellParameterColumns(file)) {
+    std::vector<std::map<std::string, std::string>> cells;
+    for (const std::string& key : keys) {
+      const auto pairs = SplitCanonicalKey(key);
+      cells.emplace_back(pairs.begin(), pairs.end());
+    }
+    for (const auto& [name, texts] : columns_) {
+      if (texts.size() != keys.size())
+        throw SchemaError(file.path() + ": /cells/" + name + " differs in length from /cells/key");
+      for (const auto& params : cells)
+        if (params.count(name)) keyed_by_[name].insert(FamilyOf(params, name));
+    }
+  }
+
+  // Adds to `params` (the parameters of the key of cell `row`) those its key left out.
+  void AddTo(size_t row, std::map<std::string, std::string>& params) const {
+    for (const auto& [name, texts] : columns_) {
+      if (params.count(name)) continue;
+      const auto keyed = keyed_by_.find(name);
+      if (!texts[row].empty() ||
+          (keyed != keyed_by_.end() && keyed->second.count(FamilyOf(params, name))))
+        params[name] = texts[row];
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> columns_;
+  std::map<std::string, std::set<std::string>> keyed_by_;  // families whose cells key it
+};
 
 }  // namespace
 
@@ -100,12 +168,13 @@ Results LoadResults(const std::vector<std::string>& paths) {
     const auto ids = Column<uint64_t>(file, "/cells/cell_id");
     const auto keys = file.ReadStrings("/cells/key");
     const auto labels = file.ReadStrings("/cells/label");
+    const UnkeyedValues unkeyed(file, keys);
     for (size_t i = 0; i < ids.size(); ++i) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();
       const auto pairs = SplitCanonicalKey(keys.at(i));
       std::map<std::string, std::string> params(pairs.begin(), pairs.end());
-      AddUnkeyedDefaults(params);  // data.c = 2 of a binary cell, which its key leaves out
+      unkeyed.AddTo(i, params);  // data.c = 2 of a binary cell, which its key leaves out
       results.cells.push_back({ids[i], labels.at(i), std::move(params), path});
     }
     const auto cell = Column<uint64_t>(file, "/trials/cell_id");
@@ -174,7 +243,18 @@ Results LoadResults(const std::vector<std::string>& paths) {
   return results;
 }
 
-Results KeepAxisRange(const Results& results, const std::string& axis, double lo, double hi) {
+Results KeepAxisRange(const Results& given, const std::string& requested, double lo, double hi) {
+  // A derived axis (n/l): its value, in the cells that read its parameters.
+  DerivedAxis derived;
+  auto derive = [&] {
+    try {
+      return WithDerivedAxis(given, requested, &derived);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(std::string("command line: ") + e.what());
+    }
+  };
+  const Results results = IsDerivedAxis(requested) ? derive() : given;
+  const std::string axis = IsDerivedAxis(requested) ? derived.name : requested;
   Results kept;
   kept.files = results.files;
   kept.metrics = results.metrics;

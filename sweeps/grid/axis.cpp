@@ -122,11 +122,14 @@ bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std
 }  // namespace
 
 Axis ParseAxis(const std::string& where, const std::string& name, const std::string& text) {
+  if (name.find(',') != std::string::npos) return ParseZippedAxis(where, name, text);
+  if (text.find("${") != std::string::npos) return ParseRule(where, name, text);
   if (FindParam(name) == nullptr)
     throw ConfigError(where + ": [grid] " + name +
                       ": not a parameter (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
-  Axis axis{name, {}, "", {}};
+  Axis axis;
+  axis.name = name;
   const std::string t = Trim(text);
   bool ok;
   double too_many = 0;
@@ -152,6 +155,12 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
                       "of at most 2^53",
                       text);
   return axis;
+}
+
+std::vector<std::string> Axis::Names() const {
+  std::vector<std::string> names = {name};
+  for (const auto& [zipped_name, zipped_values] : zipped) names.push_back(zipped_name);
+  return names;
 }
 
 bool Axis::AppliesToKind(const std::string& kind) const {

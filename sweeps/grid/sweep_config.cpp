@@ -1,6 +1,7 @@
 // Reading a sweep config: every key must be known, every value parses, every axis is well formed.
 #include "pmoe/sweep/sweep_config.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -42,6 +43,29 @@ Axis KindAxis(const SweepConfig& config, const std::string& kind, const std::str
   return axis;
 }
 
+// One parameter, one axis, zipped names and rules included; a rule reads only what is set before
+// it runs: axes, overrides and earlier rules (a later rule's parameter would still have its base
+// value, which is never what its author meant).
+void CheckLinkedAxes(const SweepConfig& config) {
+  std::vector<std::string> seen;
+  for (const Axis& axis : config.axes)
+    for (const std::string& name : axis.Names()) {
+      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        throw ConfigError(config.path + ": " + name + " is set by two axes, zips or rules; one "
+                          "parameter, one axis");
+      seen.push_back(name);
+    }
+  for (size_t a = 0; a < config.axes.size(); ++a) {
+    if (!config.axes[a].rule) continue;
+    for (const std::string& read : config.axes[a].rule->names())
+      for (size_t later = a + 1; later < config.axes.size(); ++later)
+        if (config.axes[later].rule && config.axes[later].name == read)
+          throw ConfigError(config.path + ": " + config.axes[a].name + " = " +
+                            config.axes[a].values[0] + " reads " + read +
+                            ", which a later rule sets: put the rule for " + read + " first");
+  }
+}
+
 }  // namespace
 
 SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
@@ -79,6 +103,8 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       trials_set = true;
       config.trials =
           static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, kMaxTrials));
+    } else if (FindParam(entry.key) != nullptr && entry.value.find("${") != std::string::npos) {
+      config.axes.push_back(ParseRule(path, entry.key, entry.value));  // N_test = 100 * ${n}
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
@@ -95,6 +121,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       config.name.find('/') != std::string::npos)
     throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
                       config.name);
+  CheckLinkedAxes(config);
   if (config.adaptive) FinishAdaptive(config, trials_set);
   return config;
 }
