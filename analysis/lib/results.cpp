@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/core/errors.hpp"
@@ -155,16 +157,37 @@ std::vector<std::string> Results::SweptParameters() const {
   return swept;
 }
 
+namespace {
+
+// Two copies of one (seed, cell, trial) row: the same numbers, bit for bit, or not the same row.
+bool SameRow(const TrialRecord& a, const TrialRecord& b) {
+  auto same = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return a.status == b.status && a.success == b.success && same(a.test_acc, b.test_acc) &&
+         same(a.train_acc, b.train_acc) && a.epochs == b.epochs && a.steps == b.steps;
+}
+
+}  // namespace
+
 Results LoadResults(const std::vector<std::string>& paths) {
   Results results;
   std::map<uint64_t, size_t> cell_index;
-  std::set<std::pair<size_t, int>> seen;
+  // A row is a pure function of (master seed, cell, trial). Files of one seed hold copies of
+  // one set of rows (shards, a merged file, a grown sweep and its older copy): a row in two of
+  // them is counted once, and refused if the copies differ. Files of other seeds hold other
+  // draws: pooled, their trials numbered after those of the seeds before them.
+  std::vector<int64_t> seeds;                                  // in order of first sight
+  std::map<std::tuple<size_t, size_t, int>, size_t> seen;      // (seed, cell, trial) -> record
+  std::vector<size_t> seed_of;                                 // per record
+  std::vector<size_t> file_of;                                 // per record, into files
   for (const std::string& path : paths) {
     const H5File file = H5File::OpenReadOnly(path);
     const auto version = file.IntAttribute("/", "schema_version");
     if (!version || *version != 1)
       throw SchemaError(path + ": not a pmoe-sweep result file of schema version 1");
     results.files.push_back(path);
+    const int64_t seed = file.IntAttribute("/", "master_seed").value_or(0);
+    const size_t group = std::find(seeds.begin(), seeds.end(), seed) - seeds.begin();
+    if (group == seeds.size()) seeds.push_back(seed);
     const auto ids = Column<uint64_t>(file, "/cells/cell_id");
     const auto keys = file.ReadStrings("/cells/key");
     const auto labels = file.ReadStrings("/cells/label");
@@ -213,7 +236,6 @@ Results LoadResults(const std::vector<std::string>& paths) {
       if (it == cell_index.end())
         throw SchemaError(path + ": trial row " + std::to_string(r) +
                           " names a cell not in /cells");
-      if (!seen.insert({it->second, trial[r]}).second) continue;
       TrialRecord t;
       t.cell = it->second;
       t.trial = trial[r];
@@ -227,9 +249,28 @@ Results LoadResults(const std::vector<std::string>& paths) {
       t.stop_reason = stop[r];
       t.metrics.assign(results.metrics.size(), NAN);
       for (const auto& [index, values] : metric_values) t.metrics[index] = values[r];
+      const auto [copy, fresh] = seen.emplace(std::tuple{group, t.cell, t.trial},
+                                              results.trials.size());
+      if (!fresh) {
+        if (SameRow(results.trials[copy->second], t)) continue;
+        throw SchemaError(path + " and " + results.files[file_of[copy->second]] +
+                          " both hold trial " + std::to_string(t.trial) + " of " +
+                          results.cells[t.cell].label + " with seed " + std::to_string(seed) +
+                          ", with other results (computed by another version or build?): "
+                          "they cannot be pooled");
+      }
       results.trials.push_back(t);
+      seed_of.push_back(group);
+      file_of.push_back(results.files.size() - 1);
     }
   }
+  // Each seed's trials after the previous seeds', so that trial t of one file stays paired
+  // across its cells (one data set) and no two draws share an index.
+  std::vector<int> span(seeds.size(), 0), offset(seeds.size(), 0);
+  for (size_t i = 0; i < results.trials.size(); ++i)
+    span[seed_of[i]] = std::max(span[seed_of[i]], results.trials[i].trial + 1);
+  for (size_t g = 1; g < seeds.size(); ++g) offset[g] = offset[g - 1] + span[g - 1];
+  for (size_t i = 0; i < results.trials.size(); ++i) results.trials[i].trial += offset[seed_of[i]];
   // Records of an earlier file hold fewer metrics when a later one declared more; and the router
   // metrics have fields of their own.
   const int hit = results.MetricIndex("router_hit"), pos = results.MetricIndex("router_hit_pos"),

@@ -18,7 +18,6 @@
 namespace pmoe {
 namespace {
 
-using RowKey = std::pair<uint64_t, int>;
 
 // Which shard of `count` each (cell, trial) belongs to, to say which shard left a gap.
 std::map<RowKey, int> Owners(const std::vector<Cell>& cells, int trials, int count) {
@@ -40,13 +39,15 @@ std::string MergedOutOption(const std::string& shard_file) {
 }
 
 // Like `run`, merge does not overwrite a file of another sweep (or no result file at all) unless
-// told to: a mistyped output name must not destroy a finished sweep.
+// told to: a mistyped output name must not destroy a finished sweep. A file of the sweep the
+// shards grow is replaced: run takes its rows into the shards.
 void RefuseOtherSweep(const std::string& out, SweepIdentity merged, bool force) {
   if (force || !std::filesystem::exists(out)) return;
   merged.shard.clear();
   std::string diff;
   try {
-    diff = DescribeDifference(IdentityOf(ReadResultFile(out)), merged, out, "the shards");
+    // The file of a sweep that the shards grow is theirs to replace: they hold its rows.
+    diff = DescribeGrowthProblem(IdentityOf(ReadResultFile(out)), merged, out, "the shards");
   } catch (const SchemaError& e) {
     diff = e.what();
   }
@@ -84,7 +85,8 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   const SweepIdentity base = IdentityOf(shards[0]);
   std::map<uint64_t, std::string> label_of;
   for (const StoredCell& c : shards[0].cells) label_of[c.id] = c.label;
-  std::map<RowKey, std::string> source;
+  std::map<std::string, std::string> shard_file;  // "I/K" -> the file that is that shard
+  std::map<RowKey, std::pair<std::string, const TrialRow*>> source;
   std::vector<TrialRow> rows;
   for (size_t i = 0; i < shards.size(); ++i) {
     const std::string& file = files[i + 1];
@@ -93,13 +95,26 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     if (!diff.empty())
       throw ConfigError("merge: " + files[1] + " and " + file +
                         " are not parts of one sweep: " + diff);
-    for (const TrialRow& r : shards[i].rows) {
-      auto [it, fresh] = source.emplace(RowKey{r.cell_id, r.result.trial}, file);
+    const std::string& shard = shards[i].meta.shard;
+    if (!shard.empty()) {
+      auto [it, fresh] = shard_file.emplace(shard, file);
       if (!fresh)
+        throw ConfigError("merge: shard " + shard + " is in both " + it->second + " and " + file +
+                          " (the same shard given twice?)");
+    }
+    for (const TrialRow& r : shards[i].rows) {
+      auto [it, fresh] =
+          source.emplace(RowKey{r.cell_id, r.result.trial}, std::make_pair(file, &r));
+      if (fresh) {
+        rows.push_back(r);
+        continue;
+      }
+      // A grown sweep's shards may both hold a row of the sweep it grew from (the share of a
+      // (cell, trial) moves with the cell count): one row, computed twice, kept once.
+      if (!shards[0].schema->SameOutcome(*it->second.second, r))
         throw ConfigError("merge: " + label_of[r.cell_id] + " trial " +
-                          std::to_string(r.result.trial) + " is in both " + it->second + " and " +
-                          file + " (the same shard given twice?)");
-      rows.push_back(r);
+                          std::to_string(r.result.trial) + " is in both " + it->second.first +
+                          " and " + file + " with other results: the files cannot be merged");
     }
   }
 

@@ -74,7 +74,13 @@ int RunMissingCommand(const std::vector<std::string>& args, const std::string& c
       const std::string diff =
           DescribeDifference(state.identity, setup.identity, "the file", "the config");
       const size_t missing = state.Missing();
-      if (!diff.empty()) {
+      if (!diff.empty() &&
+          DescribeGrowthProblem(state.identity, setup.identity, "the file", "the config").empty()) {
+        // The config grows the shard's sweep: its run keeps what the file holds.
+        condition = ShardCondition::kIncomplete;
+        detail = "grown by the config (" + DescribeGrowth(state.identity, setup.identity) +
+                 "): its new trials are to run";
+      } else if (!diff.empty()) {
         condition = ShardCondition::kOther;
         detail = "holds another sweep: " + diff;
       } else if (missing > 0) {

@@ -71,7 +71,8 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   const std::vector<Cell>& cells = setup.cells;
   // What a run would skip: the trials of this shard that the file or journal already hold.
   std::set<std::pair<uint64_t, int>> held;
-  for (const TrialRow& r : HeldRows(setup)) held.insert({r.cell_id, r.result.trial});
+  const HeldSweep found = ReadHeld(setup);  // growth: what the config adds to the file's sweep
+  for (const TrialRow& r : found.rows) held.insert({r.cell_id, r.result.trial});
   std::vector<WorkItem> to_run;
   double to_run_seconds = 0;  // by the static model
   for (const WorkItem& item : setup.work)
@@ -124,6 +125,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     w.Field("test_sets", distinct_test_sets).Field("test_set_bytes", test_set_bytes);
     w.Field("output", setup.out_path).Field("shard", shard.Text());
     w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
+    w.Field("grows", found.growth);
     if (piloted) {
       w.Key("pilot")
           .BeginObject()
@@ -180,6 +182,9 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
                 "to --test-cache-mb (default 1000)\n",
                 distinct_test_sets, trials, test_set_bytes / 1e6);
   out << line;
+  if (!found.growth.empty())
+    out << "  grows the sweep in " << setup.out_path << ": " << found.growth
+        << "; the trials it holds are kept\n";
   if (config.adaptive)
     out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ")" : "")
         << ": " << held.size() << " trials already done; a run chooses the rest round by round\n";

@@ -89,7 +89,7 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                   report.test_set_reuses);
     std::cout << line;
   }
-  if (!report.adaptive.empty()) PrintSeriesOutcomes(report.adaptive, std::cout);
+  std::cout << report.summary;
   return report.interrupted ? 130 : 0;
 }
 
