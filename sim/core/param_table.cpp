@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/suggest.hpp"
 #include "pmoe/family/family.hpp"
 
 namespace pmoe {
@@ -305,7 +306,7 @@ void SetParam(TrialSpec& spec, const std::string& name, const std::string& value
   const ParamInfo* info = FindParam(name);
   if (info == nullptr)
     throw ConfigError((where.empty() ? "" : where + ": ") + "unknown parameter \"" + name +
-                      "\" (pmoe-sim --help lists them)");
+                      "\"" + DidYouMeanParam(name) + " (pmoe-sim --list-params lists them)");
   try {
     info->assign(spec, value);
   } catch (const ConfigError& e) {

@@ -9,6 +9,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/suggest.hpp"
 
 namespace pmoe {
 namespace {
@@ -123,8 +124,8 @@ bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std
 
 Axis ParseAxis(const std::string& where, const std::string& name, const std::string& text) {
   if (FindParam(name) == nullptr)
-    throw ConfigError(where + ": [grid] " + name +
-                      ": not a parameter (expected N, N_test, "
+    throw ConfigError(where + ": [grid] " + name + ": not a parameter" + DidYouMeanParam(name) +
+                      " (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
   Axis axis{name, {}, "", {}};
   const std::string t = Trim(text);

@@ -267,8 +267,15 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
     });
 
     // An adaptive round is short: its progress is the loop's line per round instead.
+    // The ETA's cost model: modelled seconds per trial of each cell, summed as trials finish.
+    std::map<uint64_t, double> cost_of;
+    double total_cost = 0, done_cost = 0;
+    for (const WorkItem& item : items) {
+      cost_of[setup.cells[item.cell].id] = item.cost;
+      total_cost += item.cost;
+    }
     Progress progress(options.progress && !adaptive ? std::cerr : null_stream, options.terminal,
-                      report.ran + items.size(), report.held);
+                      report.ran + items.size(), report.held, total_cost);
     std::vector<TrialRow> batch;
     try {
       for (bool finished = false; !finished;) {
@@ -282,8 +289,9 @@ RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostr
         timed([&] { journal.Append(batch); });  // durable before it counts
         Insert(rows, batch);
         report.ran += batch.size();
+        for (const TrialRow& r : batch) done_cost += cost_of[r.cell_id];
         batch.clear();
-        progress.Update(report.ran);
+        progress.Update(report.ran, done_cost);
         if (options.interrupted() && !stop) {
           stop = true;
           report.interrupted = true;
