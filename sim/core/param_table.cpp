@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/suggest.hpp"
 
 namespace pmoe {
 namespace {
@@ -289,7 +290,7 @@ void SetParam(TrialSpec& spec, const std::string& name, const std::string& value
   const ParamInfo* info = FindParam(name);
   if (info == nullptr)
     throw ConfigError((where.empty() ? "" : where + ": ") + "unknown parameter \"" + name +
-                      "\" (pmoe-sim --help lists them)");
+                      "\"" + DidYouMeanParam(name) + " (pmoe-sim --list-params lists them)");
   try {
     info->assign(spec, value);
   } catch (const ConfigError& e) {
@@ -373,6 +374,13 @@ long long ExtraIntValue(const TrialSpec& spec, const std::string& name) {
 
 double ExtraDoubleValue(const TrialSpec& spec, const std::string& name) {
   return std::strtod(GetParam(spec, name).c_str(), nullptr);
+}
+
+std::string DidYouMeanParam(const std::string& name) {
+  std::vector<std::string> names;
+  for (const ParamInfo& p : ParamTable()) names.push_back(p.name);
+  const std::string near = NearestName(name, names);
+  return near.empty() ? "" : " (did you mean \"" + near + "\"?)";
 }
 
 }  // namespace pmoe

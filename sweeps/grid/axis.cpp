@@ -9,6 +9,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/suggest.hpp"
 
 namespace pmoe {
 namespace {
@@ -125,8 +126,8 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
   if (name.find(',') != std::string::npos) return ParseZippedAxis(where, name, text);
   if (text.find("${") != std::string::npos) return ParseRule(where, name, text);
   if (FindParam(name) == nullptr)
-    throw ConfigError(where + ": [grid] " + name +
-                      ": not a parameter (expected N, N_test, "
+    throw ConfigError(where + ": [grid] " + name + ": not a parameter" + DidYouMeanParam(name) +
+                      " (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
   Axis axis;
   axis.name = name;

@@ -8,6 +8,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 
@@ -109,8 +110,9 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
-      throw ConfigError(path + ": unknown key \"" + entry.key +
-                        "\" (expected name, seed, "
+      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
+                        DidYouMeanParam(entry.key) +
+                        " (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
                         "pmoe-sim --help, a [model.KIND] override, a [grid] axis or an "
                         "[adaptive] setting)");

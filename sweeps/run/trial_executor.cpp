@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -65,9 +66,16 @@ void TrialExecutor::Run(const std::vector<WorkItem>& items, bool bar, size_t hel
     ready.notify_one();
   });
 
+  // The ETA's cost model: modelled seconds per trial of each cell, summed as trials finish.
+  std::map<uint64_t, double> cost_of;
+  double total_cost = 0, done_cost = 0;
+  for (const WorkItem& item : items) {
+    cost_of[setup_.cells[item.cell].id] = item.cost;
+    total_cost += item.cost;
+  }
   std::ostream null_stream(nullptr);
   Progress progress(options_.progress && bar ? std::cerr : null_stream, options_.terminal,
-                    ran_ + items.size(), held);
+                    ran_ + items.size(), held, total_cost);
   std::vector<TrialRow> batch;
   try {
     for (bool finished = false; !finished;) {
@@ -80,8 +88,9 @@ void TrialExecutor::Run(const std::vector<WorkItem>& items, bool bar, size_t hel
       }
       store_.Append(batch);
       ran_ += batch.size();
+      for (const TrialRow& r : batch) done_cost += cost_of[r.cell_id];
       batch.clear();
-      progress.Update(ran_);
+      progress.Update(ran_, done_cost);
       if (options_.interrupted() && !stop_) {
         stop_ = true;
         log_ << "\npmoe-sweep: interrupted: finishing the trials in flight, then saving\n";

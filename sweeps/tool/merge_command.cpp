@@ -1,11 +1,15 @@
 // `pmoe-sweep merge OUT.h5 SHARD.h5...`: one result file from the shards of one sweep, identical
 // in /cells and /trials to the file a single machine would have written. Refuses files of other
 // sweeps, overlapping trials and missing ones, saying which.
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <map>
 
+#include "cli/file_check.hpp"
+#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
@@ -58,19 +62,28 @@ void RefuseOtherSweep(const std::string& out, SweepIdentity merged, bool force) 
 
 }  // namespace
 
-int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  const std::string usage = "pmoe-sweep merge OUT.h5 SHARD.h5... [--force]";
-  std::vector<std::string> files;
-  bool force = false;
-  for (const auto& a : args) {
-    if (a == "--force")
-      force = true;
-    else if (a.rfind("--", 0) == 0)
-      UnexpectedArgument(a, usage);
-    else
-      files.push_back(a);
-  }
-  if (files.size() < 2) throw ConfigError("merge: expected " + usage);
+cli::Command MergeCommand() {
+  cli::Command c;
+  c.tool = "pmoe-sweep";
+  c.name = "merge";
+  c.operands = "OUT.h5 SHARD.h5...";
+  c.min_operands = 2;
+  c.max_operands = SIZE_MAX;
+  c.summary = "one file from the shards of one sweep, identical to a single-machine run's";
+  c.description =
+      "Refuses files of other sweeps, overlapping trials and missing ones, saying which; an "
+      "existing OUT.h5 of another sweep is only overwritten with --force.";
+  c.options = {
+      {"force", "", "overwrite an OUT.h5 of another sweep", {}, ""},
+      {"json", "", "print {output, trials, cells, files} as JSON", {}, ""},
+  };
+  return c;
+}
+
+int RunMergeCommand(const cli::Parsed& args, const std::string& command_line) {
+  const std::vector<std::string>& files = args.operands;
+  const bool force = args.Has("force");
+  for (size_t i = 1; i < files.size(); ++i) cli::RequireResultFile(files[i]);
   const std::string out = files[0];
   for (const std::string& path : {out, out + ".tmp"})
     if (const std::string problem = OutputFileProblem(path); !problem.empty())
@@ -178,9 +191,20 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   meta.command_line = command_line;
   meta.created_utc = UtcNow();
   WriteResultFile(out, meta, cells, *shards[0].schema, rows);
+  if (args.Has("json")) {
+    JsonWriter(std::cout)
+        .BeginObject()
+        .Field("output", out)
+        .Field("trials", rows.size())
+        .Field("cells", cells.size())
+        .Field("files", shards.size())
+        .EndObject();
+    std::cout << "\n";
+    return cli::kDone;
+  }
   std::cout << out << ": " << rows.size() << " trials of " << cells.size() << " cells from "
             << shards.size() << " files\n";
-  return 0;
+  return cli::kDone;
 }
 
 }  // namespace pmoe
