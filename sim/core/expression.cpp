@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "pmoe/core/param_table.hpp"  // FormatDouble
+
 namespace pmoe {
 
 struct Expression::Node {
@@ -159,18 +161,9 @@ double Eval(const Expression::Node& node, const std::function<double(const std::
 // Parenthesized where the precedence needs it, so that the text parses back to the same tree.
 std::string Write(const Expression::Node& node,
                   const std::function<std::string(const std::string&)>& rename, int outer) {
-  auto number = [](double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    for (int precision = 1; precision <= 17; ++precision) {
-      std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-      if (std::strtod(buf, nullptr) == v) break;
-    }
-    return std::string(buf);
-  };
   switch (node.op) {
     case 'n':
-      return number(node.number);
+      return FormatDouble(node.number);
     case 'v':
       return rename(node.name);
     case 'u':

@@ -141,7 +141,7 @@ Axis ParseRule(const std::string& where, const std::string& name, const std::str
   axis.name = name;
   axis.rule = Expression::Parse(parsed.Rewrite(resolve));
   axis.values = {Trim(text)};
-  axis.note = "a rule: " + name + " = " + axis.rule->text() + " in each cell";
+  axis.note = "a rule: set in each cell from its other parameters";
   return axis;
 }
 

@@ -133,6 +133,16 @@ TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and 
   CHECK_THAT(summary.out, Catch::Matchers::Contains("toy_margin_rate") &&
                               Catch::Matchers::Contains("toy_class0_fraction") &&
                               Catch::Matchers::Contains("data.toy_signal"));
+  // And the plots draw it, toy metrics included, knowing nothing of the toys either.
+  const auto plots = test::RunCommand("cd " + std::string(PMOE_SOURCE_DIR) +
+                                      " && make -f Makefile.plots RESULTS=" + dir +
+                                      " ANALYZE=" + PMOE_ANALYZE_PATH);
+  INFO(plots.out << plots.err);
+  CHECK(plots.status == 0);
+  int pngs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/plots/toy"))
+    pngs += entry.path().extension() == ".png";
+  CHECK(pngs > 0);
   // The built-in pmoe-sweep does not know the toys, and says so by name.
   const auto refused = test::RunCommand(test::SweepCommand("plan " + dir + "/toy.ini"));
   CHECK(refused.status == 2);
