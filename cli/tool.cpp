@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "pmoe/core/build_info.hpp"

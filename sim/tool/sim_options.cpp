@@ -265,20 +265,20 @@ std::string ParamReference(bool markdown) {
 
 std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
   const cli::Command& command = SimCommand();
-  const cli::Parsed cli = cli::Parse(command, std::vector<std::string>(argv + 1, argv + argc));
-  if (cli.help) {
+  const cli::Parsed parsed = cli::Parse(command, std::vector<std::string>(argv + 1, argv + argc));
+  if (parsed.help) {
     std::cout << cli::Help(command) << "\n";
     return std::nullopt;
   }
-  if (cli.Has("version")) {
+  if (parsed.Has("version")) {
     std::cout << cli::VersionText("pmoe-sim");
     return std::nullopt;
   }
-  if (cli.Has("list-params")) {
-    std::cout << ParamReference(cli.Has("markdown"));
+  if (parsed.Has("list-params")) {
+    std::cout << ParamReference(parsed.Has("markdown"));
     return std::nullopt;
   }
-  if (const auto topic = cli.Get("reference")) {
+  if (const auto topic = parsed.Get("reference")) {
     if (*topic == "markdown")
       std::cout << SimReferenceMarkdown();
     else if (*topic == "params")
@@ -287,20 +287,20 @@ std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
       throw ConfigError("command line", "--reference", "markdown or params", *topic);
     return std::nullopt;
   }
-  if (cli.Has("markdown")) throw ConfigError("command line: --markdown goes with --list-params");
-  if (!cli.operands.empty())
-    throw ConfigError("command line: unexpected argument \"" + cli.operands[0] +
+  if (parsed.Has("markdown")) throw ConfigError("command line: --markdown goes with --list-params");
+  if (!parsed.operands.empty())
+    throw ConfigError("command line: unexpected argument \"" + parsed.operands[0] +
                       "\" (pmoe-sim takes options only; pmoe-sim --help)");
 
   SimOptions out;
   std::string where = "command line";
   std::map<std::string, std::string> set;
-  if (const auto config = cli.Get("config")) {
+  if (const auto config = parsed.Get("config")) {
     where = *config;
     ReadConfig(where, out, set);
   }
   std::map<std::string, std::string> given;  // parameter -> the option that set it
-  for (const auto& [option, value] : cli.options) {
+  for (const auto& [option, value] : parsed.options) {
     const auto target = OptionTargets().find(option);
     if (target == OptionTargets().end()) continue;  // a run option, handled below
     const auto [it, fresh] = given.emplace(target->second, option);
@@ -309,14 +309,14 @@ std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
                         " set the same parameter");
   }
   for (const std::string run_option : {"trials", "seed", "threads", "name"})
-    for (const std::string& value : cli.All(run_option))
+    for (const std::string& value : parsed.All(run_option))
       Apply(out, run_option, value, "command line", set);
-  for (const auto& [option, value] : cli.options) {
+  for (const auto& [option, value] : parsed.options) {
     const auto target = OptionTargets().find(option);
     if (target != OptionTargets().end()) Apply(out, target->second, value, "command line", set);
   }
-  out.json = cli.Has("json");
-  if (cli.Has("no-early-stop")) out.spec.model.early_stop = false;
+  out.json = parsed.Has("json");
+  if (parsed.Has("no-early-stop")) out.spec.model.early_stop = false;
 
   CheckRead(out.spec, set);
   ValidateSpec(out.spec, where);

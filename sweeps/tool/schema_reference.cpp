@@ -108,9 +108,9 @@ std::vector<Entry> Datasets(hid_t file, const std::string& group) {
   std::vector<Entry> out;
   const hid_t g = H5Gopen(file, group.c_str(), H5P_DEFAULT);
   if (g < 0) return out;
-  hsize_t count = 0;
-  H5Gget_num_objs(g, &count);
-  for (hsize_t i = 0; i < count; ++i) {
+  H5G_info_t info{};
+  H5Gget_info(g, &info);
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
     char name[512];
     H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT);
     const hid_t d = H5Dopen(g, name, H5P_DEFAULT);
@@ -156,7 +156,6 @@ std::string ResultSchemaMarkdown() {
   try {
     const SweepConfig config = ParseSweepConfig(dir + "/schema.ini", "name = schema\n");
     const std::vector<Cell> cells = ExpandGrid(config);
-    std::vector<const TrialSpec*> specs = {&cells[0].spec};
     WriteResultFile(path, ResultMeta{}, cells, RowSchema({}, 2), {});
     H5Eset_auto(H5E_DEFAULT, nullptr, nullptr);
     const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
