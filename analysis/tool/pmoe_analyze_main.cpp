@@ -17,6 +17,7 @@
 #include "pmoe/analysis/table.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "report_command.hpp"
 
 namespace pmoe {
 namespace {
@@ -34,6 +35,10 @@ constexpr const char* kUsage =
     "  exponent           slope of log N* (and log N_acc) against log axis per series, beside\n"
     "                     MODEL.md §9's order, and N*(CNN)/N*(pMoE) ratios when the files hold\n"
     "                     both (a bound, or n/a, where a side lies outside its grid)\n"
+    "  report             a self-contained HTML page of any sweep: what was swept, training\n"
+    "                     budget and convergence, phase maps, N* and N_acc, exponents beside\n"
+    "                     the theory's order, rates against every axis, 2-D N* map, config\n"
+    "                     (pmoe-analyze report FILE.h5... [--out PAGE.html]; --help for more)\n"
     "  table              a pivot table: one row per value of --rows, one column per value\n"
     "                     of --cols, cells \"mean ± sd (n)\" of each --metrics over the cell's\n"
     "                     trials (ok trials; success over all); Chen et al.'s Table 3:\n"
@@ -384,6 +389,8 @@ int main(int argc, char** argv) {
     (args.empty() ? std::cerr : std::cout) << pmoe::kUsage;
     return args.empty() ? 2 : 0;
   }
+  if (args[0] == "report")  // the page is drawn in Python: hand the arguments over
+    return pmoe::RunReportCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   try {
     return pmoe::Run(args);
   } catch (const pmoe::ConfigError& e) {

@@ -89,6 +89,8 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                   report.test_set_reuses);
     std::cout << line;
   }
+  if (!report.interrupted && setup.out_path.find(".shards/") == std::string::npos)  // what next
+    std::cout << "  report page: build/analysis/pmoe-analyze report " << setup.out_path << "\n";
   if (!report.adaptive.empty()) PrintSeriesOutcomes(report.adaptive, std::cout);
   return report.interrupted ? 130 : 0;
 }
