@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 """Entry point of pmoe.examples.read_results (analysis/python/pmoe/examples/read_results.py).
 
-    /usr/bin/python3 analysis/examples/read_results.py --help
-    PYTHONPATH=analysis/python /usr/bin/python3 -m pmoe.examples.read_results --help   (the same)"""
+    /usr/bin/python3 analysis/examples/read_results.py --help"""
 import os
 import sys
 
 # The package lives in analysis/python; this script is the one place that puts it on the path.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from pmoe.cli import run  # noqa: E402
 from pmoe.examples.read_results import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main))

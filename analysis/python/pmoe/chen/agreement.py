@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 
+from pmoe import atomic
 from pmoe.paths import ROOT, SIM
 
 PEER = os.path.join(os.path.dirname(ROOT), "shared", "peer", "chen_peer.py")
@@ -82,7 +83,7 @@ def mean_se(values):
 
 
 def welch_z(a, b):
-    (ma, sa, na), (mb, sb, nb) = mean_se(a), mean_se(b)
+    (ma, sa, _), (mb, sb, _) = mean_se(a), mean_se(b)
     if ma is None or mb is None or sa is None or sb is None:
         return None
     se = math.sqrt(sa * sa + sb * sb)
@@ -106,10 +107,7 @@ def load_earlier(path):
 def save(path, args, cells):
     if not path:
         return
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump({"args": vars(args), "cells": cells}, f, indent=1)
-    os.replace(tmp, path)  # never a half-written file
+    atomic.write_text(path, json.dumps({"args": vars(args), "cells": cells}, indent=1))
 
 
 def describe(values, decimals):

@@ -25,6 +25,8 @@ import sys
 import h5py
 import numpy as np
 
+from pmoe import atomic
+from pmoe.cli import result_files, run
 from pmoe.paths import ANALYZE
 SETTING_OF = {(3.0, 1.0): 1, (3.0, 2.0): 2, (2.0, 1.0): 3, (2.0, 2.0): 4}
 
@@ -169,7 +171,7 @@ def curves(path, out):
         ax.legend()
         fig.tight_layout()
         name = os.path.join(out, q.replace("curve_", "") + ".png")
-        fig.savefig(name, dpi=120)
+        atomic.save_figure(fig, name, dpi=120)
         plt.close(fig)
         written.append(name)
     print("\n".join(written))
@@ -190,4 +192,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, check=result_files))

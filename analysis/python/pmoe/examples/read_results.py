@@ -1,23 +1,15 @@
 #!/usr/bin/python3
-"""Reads a pmoe-sweep result file into pandas DataFrames and prints success rates per cell.
+"""Reads a pmoe-sweep result file with pmoe.load and prints success rates per cell.
 
     /usr/bin/python3 analysis/examples/read_results.py results/demo.h5
 
-/trials has one row per finished trial, /cells one row per cell (one column per parameter);
-they join on cell_id. String columns are stored as UTF-8 variable-length strings: h5py returns
-them as bytes unless read with .asstr(), as below.
+pmoe.load returns one row per trial: the cell's parameters as columns (N, model.kind, ...),
+then every /trials column, status and stop_reason as named categories. The file is checked
+first: a damaged or foreign file is one clear error (pmoe.ResultFileError), not a traceback.
 """
 import sys
 
-import h5py
-import pandas as pd
-
-
-def read_table(group):
-    columns = {}
-    for name, dataset in group.items():
-        columns[name] = dataset.asstr()[:] if dataset.dtype.kind == "O" else dataset[:]
-    return pd.DataFrame(columns)
+import pmoe
 
 
 def main(argv=None):
@@ -25,19 +17,17 @@ def main(argv=None):
     if len(argv) != 1:
         sys.exit("usage: read_results.py RESULTS.h5")
     path = argv[0]
-    with h5py.File(path, "r") as f:
-        if f.attrs.get("schema_version") != 1:
-            sys.exit(f"{path}: schema version {f.attrs.get('schema_version')}; expected 1")
-        trials = read_table(f["trials"])
-        cells = read_table(f["cells"])
-        print(f"{path}: sweep {f.attrs['name']}, seed {f.attrs['master_seed']}, "
-              f"{len(cells)} cells, {len(trials)} trials")
-    table = trials.merge(cells, on="cell_id")
+    table = pmoe.load(path)
+    print(f"{path}: sweep {table.attrs['name']}, seed {table.attrs['master_seed']}, "
+          f"{table['cell_id'].nunique()} cells, {len(table)} trials")
     summary = table.groupby("label", sort=False).agg(
-        trials=("trial", "size"), success_rate=("success", "mean"),
-        test_acc=("test_acc", "mean"), router_hit=("router_hit", "mean"))
+        trials=("trial", "size"), ok=("status", lambda s: int((s == "ok").sum())),
+        success_rate=("success", "mean"), test_acc=("test_acc", "mean"))
+    if "router_hit" in table:
+        summary["router_hit"] = table.groupby("label", sort=False)["router_hit"].mean()
     print(summary.to_string())
 
 
 if __name__ == "__main__":
-    main()
+    from pmoe.cli import run
+    sys.exit(run(main))

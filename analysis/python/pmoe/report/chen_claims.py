@@ -6,10 +6,10 @@ result file (an Evidence) and returns a Finding.
 The published table's settings: 1 = gamma 0.5..3, sigma_p 1; 2 = 0.5..3, 2; 3 = 0.5..2, 1;
 4 = 0.5..2, 2. Intervals are 95 % paired bootstrap intervals over trial indices (evidence.py)."""
 import math
-import os
 
 import numpy as np
 
+from pmoe import atomic
 from pmoe.report.claims import (NOT_SUPPORTED, NOT_TESTABLE, SUPPORTED, Finding, fmt,
                                 figure_path, interval)
 from pmoe.report.evidence import bootstrap, weighted_mean
@@ -81,14 +81,14 @@ def conclude(finding, failures, supported_reason):
 
 
 def table_figure(ev, workdir, title):
-    """Mean test accuracy per setting and model, and the MoE's dispatch entropy, as bars."""
+    """Mean test accuracy per setting and model, and the MoE's dispatch entropy, as bars; the
+    figure's path, or None when the file has no published setting."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     settings = settings_in(ev)
     if not settings:
-        finding.reason = "no published setting in this file"
-        return finding
+        return None
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     width = 0.2
     for j, (kind, act) in enumerate(MODELS):
@@ -116,7 +116,7 @@ def table_figure(ev, workdir, title):
     fig.suptitle(title)
     path = figure_path(workdir, ev, "table")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    atomic.save_figure(fig, path, dpi=90)
     plt.close(fig)
     return path
 
@@ -236,13 +236,8 @@ RULE_4 = ("From the curves recorded along training (curve_entropy, every few ste
 
 def curves(ev, cell, column):
     """The per-trial lists of a list column, for the cell's ok trials."""
-    import h5py
-    with h5py.File(ev.path, "r") as f:
-        lengths = f["/trials/" + column][:]
-        values = f["/trial_lists/" + column][:]
-    ends = np.cumsum(lengths)
     rows = np.flatnonzero((ev.cell_of == cell) & (ev.status == 0))
-    return [values[ends[r] - lengths[r]:ends[r]] for r in rows]
+    return [ev.lists[column][r] for r in rows]
 
 
 def curve_figure(ev, workdir, cells):
@@ -261,7 +256,7 @@ def curve_figure(ev, workdir, cells):
     ax.legend()
     path = figure_path(workdir, ev, "entropy_curves")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    atomic.save_figure(fig, path, dpi=90)
     plt.close(fig)
     return path
 

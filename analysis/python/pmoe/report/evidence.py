@@ -7,8 +7,9 @@ import math
 import os
 import subprocess
 
-import h5py
 import numpy as np
+
+from pmoe import results
 
 BOOTSTRAP = 1000
 LEVEL = 0.95
@@ -20,21 +21,19 @@ class Evidence:
         self.analyze = analyze
         self.name = os.path.splitext(os.path.basename(path))[0]
         self._cache = {}
-        with h5py.File(path, "r") as f:
-            self.config_text = str(f.attrs["config"])
-            self.config_path = str(f.attrs["config_path"])
-            keys = f["cells"]["key"].asstr()[:]
-            ids = f["cells"]["cell_id"][:]
-            self.cells = [dict(part.split("=", 1) for part in key.split(";") if part)
-                          for key in keys]
-            index = {cid: i for i, cid in enumerate(ids)}
-            t = f["trials"]
-            self.cell_of = np.array([index[c] for c in t["cell_id"][:]])
-            self.trial = t["trial"][:].astype(int)
-            self.status = t["status"][:].astype(int)
-            self.columns = {k: t[k][:] for k in t if t[k].dtype.kind in "fiu"}
-            self.wall_seconds = float(t["wall_ms"][:].sum() / 1000) if "wall_ms" in t else math.nan
-        self.trials_per_cell = int(self.trial.max()) + 1 if len(self.trial) else 0
+        rf = results.read(path)  # validated: a damaged file never reaches a rule
+        self.config_text = rf.attrs["config"]
+        self.config_path = str(rf.attrs.get("config_path", ""))
+        self.cells = rf.params
+        self.cell_of = rf.cell_index()
+        self.trial = rf.trials["trial"].astype(int)
+        self.status = rf.trials["status"].astype(int)
+        self.columns = {k: v for k, v in rf.trials.items()
+                        if isinstance(v, np.ndarray) and v.dtype.kind in "fiu"}
+        self.lists = rf.lists
+        self.wall_seconds = (float(rf.trials["wall_ms"].sum() / 1000) if "wall_ms" in rf.trials
+                             else math.nan)
+        self.trials_per_cell = rf.trials_per_cell
 
     def _json(self, *args):
         if args not in self._cache:

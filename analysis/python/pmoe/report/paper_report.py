@@ -13,8 +13,11 @@ reports the claims it answers (the main job). --paper chen reports Chen et al.'s
 (chen_claims.py; scripts/chen-report.sh)."""
 import argparse
 import os
+import sys
 import tempfile
 
+from pmoe import atomic
+from pmoe.cli import run
 from pmoe.report import chen_claims
 from pmoe.report import claims as claim_rules
 from pmoe.report import evidence
@@ -99,10 +102,7 @@ def main():
         page = render(evaluated, seconds, args.scale, args.results, PAPERS[args.paper],
                       evidence.BOOTSTRAP)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(page)
-    os.replace(tmp, args.out)
+    atomic.write_text(args.out, page)  # the whole page or the previous one, never half
     for (cid, _, _, _, _), findings in evaluated:
         for f in findings:
             print(f"({cid}) {f.data:14s} {f.source:24s} {f.verdict:14s} {f.reason}")
@@ -110,4 +110,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main))

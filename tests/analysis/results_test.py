@@ -1,0 +1,240 @@
+"""pmoe.load and the validating reader (pmoe.results) on a small file and on generated damage:
+every damage is refused with one line naming the file and what is wrong, never a traceback or a
+crash, and the scripts exit non-zero with that line."""
+import math
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+import pytest
+
+import synthetic
+from pmoe import results
+from pmoe.results import ResultFileError
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+@pytest.fixture
+def good(tmp_path):
+    return synthetic.write(str(tmp_path / "good.h5"), synthetic.make())
+
+
+def test_load_gives_one_row_per_trial_with_named_categories(good):
+    df = results.load(good)
+    assert len(df) == 4 * 3  # 4 cells, 3 trials each
+    assert list(df.columns[:4]) == ["N", "data.l_star", "model.kind", "model.l"]
+    assert str(df["status"].dtype) == "category"
+    assert list(df["status"].cat.categories) == ["ok", "diverged", "infeasible", "error"]
+    assert list(df["stop_reason"].cat.categories)[1] == "zero_train_error"
+    assert (df["status"] == "ok").all() and (df["stop_reason"] == "zero_train_error").all()
+    assert df["N"].dtype == np.int64 and set(df["N"]) == {50, 100}
+    assert set(df["model.kind"]) == {"separate", "cnn"}
+    assert df["success"].dtype == bool
+    assert df.attrs["trials_per_cell"] == 3 and df.attrs["name"] == "synthetic"
+    # Parameters and trials line up: each cell's rows carry its own N.
+    by_cell = df.groupby("cell_id")["N"].nunique()
+    assert (by_cell == 1).all()
+    assert df.groupby(["model.kind", "N"]).size().eq(3).all()
+
+
+def test_load_names_every_status_and_stop_reason(tmp_path):
+    c = synthetic.make()
+    synthetic.set_column(c, "status", np.array([0, 1, 2, 3] * 3))
+    synthetic.set_column(c, "stop_reason", np.array([0, 1, 2, 3, 4, 5] * 2))
+    acc = synthetic.column(c, "test_acc").copy()
+    acc[np.array([0, 1, 2, 3] * 3) != 0] = math.nan  # what a failed trial records
+    synthetic.set_column(c, "test_acc", acc)
+    df = results.load(synthetic.write(str(tmp_path / "s.h5"), c))
+    assert list(df["status"][:4]) == ["ok", "diverged", "infeasible", "error"]
+    assert list(df["stop_reason"][:6]) == ["not trained", "zero_train_error", "epoch_cap",
+                                           "step_cap", "diverged", "stopping_rule"]
+
+
+def test_integer_metrics_not_recorded_are_nan_and_lists_are_arrays(tmp_path):
+    c = synthetic.make()
+    lstar = synthetic.column(c, "realized_l_star").copy()
+    lstar[0] = -1
+    synthetic.set_column(c, "realized_l_star", lstar)
+    df = results.load(synthetic.write(str(tmp_path / "m.h5"), c))
+    assert math.isnan(df["realized_l_star"][0]) and df["realized_l_star"][1] == 4
+    assert [len(x) for x in df["curve_entropy"][:3]] == [1, 2, 3]
+    np.testing.assert_array_equal(df["curve_entropy"][2], c["lists"]["curve_entropy"][2])
+
+
+def damaged(tmp_path, change):
+    c = synthetic.make()
+    change(c)
+    return synthetic.write(str(tmp_path / "damaged.h5"), c)
+
+
+def set_value(name, index, value, kind=None):
+    def change(c):
+        v = np.array(synthetic.column(c, name), dtype=object if kind == "string" else None)
+        v = v.astype(float) if isinstance(value, float) and v.dtype.kind != "f" else v
+        v[index] = value
+        synthetic.set_column(c, name, v, kind)
+    return change
+
+
+def set_attr(name, value):
+    def change(c):
+        if value is None:
+            del c["attrs"][name]
+        else:
+            c["attrs"][name] = value
+    return change
+
+
+DAMAGE = {
+    # what pmoe-sweep refuses
+    "trial index past trials_per_cell": (set_value("trial", 4, 3), "trial 3 (expected 0..2"),
+    "negative trial index": (set_value("trial", 4, -2), "trial -2"),
+    "unknown status": (set_value("status", 2, 7), "status 7 (expected 0..3"),
+    "unknown stop reason": (set_value("stop_reason", 2, 9), "stop_reason 9"),
+    "trials_per_cell too small for the rows": (set_attr("trials_per_cell", 2), "trial 2 (expected"),
+    "trials_per_cell zero": (set_attr("trials_per_cell", 0), "trials_per_cell = 0"),
+    "trials_per_cell missing": (set_attr("trials_per_cell", None), "trials_per_cell = None"),
+    "config attribute missing": (set_attr("config", None), "no config attribute"),
+    "schema version missing": (set_attr("schema_version", None), "no schema_version"),
+    "another schema version": (set_attr("schema_version", 2), "schema version 2"),
+    "trial_columns missing": (set_attr("trial_columns", None), "no trial_columns"),
+    "row of no cell": (set_value("cell_id", 0, 12345), "cell_id 12345 is no cell"),
+    "a trial twice": (set_value("trial", 1, 0), "repeats trial 0"),
+    # what no trial can produce
+    "test accuracy 5": (set_value("test_acc", 3, 5.0), "test_acc = 5.0"),
+    "negative accuracy": (set_value("train_acc", 3, -0.5), "train_acc = -0.5"),
+    "NaN accuracy of an ok trial": (set_value("test_acc", 3, math.nan), "test_acc is NaN"),
+    "negative epochs": (set_value("epochs", 5, -3), "epochs = -3"),
+    "negative steps": (set_value("steps", 5, -1), "steps = -1"),
+    "rate above 1": (set_value("router_hit", 5, 1.5), "router_hit = 1.5"),
+    "success 2": (set_value("success", 5, 2), "success = 2"),
+    "negative time": (set_value("wall_ms", 5, -1.0), "wall_ms = -1.0"),
+    "negative loss": (set_value("train_loss", 5, -1.0), "train_loss = -1.0"),
+    "integer metric below -1": (set_value("realized_l_star", 5, -7), "realized_l_star = -7"),
+    # shapes and types
+    "accuracy stored as integers": (lambda c: synthetic.set_column(
+        c, "test_acc", np.zeros(12, dtype=np.int32), "i32"), "stored as int32, expected float64"),
+    "a short column": (lambda c: synthetic.set_column(c, "epochs", np.ones(5)), "has 5 rows"),
+    "a two-dimensional column": (lambda c: synthetic.set_column(c, "steps", np.ones((12, 2))),
+                                 "shape (12, 2)"),
+    "list lengths past the values": (set_value("curve_entropy", 0, 40), "lists"),
+    "a listed column missing": (lambda c: c["columns"].pop(8), "no column /trials/train_loss"),
+    "an unknown column type": (set_attr("trial_columns", "cell_id:u64,trial:complex"),
+                               "trial:complex"),
+    "cell id not the hash of its key": (lambda c: c["cells"].__setitem__(
+        0, (c["cells"][0][0], "N=51;data.l_star=4;model.kind=separate;model.l=4;") +
+        c["cells"][0][2:]), "not the hash of its key"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(DAMAGE))
+def test_damage_is_refused_with_one_line(tmp_path, what):
+    change, expected = DAMAGE[what]
+    path = damaged(tmp_path, change)
+    with pytest.raises(ResultFileError) as e:
+        results.load(path)
+    message = str(e.value)
+    assert message.startswith(path + ": ")
+    assert expected in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("content", [b"", b"name = demo\ntrials = 2\n", b"\x89HDF\r\n\x1a\n" * 3])
+def test_not_a_result_file(tmp_path, content):
+    path = tmp_path / "x.h5"
+    path.write_bytes(content)
+    with pytest.raises(ResultFileError, match="not a readable HDF5 file"):
+        results.read(str(path))
+
+
+def test_a_missing_file_and_a_folder(tmp_path):
+    with pytest.raises(ResultFileError, match="no such file"):
+        results.read(str(tmp_path / "none.h5"))
+    with pytest.raises(ResultFileError, match="a directory"):
+        results.read(str(tmp_path))
+
+
+def test_a_truncated_file(tmp_path, good):
+    data = open(good, "rb").read()
+    for keep in (len(data) // 2, len(data) - 100):
+        path = tmp_path / f"cut{keep}.h5"
+        path.write_bytes(data[:keep])
+        with pytest.raises(ResultFileError):
+            results.read(str(path))
+
+
+def string_heap_offsets(data):
+    """Byte offsets inside HDF5 global heap collections (signature GCOL): where the
+    variable-length strings (keys, labels, messages) live."""
+    out, at = [], data.find(b"GCOL")
+    while at >= 0:
+        out.extend(range(at + 8, min(len(data), at + 4096)))
+        at = data.find(b"GCOL", at + 4)
+    return out
+
+
+def test_flipped_bytes_in_the_string_heap_never_crash_the_reader(tmp_path, good):
+    """Every damage in the heap of strings is either harmless (padding, a character of a label)
+    or a ResultFileError: the strings are read in a child process, so even a crash inside HDF5
+    is one clear error here."""
+    data = bytearray(open(good, "rb").read())
+    offsets = string_heap_offsets(bytes(data))
+    assert offsets, "the file has no global heap: the test would test nothing"
+    rng = np.random.default_rng(5)
+    refused = 0
+    for trial, at in enumerate(rng.choice(offsets, size=40, replace=False)):
+        copy = bytearray(data)
+        for k in range(8):  # a run of damaged bytes: a length, an index, an address
+            if at + k < len(copy):
+                copy[at + k] ^= 0xFF
+        path = tmp_path / f"heap{trial}.h5"
+        path.write_bytes(bytes(copy))
+        try:
+            results.read(str(path))
+        except ResultFileError as e:
+            assert str(e).startswith(str(path)) and "\n" not in str(e)
+            refused += 1
+    assert refused > 0
+
+
+def test_random_damage_is_read_or_refused(tmp_path, good):
+    data = open(good, "rb").read()
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        copy = bytearray(data)
+        for at in rng.integers(0, len(copy), size=int(rng.integers(1, 16))):
+            copy[at] = int(rng.integers(0, 256))
+        path = tmp_path / f"flip{trial}.h5"
+        path.write_bytes(bytes(copy))
+        try:
+            results.read(str(path))
+        except ResultFileError:
+            pass
+
+
+def run_script(*args, **kw):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, **kw)
+
+
+@pytest.mark.parametrize("script", ["analysis/examples/read_results.py",
+                                    "analysis/plots/plot_results.py"])
+def test_scripts_refuse_a_damaged_file_in_one_line(tmp_path, script):
+    path = damaged(tmp_path, set_value("test_acc", 3, 5.0))
+    args = [script, path] + ([str(tmp_path / "plots")] if "plot" in script else [])
+    r = run_script(*args)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stderr.strip() == f"error: {path}: /trials row 3: test_acc = 5.0 (expected a " \
+                               "fraction in [0, 1])"
+    assert not os.path.exists(tmp_path / "plots") or not os.listdir(tmp_path / "plots")
+
+
+def test_h5py_can_still_open_what_load_refuses(tmp_path):
+    """The damage above is in the values, not the HDF5 structure: the reader's checks, not
+    h5py, are what refuses them."""
+    path = damaged(tmp_path, set_value("test_acc", 3, 5.0))
+    with h5py.File(path, "r") as f:
+        assert f["trials/test_acc"][3] == 5.0
