@@ -89,7 +89,7 @@ TEST_CASE("pmoe-analyze report refuses what is not a result file, writing nothin
   const auto garbage = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " report " + dir +
                                         "/notes.h5 --out " + dir + "/b.html");
   CHECK(garbage.status == 2);
-  CHECK(garbage.err.find("notes.h5: not an HDF5 file") != std::string::npos);
+  CHECK(garbage.err.find("notes.h5: not a readable HDF5 file") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir + "/a.html"));
   CHECK_FALSE(std::filesystem::exists(dir + "/b.html"));
 }

@@ -26,6 +26,7 @@ from matplotlib import patheffects  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
+from pmoe import atomic  # noqa: E402
 from pmoe.plots.analyze import READINGS  # noqa: E402
 
 STYLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pmoe.mplstyle")
@@ -646,13 +647,16 @@ def _plain_log_ticks(axis):
 
 
 def _save(fig, path):
-    """The figure as PNG (300 dpi, the style's), PDF and SVG beside it: path names the PNG."""
+    """The figure as PNG (300 dpi, the style's), PDF and SVG beside it: path names the PNG. Each
+    file is written to a temporary file and renamed (pmoe.atomic), never left half-written."""
     for hook in SAVE_HOOKS:
         hook(fig, path)
     stem = path[:-4] if path.endswith(".png") else path
-    for fmt in FORMATS:
-        fig.savefig(f"{stem}.{fmt}")
-    plt.close(fig)
+    try:
+        for fmt in FORMATS:
+            atomic.save_figure(fig, f"{stem}.{fmt}")  # whole or not at all
+    finally:
+        plt.close(fig)
 
 
 def claimed_levels(rates, title, path):
