@@ -126,9 +126,11 @@ def training_section(summary, facts, nstar_rows):
                  "caps below are the training budget. A trial stopped by a cap measures the "
                  "budget as much as the data.</p>")
     parts.append(table(("model", "epoch cap", "step cap"), budget_rows))
+    kinds = sorted({k for f in facts for k in f["budget"]})
+    only = kinds[0] if len(kinds) == 1 else "all"  # model.kind not swept: the file's one kind
     by_kind = {}
     for r in summary:
-        k = by_kind.setdefault(r.get("model.kind", "all"), [0, 0.0, 0, 0])
+        k = by_kind.setdefault(r.get("model.kind", only), [0, 0.0, 0, 0])
         ok = r.get("ok") or 0
         k[0] += ok
         k[1] += (r.get("converged") or 0) * ok
