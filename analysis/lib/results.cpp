@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <set>
+#include <stdexcept>
+#include <tuple>
 
+#include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/h5_file.hpp"
@@ -43,6 +47,72 @@ std::vector<double> MetricValues(const H5File& file, const std::string& path, bo
       if (v == -1) v = NAN;
   return values;
 }
+
+// Each cell's value of every parameter column of /cells (the writer stores one per parameter
+// some cell reads: NaN or "" where a cell does not read it), as text like a key's ("2", "auto").
+std::vector<std::pair<std::string, std::vector<std::string>>> CellParameterColumns(
+    const H5File& file) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> columns;
+  for (const std::string& name : file.List("/cells")) {
+    if (name == "cell_id" || name == "key" || name == "label" || name == "success_criterion")
+      continue;
+    const std::string path = "/cells/" + name;
+    std::vector<std::string> texts;
+    if (file.IsStringColumn(path)) {
+      texts = file.ReadStrings(path);
+    } else {
+      for (double v : file.ReadColumn<double>(path))
+        texts.push_back(std::isnan(v) ? "" : FormatDouble(v));
+    }
+    columns.emplace_back(name, std::move(texts));
+  }
+  return columns;
+}
+
+// The family a parameter belongs to in a cell's parameters: its data.model for data.*, its
+// model.kind for model.*.
+std::string FamilyOf(const std::map<std::string, std::string>& params, const std::string& name) {
+  const auto it = params.find(name.rfind("data.", 0) == 0 ? "data.model" : "model.kind");
+  return it == params.end() ? "" : it->second;
+}
+
+// Keys leave out a parameter added to the families after results were recorded (data.c,
+// model.loss) while it has its default, so that old cells keep their keys; the analysis puts it
+// back from the file's own /cells columns, never from the simulator's parameter table. A number
+// is there for a cell that reads it; an empty text is ambiguous (a default "" or not read) and
+// counts as read when another cell of the same family keys that parameter.
+class UnkeyedValues {
+ public:
+  UnkeyedValues(const H5File& file, const std::vector<std::string>& keys)
+      : columns_(CellParameterColumns(file)) {
+    std::vector<std::map<std::string, std::string>> cells;
+    for (const std::string& key : keys) {
+      const auto pairs = SplitCanonicalKey(key);
+      cells.emplace_back(pairs.begin(), pairs.end());
+    }
+    for (const auto& [name, texts] : columns_) {
+      if (texts.size() != keys.size())
+        throw SchemaError(file.path() + ": /cells/" + name + " differs in length from /cells/key");
+      for (const auto& params : cells)
+        if (params.count(name)) keyed_by_[name].insert(FamilyOf(params, name));
+    }
+  }
+
+  // Adds to `params` (the parameters of the key of cell `row`) those its key left out.
+  void AddTo(size_t row, std::map<std::string, std::string>& params) const {
+    for (const auto& [name, texts] : columns_) {
+      if (params.count(name)) continue;
+      const auto keyed = keyed_by_.find(name);
+      if (!texts[row].empty() ||
+          (keyed != keyed_by_.end() && keyed->second.count(FamilyOf(params, name))))
+        params[name] = texts[row];
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> columns_;
+  std::map<std::string, std::set<std::string>> keyed_by_;  // families whose cells key it
+};
 
 }  // namespace
 
@@ -87,25 +157,47 @@ std::vector<std::string> Results::SweptParameters() const {
   return swept;
 }
 
+namespace {
+
+// Two copies of one (seed, cell, trial) row: the same numbers, bit for bit, or not the same row.
+bool SameRow(const TrialRecord& a, const TrialRecord& b) {
+  auto same = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return a.status == b.status && a.success == b.success && same(a.test_acc, b.test_acc) &&
+         same(a.train_acc, b.train_acc) && a.epochs == b.epochs && a.steps == b.steps;
+}
+
+}  // namespace
+
 Results LoadResults(const std::vector<std::string>& paths) {
   Results results;
   std::map<uint64_t, size_t> cell_index;
-  std::set<std::pair<size_t, int>> seen;
+  // A row is a pure function of (master seed, cell, trial). Files of one seed hold copies of
+  // one set of rows (shards, a merged file, a grown sweep and its older copy): a row in two of
+  // them is counted once, and refused if the copies differ. Files of other seeds hold other
+  // draws: pooled, their trials numbered after those of the seeds before them.
+  std::vector<int64_t> seeds;                                  // in order of first sight
+  std::map<std::tuple<size_t, size_t, int>, size_t> seen;      // (seed, cell, trial) -> record
+  std::vector<size_t> seed_of;                                 // per record
+  std::vector<size_t> file_of;                                 // per record, into files
   for (const std::string& path : paths) {
     const H5File file = H5File::OpenReadOnly(path);
     const auto version = file.IntAttribute("/", "schema_version");
     if (!version || *version != 1)
       throw SchemaError(path + ": not a pmoe-sweep result file of schema version 1");
     results.files.push_back(path);
+    const int64_t seed = file.IntAttribute("/", "master_seed").value_or(0);
+    const size_t group = std::find(seeds.begin(), seeds.end(), seed) - seeds.begin();
+    if (group == seeds.size()) seeds.push_back(seed);
     const auto ids = Column<uint64_t>(file, "/cells/cell_id");
     const auto keys = file.ReadStrings("/cells/key");
     const auto labels = file.ReadStrings("/cells/label");
+    const UnkeyedValues unkeyed(file, keys);
     for (size_t i = 0; i < ids.size(); ++i) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();
       const auto pairs = SplitCanonicalKey(keys.at(i));
       std::map<std::string, std::string> params(pairs.begin(), pairs.end());
-      AddUnkeyedDefaults(params);  // data.c = 2 of a binary cell, which its key leaves out
+      unkeyed.AddTo(i, params);  // data.c = 2 of a binary cell, which its key leaves out
       results.cells.push_back({ids[i], labels.at(i), std::move(params), path});
     }
     const auto cell = Column<uint64_t>(file, "/trials/cell_id");
@@ -144,7 +236,6 @@ Results LoadResults(const std::vector<std::string>& paths) {
       if (it == cell_index.end())
         throw SchemaError(path + ": trial row " + std::to_string(r) +
                           " names a cell not in /cells");
-      if (!seen.insert({it->second, trial[r]}).second) continue;
       TrialRecord t;
       t.cell = it->second;
       t.trial = trial[r];
@@ -158,9 +249,28 @@ Results LoadResults(const std::vector<std::string>& paths) {
       t.stop_reason = stop[r];
       t.metrics.assign(results.metrics.size(), NAN);
       for (const auto& [index, values] : metric_values) t.metrics[index] = values[r];
+      const auto [copy, fresh] = seen.emplace(std::tuple{group, t.cell, t.trial},
+                                              results.trials.size());
+      if (!fresh) {
+        if (SameRow(results.trials[copy->second], t)) continue;
+        throw SchemaError(path + " and " + results.files[file_of[copy->second]] +
+                          " both hold trial " + std::to_string(t.trial) + " of " +
+                          results.cells[t.cell].label + " with seed " + std::to_string(seed) +
+                          ", with other results (computed by another version or build?): "
+                          "they cannot be pooled");
+      }
       results.trials.push_back(t);
+      seed_of.push_back(group);
+      file_of.push_back(results.files.size() - 1);
     }
   }
+  // Each seed's trials after the previous seeds', so that trial t of one file stays paired
+  // across its cells (one data set) and no two draws share an index.
+  std::vector<int> span(seeds.size(), 0), offset(seeds.size(), 0);
+  for (size_t i = 0; i < results.trials.size(); ++i)
+    span[seed_of[i]] = std::max(span[seed_of[i]], results.trials[i].trial + 1);
+  for (size_t g = 1; g < seeds.size(); ++g) offset[g] = offset[g - 1] + span[g - 1];
+  for (size_t i = 0; i < results.trials.size(); ++i) results.trials[i].trial += offset[seed_of[i]];
   // Records of an earlier file hold fewer metrics when a later one declared more; and the router
   // metrics have fields of their own.
   const int hit = results.MetricIndex("router_hit"), pos = results.MetricIndex("router_hit_pos"),
@@ -174,7 +284,18 @@ Results LoadResults(const std::vector<std::string>& paths) {
   return results;
 }
 
-Results KeepAxisRange(const Results& results, const std::string& axis, double lo, double hi) {
+Results KeepAxisRange(const Results& given, const std::string& requested, double lo, double hi) {
+  // A derived axis (n/l): its value, in the cells that read its parameters.
+  DerivedAxis derived;
+  auto derive = [&] {
+    try {
+      return WithDerivedAxis(given, requested, &derived);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(std::string("command line: ") + e.what());
+    }
+  };
+  const Results results = IsDerivedAxis(requested) ? derive() : given;
+  const std::string axis = IsDerivedAxis(requested) ? derived.name : requested;
   Results kept;
   kept.files = results.files;
   kept.metrics = results.metrics;

@@ -7,36 +7,50 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
-#include "pmoe/analysis/logistic_fit.hpp"
-#include "pmoe/analysis/stats.hpp"
+#include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/analysis/theory_orders.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/stats/logistic_fit.hpp"
+#include "pmoe/stats/stats.hpp"
 
 namespace pmoe {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Parameters a model kind does not read (MODEL.md §4-5): they neither name its series nor stop
-// it from pairing with another model's series. Only the CNN reads neither routing nor gating.
-bool AppliesTo(const std::string& param, const std::string& kind) {
-  const bool routing = param == "model.l" || param == "model.k";
-  const bool router = param == "model.sigma_r" || param.rfind("model.router_", 0) == 0;
-  const bool gating = param == "model.sigma_g";
-  if (kind == "cnn") return !routing && !router && !gating;
-  if (kind == "separate") return !gating;
-  if (kind == "joint") return !router;
-  return true;
-}
+// Which parameters each model kind reads, as the cells' keys say (a key holds exactly the
+// parameters its families read: the families' declarations, recorded in the file). A parameter a
+// kind does not read neither names its series nor stops it from pairing with another model's.
+class KindReads {
+ public:
+  explicit KindReads(const Results& results) {
+    for (const CellRecord& cell : results.cells)
+      for (const auto& [name, value] : cell.params) reads_[cell.Text("model.kind")].insert(name);
+  }
+  bool Reads(const std::string& kind, const std::string& param) const {
+    const auto it = reads_.find(kind);
+    return it != reads_.end() && it->second.count(param) > 0;
+  }
+  // Read by some model kind of the results and not by another: left out when pairing series of
+  // different models (the CNN reads neither l, k, routers nor gating).
+  bool ModelSpecific(const std::string& param) const {
+    size_t readers = 0;
+    for (const auto& [kind, params] : reads_) readers += params.count(param);
+    return readers > 0 && readers < reads_.size();
+  }
 
-// Parameters specific to some model kind: left out when pairing series of different models.
-bool ModelSpecific(const std::string& param) {
-  return !AppliesTo(param, "cnn") || !AppliesTo(param, "separate") || !AppliesTo(param, "joint");
-}
+ private:
+  std::map<std::string, std::set<std::string>> reads_;
+};
 
-std::vector<Series> BuildSeries(const Results& results, const std::string& axis) {
+// `defining`: the parameters a derived axis is made of (n and l of n/l), which then name no
+// series either (each series would hold one point otherwise).
+std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
+                                const std::vector<std::string>& defining) {
   const std::vector<std::string> swept = results.SweptParameters();
   if (std::find(swept.begin(), swept.end(), "N") == swept.end())
     throw std::invalid_argument("the cells do not vary N: sample complexity needs several N");
@@ -59,6 +73,7 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
           "complexity runs over a number such as l, k or n; series are formed per " +
           axis + " already, without --over");
   }
+  const KindReads reads(results);
   std::vector<Series> series;
   std::map<std::string, size_t> index;
   for (size_t c = 0; c < results.cells.size(); ++c) {
@@ -66,10 +81,12 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
     std::string label, others;
     const std::string kind = cell.Text("model.kind");
     for (const std::string& p : swept) {
-      if (p == "N" || p == axis || !AppliesTo(p, kind)) continue;
+      if (p == "N" || p == axis || !reads.Reads(kind, p) ||
+          std::find(defining.begin(), defining.end(), p) != defining.end())
+        continue;
       const std::string part = p + "=" + cell.Text(p);
       label += (label.empty() ? "" : ", ") + part;
-      if (p != "model.kind" && !ModelSpecific(p)) others += (others.empty() ? "" : ", ") + part;
+      if (p != "model.kind" && !reads.ModelSpecific(p)) others += (others.empty() ? "" : ", ") + part;
     }
     if (label.empty()) label = "all";
     auto [it, fresh] = index.emplace(label, series.size());
@@ -88,6 +105,16 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis)
         s.points.push_back({axis.empty() || *end != '\0' ? NAN : value, text, {}, {}});
         point = s.points.end() - 1;
       }
+      // Two cells at one (axis value, N) of a series happen only on a derived axis (n/l = 2 at
+      // n = 8, l = 4 and at n = 16, l = 8): pooling them would mix designs, so it is refused.
+      for (size_t other : point->cells)
+        if (results.cells[other].Number("N") == cell.Number("N"))
+          throw std::invalid_argument(
+              axis + " = " + text + " at N = " + results.cells[other].Text("N") +
+              " holds two cells of series " + label + " (\"" + results.cells[other].label +
+              "\" and \"" + cell.label + "\"): a derived axis needs one cell per value and N "
+              "in a series; link its parameters in the sweep (a zip, or a rule such as "
+              "model.l = ${data.n} / 4), or keep a part of the results (--from/--to)");
       point->cells.push_back(c);
       point->N.push_back(cell.Number("N"));
     }
@@ -254,11 +281,17 @@ const char* ReadingName(Reading reading) {
   return reading == Reading::kSuccess ? "success" : "mean_accuracy";
 }
 
-SampleComplexity EstimateSampleComplexity(const Results& results, const std::string& axis,
+SampleComplexity EstimateSampleComplexity(const Results& given, const std::string& requested,
                                           const SampleComplexityOptions& o) {
+  // A derived axis (n/l): the cells that read its parameters, each with its value.
+  DerivedAxis derived;
+  std::optional<Results> with_axis;
+  if (IsDerivedAxis(requested)) with_axis = WithDerivedAxis(given, requested, &derived);
+  const Results& results = with_axis ? *with_axis : given;
+  const std::string axis = with_axis ? derived.name : requested;
   SampleComplexity sc;
   sc.axis = axis;
-  sc.series = BuildSeries(results, axis);
+  sc.series = BuildSeries(results, axis, derived.params);
   const TrialTable table = MakeTrialTable(results);
   std::vector<std::pair<int, int>> converged(results.cells.size());  // (converged, trials)
   for (const TrialRecord& t : results.trials) {

@@ -1,14 +1,17 @@
 // pmoe-analyze: success rates, sample complexity, scaling exponents and pivot tables from result
 // files.
-// Reads the HDF5 files only. Exit status: 0 done, 2 bad arguments or unreadable files.
+// Reads the HDF5 files only. Exit statuses: cli/tool.hpp (0 done, 2 bad arguments or files).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/file_check.hpp"
+#include "cli/tool.hpp"
 #include "pmoe/analysis/cell_summary.hpp"
 #include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/pivot_table.hpp"
@@ -17,57 +20,123 @@
 #include "pmoe/analysis/table.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/suggest.hpp"
 #include "report_command.hpp"
 
 namespace pmoe {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: pmoe-analyze COMMAND FILE.h5... [options]\n"
-    "  summary            per cell: trials, statuses, success rate with its 95% Wilson interval,\n"
-    "                     mean ± sd of test accuracy, the fraction that reached zero training\n"
-    "                     error and how the others stopped, every declared metric, epochs\n"
-    "  sample-complexity  per series and axis value, both readings with paired bootstrap\n"
-    "                     intervals: N* where the logistic fit of success against log N reaches\n"
-    "                     the threshold, and N_acc where mean test accuracy reaches the target;\n"
-    "                     outside the N grid a bound (> N_max, < N_min), never a number; beside\n"
-    "                     each, the converged fraction of the trials near it (flagged when low)\n"
-    "  exponent           slope of log N* (and log N_acc) against log axis per series, beside\n"
-    "                     MODEL.md §9's order, and N*(CNN)/N*(pMoE) ratios when the files hold\n"
-    "                     both (a bound, or n/a, where a side lies outside its grid)\n"
-    "  report             a self-contained HTML page of any sweep: what was swept, training\n"
-    "                     budget and convergence, phase maps, N* and N_acc, exponents beside\n"
-    "                     the theory's order, rates against every axis, 2-D N* map, config\n"
-    "                     (pmoe-analyze report FILE.h5... [--out PAGE.html]; --help for more)\n"
-    "  table              a pivot table: one row per value of --rows, one column per value\n"
-    "                     of --cols, cells \"mean ± sd (n)\" of each --metrics over the cell's\n"
-    "                     trials (ok trials; success over all); Chen et al.'s Table 3:\n"
-    "                       pmoe-analyze table results/chen_table.h5 \\\n"
-    "                           --metrics test_acc%,dispatch_entropy\n"
-    "options:\n"
-    "  --over AXIS        the axis (l, k, n, m, d, p or any parameter name, e.g. data.delta_r);\n"
-    "                     required by exponent; without it sample-complexity uses N alone\n"
-    "  --from X, --to Y   keep only axis values in [X, Y] (e.g. --over l --from 4: l >= l*,\n"
-    "                     where the theory's scaling applies)\n"
-    "  --threshold P      success probability that defines N* (default 0.5)\n"
-    "  --target-accuracy A  mean test accuracy that defines N_acc (default 0.95: 1 - epsilon)\n"
-    "  --min-converged F  flag estimates whose nearby trials reached zero training error less\n"
-    "                     often than F (default 0.9)\n"
-    "  --bootstrap B      bootstrap replicates (default 1000)\n"
-    "  --level L          confidence level of the intervals (default 0.95)\n"
-    "  --seed S           bootstrap seed (default 1)\n"
-    "  --csv | --json     machine-readable output (default: aligned table; for table one record\n"
-    "                     per row, column and metric: parameters, metric, mean, sd, n, trials)\n"
-    "table options:\n"
-    "  --rows P1,P2,...   parameters down the side (full names like data.sigma_p, or a short\n"
-    "                     name when one parameter ends so: sigma_p); default: the swept ones\n"
-    "                     that are not model.*\n"
-    "  --cols P1,P2,...   parameters across the top; default: the swept model.* ones\n"
-    "  --metrics M1,...   test_acc (test_accuracy), train_acc, success, epochs, steps or any\n"
-    "                     metric the families declared (see summary); M% shows it times 100;\n"
-    "                     default test_acc\n"
-    "  --where P=V,...    keep the cells with these values (repeatable); --N V is --where N=V\n"
-    "  --digits D         significant digits of each metric's largest mean (default 4)\n";
+// The options the estimating commands share, and each command's table.
+std::vector<cli::Option> RangeOptions() {
+  return {
+      {"over", "AXIS", "the swept axis (l, k, n, m, d, p or any parameter name, e.g. "
+                       "data.delta_r); it must be one the files swept", {}, ""},
+      {"from", "X", "keep only cells with the axis value >= X (e.g. --over l --from 4: l >= l*, "
+                    "where the theory's scaling applies)", {}, ""},
+      {"to", "Y", "keep only cells with the axis value <= Y", {}, ""},
+  };
+}
+
+std::vector<cli::Option> EstimateOptions() {
+  return {
+      {"threshold", "P", "success probability that defines N* (default 0.5)", {}, ""},
+      {"target-accuracy", "A", "mean test accuracy that defines N_acc (default 0.95: 1 - "
+                               "epsilon)", {"target_accuracy"}, ""},
+      {"min-converged", "F", "flag estimates whose nearby trials reached zero training error "
+                             "less often than F (default 0.9)", {"min_converged"}, ""},
+      {"bootstrap", "B", "bootstrap replicates (default 1000)", {}, ""},
+      {"level", "L", "confidence level of the intervals (default 0.95)", {}, ""},
+      {"seed", "S", "bootstrap seed (default 1)", {}, ""},
+  };
+}
+
+std::vector<cli::Option> FormatOptions() {
+  return {
+      {"csv", "", "CSV instead of the aligned table", {}, ""},
+      {"json", "", "JSON instead of the aligned table", {}, ""},
+  };
+}
+
+cli::Command AnalyzeCommand(const std::string& name, const std::string& summary,
+                            const std::string& description,
+                            std::vector<std::vector<cli::Option>> groups) {
+  cli::Command c;
+  c.tool = "pmoe-analyze";
+  c.name = name;
+  c.operands = "FILE.h5...";
+  c.min_operands = 1;
+  c.max_operands = SIZE_MAX;
+  c.summary = summary;
+  c.description = description;
+  for (auto& group : groups)
+    for (auto& o : group) c.options.push_back(std::move(o));
+  return c;
+}
+
+cli::Tool AnalyzeTool() {
+  std::vector<cli::Option> pivot = {
+      {"rows", "P1,P2,...", "parameters down the side (full names like data.sigma_p, or a short "
+                            "name when one parameter ends so: sigma_p); default: the swept ones "
+                            "that are not model.*", {}, ""},
+      {"cols", "P1,P2,...", "parameters across the top; default: the swept model.* ones", {}, ""},
+      {"metrics", "M1,...", "test_acc (test_accuracy), train_acc, success, epochs, steps or any "
+                            "metric the families declared (see summary); M% shows it times "
+                            "100; default test_acc", {}, ""},
+      {"where", "P=V,...", "keep the cells with these values (repeatable)", {}, ""},
+      {"N", "V", "the same as --where N=V", {}, ""},
+      {"digits", "D", "significant digits of each metric's largest mean (default 4)", {}, ""},
+  };
+  cli::Tool tool;
+  tool.name = "pmoe-analyze";
+  tool.summary =
+      "Success rates, sample complexity, scaling exponents and pivot tables from result files "
+      "(reads the HDF5 files only). Incomplete files are analyzed with a note on stderr.";
+  tool.commands = {
+      AnalyzeCommand("summary",
+                     "per cell: trials, statuses, success rate with its 95% Wilson interval, "
+                     "mean ± sd of test accuracy, convergence, every declared metric, epochs",
+                     "The fraction that reached zero training error and how the others stopped "
+                     "(stop_epoch_cap, stop_step_cap, stop_other) are columns too.",
+                     {RangeOptions(), FormatOptions()}),
+      AnalyzeCommand("sample-complexity",
+                     "per series and axis value: N* (logistic fit of success against log N) and "
+                     "N_acc (mean test accuracy reaches the target), with bootstrap intervals",
+                     "Outside the N grid an estimate is a bound (> N_max, < N_min), never a "
+                     "number; beside each, the converged fraction of the trials near it (flagged "
+                     "when low). Without --over, N alone.",
+                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
+      AnalyzeCommand("exponent",
+                     "slope of log N* (and log N_acc) against log AXIS per series, beside "
+                     "MODEL.md §9's order; N*(CNN)/N*(pMoE) ratios when the files hold both",
+                     "--over AXIS is required and must be an axis the files swept (exit 2 "
+                     "otherwise, naming the swept ones).",
+                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
+      AnalyzeCommand("table",
+                     "a pivot table: one row per value of --rows, one column per value of "
+                     "--cols, cells \"mean ± sd (n)\" of each --metrics",
+                     "Over ok trials (success over all). Chen et al.'s Table 3: pmoe-analyze "
+                     "table results/chen_table.h5 --metrics test_acc%,dispatch_entropy. "
+                     "--csv/--json give one record per row, column and metric.",
+                     {pivot, RangeOptions(), FormatOptions()}),
+      // Listed here for the help and the reference; run by RunReportCommand (main), which hands
+      // its arguments to the Python module (its own --help is the module's).
+      AnalyzeCommand("report",
+                     "a self-contained HTML page of any sweep: what was swept, training budget "
+                     "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
+                     "order, rates against every axis, 2-D N* map, config",
+                     "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
+                     "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
+                     "file as NAME-report.html unless --out says otherwise; docs/guide/"
+                     "plots-and-reports.md.",
+                     {{{"out", "PAGE.html", "where the page goes (default: beside the first file, "
+                                            "NAME-report.html)", {}, ""},
+                       {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {},
+                        ""},
+                       {"bootstrap", "B", "bootstrap replicates of every interval (default "
+                                          "1000)", {}, ""}}}),
+  };
+  return tool;
+}
 
 struct Arguments {
   std::string command;
@@ -77,7 +146,6 @@ struct Arguments {
   SampleComplexityOptions options;
   Table::Format format = Table::Format::kAligned;
   PivotSpec pivot;
-  bool pivot_options = false;  // any table option given (refused by the other commands)
 };
 
 // "a,b,c" -> {"a", "b", "c"}; refuses empty items ("a,,b", a trailing comma).
@@ -112,69 +180,67 @@ double NumberOption(const std::string& key, const std::string& text, double lo, 
 }
 
 // The table command's options; false when `arg` is none of them.
-template <typename Value>
-bool ParsePivotOption(const std::string& arg, Value&& value, PivotSpec& pivot) {
-  if (arg == "--rows") {
-    pivot.rows = CommaList(arg, value());
-  } else if (arg == "--cols") {
-    pivot.cols = CommaList(arg, value());
-  } else if (arg == "--metrics") {
-    pivot.metrics = CommaList(arg, value());
-  } else if (arg == "--where") {
-    for (const std::string& item : CommaList(arg, value())) pivot.where.push_back(WherePair(item));
-  } else if (arg == "--N") {
-    pivot.where.push_back({"N", value()});
-  } else if (arg == "--digits") {
-    pivot.digits = static_cast<int>(ParseIntegerInRange("command line", arg, value(), 1, 12));
-  } else {
-    return false;
+Arguments Parse(const std::string& command, const cli::Parsed& args) {
+  Arguments a;
+  a.command = command;
+  a.files = args.operands;
+  for (const auto& [name, text] : args.options) {
+    const std::string arg = "--" + name;
+    if (name == "over")
+      a.axis = AxisName(text);
+    else if (name == "from")
+      a.from = NumberOption(arg, text, -1e300, 1e300);
+    else if (name == "to")
+      a.to = NumberOption(arg, text, -1e300, 1e300);
+    else if (name == "threshold")
+      a.options.threshold = NumberOption(arg, text, 1e-6, 1 - 1e-6);
+    else if (name == "target-accuracy")
+      a.options.target_accuracy = NumberOption(arg, text, 0, 1);
+    else if (name == "min-converged")
+      a.options.min_converged = NumberOption(arg, text, 0, 1);
+    else if (name == "bootstrap")
+      a.options.bootstrap =
+          static_cast<int>(ParseIntegerInRange("command line", arg, text, 0, 1000000));
+    else if (name == "level")
+      a.options.level = NumberOption(arg, text, 0.5, 0.999);
+    else if (name == "seed")
+      a.options.seed =
+          static_cast<uint64_t>(ParseIntegerInRange("command line", arg, text, 0, INT64_MAX));
+    else if (name == "rows")
+      a.pivot.rows = CommaList(arg, text);
+    else if (name == "cols")
+      a.pivot.cols = CommaList(arg, text);
+    else if (name == "metrics")
+      a.pivot.metrics = CommaList(arg, text);
+    else if (name == "where")
+      for (const std::string& item : CommaList(arg, text)) a.pivot.where.push_back(WherePair(item));
+    else if (name == "N")
+      a.pivot.where.push_back({"N", text});
+    else if (name == "digits")
+      a.pivot.digits = static_cast<int>(ParseIntegerInRange("command line", arg, text, 1, 12));
+    else if (name == "csv")
+      a.format = Table::Format::kCsv;
+    else if (name == "json")
+      a.format = Table::Format::kJson;
   }
-  return true;
+  for (const std::string& file : a.files) cli::RequireResultFile(file);
+  return a;
 }
 
-Arguments Parse(const std::vector<std::string>& args) {
-  Arguments a;
-  a.command = args.at(0);
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw ConfigError("command line: " + arg + " needs a value");
-      return args[++i];
-    };
-    if (arg == "--over")
-      a.axis = AxisName(value());
-    else if (arg == "--from")
-      a.from = NumberOption(arg, value(), -1e300, 1e300);
-    else if (arg == "--to")
-      a.to = NumberOption(arg, value(), -1e300, 1e300);
-    else if (arg == "--threshold")
-      a.options.threshold = NumberOption(arg, value(), 1e-6, 1 - 1e-6);
-    else if (arg == "--target-accuracy")
-      a.options.target_accuracy = NumberOption(arg, value(), 0, 1);
-    else if (arg == "--min-converged")
-      a.options.min_converged = NumberOption(arg, value(), 0, 1);
-    else if (arg == "--bootstrap")
-      a.options.bootstrap =
-          static_cast<int>(ParseIntegerInRange("command line", arg, value(), 0, 1000000));
-    else if (arg == "--level")
-      a.options.level = NumberOption(arg, value(), 0.5, 0.999);
-    else if (arg == "--seed")
-      a.options.seed =
-          static_cast<uint64_t>(ParseIntegerInRange("command line", arg, value(), 0, INT64_MAX));
-    else if (ParsePivotOption(arg, value, a.pivot))
-      a.pivot_options = true;
-    else if (arg == "--csv")
-      a.format = Table::Format::kCsv;
-    else if (arg == "--json")
-      a.format = Table::Format::kJson;
-    else if (arg.rfind("--", 0) == 0)
-      throw ConfigError("command line: unknown option " + arg + "\n" + kUsage);
-    else
-      a.files.push_back(arg);
-  }
-  if (a.files.empty())
-    throw ConfigError("command line: no result files given\n" + std::string(kUsage));
-  return a;
+// An axis given to --over that no file swept would give an empty table: refused, naming the
+// swept ones. Derived expressions (n/l) are the library's to check.
+void RequireSweptAxis(const Results& results, const Arguments& a) {
+  if (a.axis.empty() || a.axis.find_first_of("/*^()") != std::string::npos) return;
+  const std::vector<std::string> swept = results.SweptParameters();
+  for (const std::string& s : swept)
+    if (s == a.axis) return;
+  std::string files, list;
+  for (const std::string& f : a.files) files += (files.empty() ? "" : ", ") + f;
+  for (const std::string& s : swept) list += (list.empty() ? "" : ", ") + s;
+  const std::string near = NearestName(a.axis, swept);
+  throw ConfigError("command line: --over " + a.axis + ": not an axis swept in " + files +
+                    " (swept: " + (list.empty() ? "none, one cell" : list) + ")" +
+                    (near.empty() ? "" : "; did you mean --over " + near + "?"));
 }
 
 void Summary(const Results& results, const Arguments& a) {
@@ -301,9 +367,10 @@ void PrintSection(const char* key, const Table& table, const Arguments& a, bool 
   table.Print(std::cout, a.format);
 }
 
-int Run(const std::vector<std::string>& args) {
-  const Arguments a = Parse(args);
+int Run(const std::string& command, const cli::Parsed& args) {
+  const Arguments a = Parse(command, args);
   Results results = LoadResults(a.files);
+  RequireSweptAxis(results, a);
   const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
   if (!missing.empty()) std::cerr << "pmoe-analyze: " << missing << "\n";
   if (std::isfinite(a.from) || std::isfinite(a.to)) {
@@ -312,11 +379,6 @@ int Run(const std::vector<std::string>& args) {
     if (results.cells.empty())
       throw ConfigError("command line: no cell has " + a.axis + " in [--from, --to]");
   }
-  if (a.pivot_options && a.command != "table")
-    throw ConfigError(
-        "command line: --rows, --cols, --metrics, --where, --N and --digits are "
-        "options of the table command, not of " +
-        a.command);
   if (a.command == "summary") {
     Summary(results, a);
     return 0;
@@ -327,8 +389,6 @@ int Run(const std::vector<std::string>& args) {
         .Print(std::cout, a.format);
     return 0;
   }
-  if (a.command != "sample-complexity" && a.command != "exponent")
-    throw ConfigError("command line: unknown command \"" + a.command + "\"\n" + kUsage);
   if (a.command == "exponent" && a.axis.empty())
     throw ConfigError("command line: exponent needs --over AXIS (l, k, n, ...)");
   SampleComplexity sc;
@@ -384,19 +444,11 @@ int Run(const std::vector<std::string>& args) {
 }  // namespace pmoe
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    (args.empty() ? std::cerr : std::cout) << pmoe::kUsage;
-    return args.empty() ? 2 : 0;
-  }
-  if (args[0] == "report")  // the page is drawn in Python: hand the arguments over
-    return pmoe::RunReportCommand(std::vector<std::string>(args.begin() + 1, args.end()));
-  try {
-    return pmoe::Run(args);
-  } catch (const pmoe::ConfigError& e) {
-    std::cerr << "pmoe-analyze: error: " << e.what() << "\n";
-  } catch (const pmoe::SchemaError& e) {
-    std::cerr << "pmoe-analyze: error: " << e.what() << "\n";
-  }
-  return 2;
+  if (argc > 1 && std::string(argv[1]) == "report")  // the page is drawn in Python
+    return pmoe::RunReportCommand(std::vector<std::string>(argv + 2, argv + argc));
+  return pmoe::cli::Dispatch(
+      pmoe::AnalyzeTool(), std::vector<std::string>(argv + 1, argv + argc),
+      [](const pmoe::cli::Command& command, const pmoe::cli::Parsed& parsed) {
+        return pmoe::Run(command.name, parsed);
+      });
 }

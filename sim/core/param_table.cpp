@@ -10,17 +10,10 @@
 #include <limits>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/family/family.hpp"
+#include "pmoe/core/suggest.hpp"
 
 namespace pmoe {
 namespace {
-
-bool ParseLongLong(const std::string& text, long long* v) {
-  errno = 0;
-  char* end = nullptr;
-  *v = std::strtoll(text.c_str(), &end, 10);
-  return !text.empty() && *end == '\0' && errno == 0;
-}
 
 // Finite, and not so small that it underflowed to a subnormal or zero from non-zero digits.
 double ParseDouble(const std::string& text, bool* ok, bool* underflow) {
@@ -47,18 +40,11 @@ std::string JoinChoices(const std::vector<std::string>& choices) {
   return out;
 }
 
-std::string IntegerRange(long long min, long long max) {
-  return "an integer in " + std::to_string(min) + ".." + std::to_string(max);
-}
-
 // Parses text as a value of kind `type` (range and choices checked) into canonical text.
 std::string ParseValue(const ParamInfo& info, const std::string& text) {
   switch (info.type) {
     case ParamType::kInt: {
-      long long v = 0;
-      if (!ParseLongLong(text, &v) || v < info.min || v > info.max)
-        throw ConfigError("", info.name, IntegerRange(info.min, info.max), text);
-      return std::to_string(v);
+      return std::to_string(ParseIntegerInRange("", info.name, text, info.min, info.max));
     }
     case ParamType::kDouble: {
       bool ok = true, underflow = false;
@@ -170,10 +156,9 @@ ParamInfo Core(ParamInfo info) {
 constexpr long long kMaxSamples = 100000000;  // 1e8: the memory check refuses far less anyway
 constexpr long long kMaxCount = 1000000000;
 
-template <typename Family>
-std::vector<std::string> FamilyNames(const std::vector<const Family*>& families) {
+std::vector<std::string> FamilyNames(const std::vector<FamilyParams>& families) {
   std::vector<std::string> names;
-  for (const Family* f : families) names.push_back(f->name());
+  for (const FamilyParams& f : families) names.push_back(f.name);
   return names;
 }
 
@@ -247,37 +232,37 @@ std::vector<ParamInfo> SharedRows() {
 }
 
 // Adds `family` to the readers of each row it reads, and its own rows.
-template <typename Family>
-void AddFamily(const Family& family, std::vector<ParamInfo>& rows) {
-  for (ParamInfo own : family.params()) {
+void AddFamily(const FamilyParams& family, std::vector<ParamInfo>& rows) {
+  for (ParamInfo own : family.own) {
     PMOE_CHECK(std::none_of(rows.begin(), rows.end(),
                             [&](const ParamInfo& r) { return r.name == own.name; }))
-        << family.name() << " declares " << own.name << ", which another family declared";
-    own.readers = {family.name()};
+        << family.name << " declares " << own.name << ", which another family declared";
+    own.readers = {family.name};
     rows.push_back(std::move(own));
   }
-  for (const std::string& name : family.reads()) {
+  for (const std::string& name : family.reads) {
     auto it =
         std::find_if(rows.begin(), rows.end(), [&](const ParamInfo& r) { return r.name == name; });
-    PMOE_CHECK(it != rows.end()) << family.name() << " reads an undeclared parameter " << name;
-    if (std::find(it->readers.begin(), it->readers.end(), family.name()) == it->readers.end())
-      it->readers.push_back(family.name());
+    PMOE_CHECK(it != rows.end()) << family.name << " reads an undeclared parameter " << name;
+    if (std::find(it->readers.begin(), it->readers.end(), family.name) == it->readers.end())
+      it->readers.push_back(family.name);
   }
 }
 
 std::vector<ParamInfo> BuildTable() {
+  const std::vector<FamilyParams> data = DataFamilyParams(), models = ModelFamilyParams();
   std::vector<ParamInfo> rows = {
       Core(Row("N", "training samples", PMOE_FIELD(N), {}, 1, kMaxSamples)),
       Core(Row("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)),
       Core(Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
                PMOE_FIELD(success))),
-      Core(Row("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(DataFamilies()))),
-      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(ModelFamilies()))),
+      Core(Row("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(data))),
+      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(models))),
   };
   std::vector<ParamInfo> shared = SharedRows();
   rows.insert(rows.end(), shared.begin(), shared.end());
-  for (const DataFamily* f : DataFamilies()) AddFamily(*f, rows);
-  for (const ModelFamily* f : ModelFamilies()) AddFamily(*f, rows);
+  for (const FamilyParams& f : data) AddFamily(f, rows);
+  for (const FamilyParams& f : models) AddFamily(f, rows);
   // Display order: core, then [data], then [model]; a stable sort keeps each part's order.
   auto part = [](const ParamInfo& p) { return p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2; };
   std::stable_sort(rows.begin(), rows.end(),
@@ -305,7 +290,7 @@ void SetParam(TrialSpec& spec, const std::string& name, const std::string& value
   const ParamInfo* info = FindParam(name);
   if (info == nullptr)
     throw ConfigError((where.empty() ? "" : where + ": ") + "unknown parameter \"" + name +
-                      "\" (pmoe-sim --help lists them)");
+                      "\"" + DidYouMeanParam(name) + " (pmoe-sim --list-params lists them)");
   try {
     info->assign(spec, value);
   } catch (const ConfigError& e) {
@@ -336,18 +321,6 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix) {
     key += p.name + "=" + value + ";";
   }
   return key;
-}
-
-std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key) {
-  std::vector<std::pair<std::string, std::string>> pairs;
-  size_t start = 0;
-  while (start < key.size()) {
-    const size_t end = std::min(key.find(';', start), key.size()), eq = key.find('=', start);
-    if (eq == std::string::npos || eq > end) break;
-    pairs.emplace_back(key.substr(start, eq - start), key.substr(eq + 1, end - eq - 1));
-    start = end + 1;
-  }
-  return pairs;
 }
 
 void AddUnkeyedDefaults(std::map<std::string, std::string>& params) {
@@ -403,34 +376,11 @@ double ExtraDoubleValue(const TrialSpec& spec, const std::string& name) {
   return std::strtod(GetParam(spec, name).c_str(), nullptr);
 }
 
-long long ParseIntegerInRange(const std::string& where, const std::string& key,
-                              const std::string& text, long long min, long long max) {
-  long long v = 0;
-  if (!ParseLongLong(text, &v) || v < min || v > max)
-    throw ConfigError(where, key, IntegerRange(min, max), text);
-  return v;
-}
-
-long long ParseIntegerAtLeast(const std::string& where, const std::string& key,
-                              const std::string& text, long long min) {
-  long long v = 0;
-  if (!ParseLongLong(text, &v) || v < min)
-    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
-  return v;
-}
-
-std::string FormatDouble(double value) {
-  char buf[40];
-  // Start with as many digits as the integer part has, so that 10 prints as "10", not "1e+01".
-  const double magnitude = std::abs(value);
-  const int integer_digits = magnitude >= 1 && magnitude < 1e17
-                                 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1
-                                 : 1;
-  for (int precision = integer_digits; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
-    if (std::strtod(buf, nullptr) == value) break;
-  }
-  return buf;
+std::string DidYouMeanParam(const std::string& name) {
+  std::vector<std::string> names;
+  for (const ParamInfo& p : ParamTable()) names.push_back(p.name);
+  const std::string near = NearestName(name, names);
+  return near.empty() ? "" : " (did you mean \"" + near + "\"?)";
 }
 
 }  // namespace pmoe

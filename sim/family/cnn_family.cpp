@@ -1,21 +1,26 @@
 // The CNN as a family (MODEL.md §4): m ReLU neurons on every patch, trained by SGD.
 #include "pmoe/family/builtin.hpp"
-#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/family/model_factory.hpp"
+#include "pmoe/models/cnn.hpp"
 #include "sgd_family.hpp"
 
 namespace pmoe {
 namespace {
 
-class Cnn final : public ModelFamily {
+template <typename T>
+std::unique_ptr<Model<T>> NewCnn(ModelParts<T> parts) {
+  return std::make_unique<Cnn<T>>(parts.m, parts.d, std::move(parts.output_weights));
+}
+
+class CnnKind final : public SgdModelFamily {
  public:
   std::string name() const override { return "cnn"; }
   std::string help() const override { return "a CNN of m neurons over all n patches (§4)"; }
   std::vector<std::string> reads() const override { return SgdReads(); }
   std::vector<MetricInfo> metrics() const override { return SgdMetrics(); }
 
-  void Validate(const TrialSpec& spec, const DataShape&, const std::string& where) const override {
-    ValidateSgd(spec, where);
-  }
+  // Nothing of its own: its parameters are the SGD families' shared ones (shared_params.cpp).
+  void Validate(const TrialSpec&, const DataShape&, const std::string&) const override {}
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
                          double epochs) const override {
@@ -27,6 +32,16 @@ class Cnn final : public ModelFamily {
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
 
+  int Experts(const ModelSpec&, int) const override { return 1; }
+  std::unique_ptr<Model<float>> NewModel(const ModelSpec&, ModelParts<float> parts,
+                                         Rng&) const override {
+    return NewCnn(std::move(parts));
+  }
+  std::unique_ptr<Model<double>> NewModel(const ModelSpec&, ModelParts<double> parts,
+                                          Rng&) const override {
+    return NewCnn(std::move(parts));
+  }
+
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
     return std::make_unique<SgdLearner>(
@@ -37,7 +52,7 @@ class Cnn final : public ModelFamily {
 }  // namespace
 
 const ModelFamily& CnnFamily() {
-  static const Cnn family;
+  static const CnnKind family;
   return family;
 }
 

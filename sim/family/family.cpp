@@ -2,8 +2,11 @@
 #include "pmoe/family/family.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/validate.hpp"
+#include "shared_params.hpp"
 
 namespace pmoe {
 namespace {
@@ -47,44 +50,47 @@ void AddMetrics(const std::vector<MetricInfo>& declared, int classes,
   }
 }
 
-}  // namespace
-
-const char* ColumnTypeName(ColumnType type) {
-  switch (type) {
-    case ColumnType::kU64:
-      return "u64";
-    case ColumnType::kI64:
-      return "i64";
-    case ColumnType::kI32:
-      return "i32";
-    case ColumnType::kU8:
-      return "u8";
-    case ColumnType::kF64:
-      return "f64";
-    case ColumnType::kString:
-      return "string";
-    case ColumnType::kF64List:
-      return "f64list";
-  }
-  return "?";
+std::string Gigabytes(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g GB", bytes / 1e9);
+  return buf;
 }
 
-const char* StopReasonName(StopReason reason) {
-  switch (reason) {
-    case StopReason::kNone:
-      return "none";
-    case StopReason::kZeroTrainError:
-      return "zero_train_error";
-    case StopReason::kEpochCap:
-      return "epoch_cap";
-    case StopReason::kStepCap:
-      return "step_cap";
-    case StopReason::kDiverged:
-      return "diverged";
-    case StopReason::kRule:
-      return "stopping_rule";
-  }
-  return "?";
+template <typename Family>
+std::vector<FamilyParams> ParamsOf(const std::vector<const Family*>& families) {
+  std::vector<FamilyParams> out;
+  for (const Family* f : families) out.push_back({f->name(), f->reads(), f->params()});
+  return out;
+}
+
+}  // namespace
+
+std::vector<FamilyParams> DataFamilyParams() { return ParamsOf(DataFamilies()); }
+std::vector<FamilyParams> ModelFamilyParams() { return ParamsOf(ModelFamilies()); }
+
+void ValidateSpec(const TrialSpec& spec, const std::string& where) {
+  ParseSuccess(spec.success, where);
+  const DataFamily& data = DataFamilyOf(spec);
+  const ModelFamily& model = ModelFamilyOf(spec);
+  data.Validate(spec, where);
+  const DataShape shape = data.Shape(spec);
+  ValidateSharedParams(spec, shape, where);
+  model.Validate(spec, shape, where);
+  // A cell that cannot fit in memory is refused before anything is allocated.
+  const double need = EstimateTrialBytes(spec), have = PhysicalMemoryBytes();
+  if (have > 0 && need > 0.8 * have)
+    throw ConfigError((where.empty() ? "" : where + ": ") + "one trial would hold about " +
+                      Gigabytes(need) + " of data (N = " + std::to_string(spec.N) + ", N_test = " +
+                      std::to_string(spec.N_test) + ", n = " + std::to_string(shape.n) +
+                      ", d = " + std::to_string(shape.d) + "), more than 80% of this machine's " +
+                      Gigabytes(have) + ": lower N, N_test, data.n or data.d");
+}
+
+double EstimateTrialBytes(const TrialSpec& spec) {
+  const DataShape shape = DataFamilyOf(spec).Shape(spec);
+  const double samples = static_cast<double>(spec.N) + spec.N_test;
+  // Patches and the generator's two pattern scores per patch, float; labels and positions.
+  return 4.0 * samples * shape.n * (static_cast<double>(shape.d) + 2) + 8.0 * samples;
 }
 
 const DataFamily& DataFamilyOf(const TrialSpec& spec) {

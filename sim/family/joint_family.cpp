@@ -3,9 +3,10 @@
 // test evaluation computed.
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "pmoe/models/init.hpp"
 #include "pmoe/models/joint_moe.hpp"
-#include "pmoe/trial/model_factory.hpp"
-#include "pmoe/trial/router_metrics.hpp"
+#include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/router_metrics.hpp"
 #include "sgd_family.hpp"
 
 namespace pmoe {
@@ -31,7 +32,16 @@ class JointLearner final : public SgdLearner {
   }
 };
 
-class Joint final : public ModelFamily {
+// The gating kernels (N(0, sigma_g^2)) from the init seed's router stream.
+template <typename T>
+std::unique_ptr<Model<T>> NewJointMoe(const ModelSpec& spec, ModelParts<T> parts, Rng& router) {
+  auto joint = std::make_unique<JointMoe<T>>(parts.experts, parts.m, parts.d, spec.l,
+                                             std::move(parts.output_weights));
+  FillNormal<T>(joint->gating(), spec.sigma_g, router);
+  return joint;
+}
+
+class Joint final : public SgdModelFamily {
  public:
   std::string name() const override { return "joint"; }
   std::string help() const override {
@@ -50,9 +60,7 @@ class Joint final : public ModelFamily {
 
   void Validate(const TrialSpec& spec, const DataShape& shape,
                 const std::string& where) const override {
-    ValidateSgd(spec, where);
     ValidateRouting(spec, shape, where);
-    Require(spec.model.sigma_g >= 0.0, spec, where, "model.sigma_g", "a non-negative number");
   }
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
@@ -66,6 +74,16 @@ class Joint final : public ModelFamily {
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+
+  int Experts(const ModelSpec& spec, int) const override { return spec.k; }
+  std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,
+                                         Rng& router) const override {
+    return NewJointMoe(spec, std::move(parts), router);
+  }
+  std::unique_ptr<Model<double>> NewModel(const ModelSpec& spec, ModelParts<double> parts,
+                                          Rng& router) const override {
+    return NewJointMoe(spec, std::move(parts), router);
+  }
 
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {

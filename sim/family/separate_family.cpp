@@ -6,10 +6,11 @@
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/class_pairs.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "pmoe/models/init.hpp"
 #include "pmoe/models/separate_moe.hpp"
 #include "pmoe/train/router_trainer.hpp"
-#include "pmoe/trial/model_factory.hpp"
-#include "pmoe/trial/router_metrics.hpp"
+#include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/router_metrics.hpp"
 #include "sgd_family.hpp"
 
 namespace pmoe {
@@ -79,7 +80,16 @@ class SeparateLearner final : public SgdLearner {
   }
 };
 
-class Separate final : public ModelFamily {
+// The routers' kernels (one per expert, N(0, sigma_r^2)) from the init seed's router stream.
+template <typename T>
+std::unique_ptr<Model<T>> NewSeparateMoe(const ModelSpec& spec, ModelParts<T> parts, Rng& router) {
+  RowMat<T> kernels(parts.experts, parts.d);
+  FillNormal<T>(kernels, spec.sigma_r, router);
+  return std::make_unique<SeparateMoe<T>>(parts.experts, parts.m, parts.d, spec.l,
+                                          std::move(parts.output_weights), kernels);
+}
+
+class Separate final : public SgdModelFamily {
  public:
   std::string name() const override { return "separate"; }
   std::string help() const override {
@@ -100,17 +110,14 @@ class Separate final : public ModelFamily {
 
   void Validate(const TrialSpec& spec, const DataShape& shape,
                 const std::string& where) const override {
-    ValidateSgd(spec, where);
     ValidateRouting(spec, shape, where);
     const ModelSpec& model = spec.model;
     Require(model.k == 0 || model.k == shape.classes, spec, where, "model.k",
             "c = " + std::to_string(shape.classes) +
                 " for separate training (one expert per "
                 "class, MODEL.md §7), or 0 for one per class whatever c");
-    Require(model.sigma_r >= 0.0, spec, where, "model.sigma_r", "a non-negative number");
     Require(model.router_N <= spec.N, spec, where, "model.router_N",
             "0 (all N) or an integer in 1..N (N = " + std::to_string(spec.N) + ")");
-    Require(model.router_lr > 0.0, spec, where, "model.router_lr", "a positive number");
   }
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
@@ -132,6 +139,19 @@ class Separate final : public ModelFamily {
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+
+  // model.k = 0: one expert per class (MODEL.md §7).
+  int Experts(const ModelSpec& spec, int classes) const override {
+    return spec.k == 0 ? classes : spec.k;
+  }
+  std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,
+                                         Rng& router) const override {
+    return NewSeparateMoe(spec, std::move(parts), router);
+  }
+  std::unique_ptr<Model<double>> NewModel(const ModelSpec& spec, ModelParts<double> parts,
+                                          Rng& router) const override {
+    return NewSeparateMoe(spec, std::move(parts), router);
+  }
 
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {

@@ -7,7 +7,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
-#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/family/model_factory.hpp"
 
 namespace pmoe {
 
@@ -20,28 +20,6 @@ std::vector<std::string> SgdReads() {
 std::vector<MetricInfo> SgdMetrics() {
   return {{"accuracy_class", ColumnType::kF64, "test accuracy over the test samples of one class",
            true, PerClass::kClass}};
-}
-
-void ValidateSgd(const TrialSpec& spec, const std::string& where) {
-  const ModelSpec& model = spec.model;
-  Require(model.lr > 0.0, spec, where, "model.lr", "a positive number");
-  Require(model.sigma_w >= 0.0, spec, where, "model.sigma_w", "a non-negative number");
-  const DataShape shape = DataFamilyOf(spec).Shape(spec);
-  Require(model.loss != "logistic" || shape.classes == 2, spec, where, "model.loss",
-          "auto or softmax: c = " + std::to_string(shape.classes) +
-              " classes need c outputs (the logistic loss has one, for two classes)");
-  Require(model.epochs > 0 || model.max_steps > 0, spec, where, "model.epochs",
-          "a positive epoch cap, or a positive model.max_steps (with both at 0 nothing would "
-          "stop a training run that never reaches zero training error)");
-  // The hidden weights and their gradient and workspaces must fit as well as the data.
-  const double bytes = 4.0 * 4 * static_cast<double>(model.m) * shape.d;
-  const double have = PhysicalMemoryBytes();
-  if (have > 0 && bytes > 0.5 * have)
-    throw ConfigError(where, "model.m",
-                      "fewer neurons: m * d weights need about " +
-                          std::to_string(static_cast<long long>(bytes / 1e9)) +
-                          " GB with their gradient, more than half of this machine's memory",
-                      std::to_string(model.m));
 }
 
 double SgdExpectedEpochs(const TrialSpec& spec) {

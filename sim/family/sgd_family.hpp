@@ -13,9 +13,9 @@
 
 namespace pmoe {
 
-// The parameters every SGD family reads, and the checks of their values.
+// The parameters every SGD family reads (their checks are the shared rows' own:
+// shared_params.cpp, run by ValidateSpec for whichever family reads them).
 std::vector<std::string> SgdReads();
-void ValidateSgd(const TrialSpec& spec, const std::string& where);
 
 // The metrics every SGD family records with c > 2 classes (MODEL.md §7): accuracy per class.
 std::vector<MetricInfo> SgdMetrics();

@@ -130,15 +130,6 @@ void RequireEnd(gzFile file, const std::string& path, size_t expected_bytes) {
                       " bytes of data expected): not an IDX file, or a damaged one");
 }
 
-void WriteHeader(gzFile file, int rank, const std::vector<uint32_t>& dims) {
-  const uint8_t magic[4] = {0, 0, kUnsignedByte, static_cast<uint8_t>(rank)};
-  gzwrite(file, magic, 4);
-  for (uint32_t d : dims) {
-    const uint8_t b[4] = {uint8_t(d >> 24), uint8_t(d >> 16), uint8_t(d >> 8), uint8_t(d)};
-    gzwrite(file, b, 4);
-  }
-}
-
 }  // namespace
 
 IdxImages ReadIdxImages(const std::string& path) {
@@ -166,19 +157,6 @@ std::vector<uint8_t> ReadIdxLabels(const std::string& path) {
       ReadData(file.get(), path, CheckClaimedSize(file.get(), path, 8, dims), "the labels");
   RequireEnd(file.get(), path, labels.size());
   return labels;
-}
-
-void WriteIdxImages(const std::string& path, const IdxImages& images, bool gzip) {
-  GzFile file = Open(path, gzip ? "wb" : "wbT");
-  WriteHeader(file.get(), 3,
-              {uint32_t(images.count), uint32_t(images.rows), uint32_t(images.cols)});
-  gzwrite(file.get(), images.pixels.data(), static_cast<unsigned>(images.pixels.size()));
-}
-
-void WriteIdxLabels(const std::string& path, const std::vector<uint8_t>& labels, bool gzip) {
-  GzFile file = Open(path, gzip ? "wb" : "wbT");
-  WriteHeader(file.get(), 1, {uint32_t(labels.size())});
-  gzwrite(file.get(), labels.data(), static_cast<unsigned>(labels.size()));
 }
 
 }  // namespace pmoe

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "pmoe/analysis/logistic_fit.hpp"
-#include "pmoe/analysis/stats.hpp"
+#include "pmoe/stats/logistic_fit.hpp"
+#include "pmoe/stats/stats.hpp"
 #include "pmoe/core/rng.hpp"
 
 namespace pmoe {

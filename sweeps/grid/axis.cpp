@@ -9,6 +9,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/suggest.hpp"
 
 namespace pmoe {
 namespace {
@@ -122,11 +123,14 @@ bool ParseGeometric(const std::string& text, bool integer_param, std::vector<std
 }  // namespace
 
 Axis ParseAxis(const std::string& where, const std::string& name, const std::string& text) {
+  if (name.find(',') != std::string::npos) return ParseZippedAxis(where, name, text);
+  if (text.find("${") != std::string::npos) return ParseRule(where, name, text);
   if (FindParam(name) == nullptr)
-    throw ConfigError(where + ": [grid] " + name +
-                      ": not a parameter (expected N, N_test, "
+    throw ConfigError(where + ": [grid] " + name + ": not a parameter" + DidYouMeanParam(name) +
+                      " (expected N, N_test, "
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
-  Axis axis{name, {}, "", {}};
+  Axis axis;
+  axis.name = name;
   const std::string t = Trim(text);
   bool ok;
   double too_many = 0;
@@ -152,6 +156,12 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
                       "of at most 2^53",
                       text);
   return axis;
+}
+
+std::vector<std::string> Axis::Names() const {
+  std::vector<std::string> names = {name};
+  for (const auto& [zipped_name, zipped_values] : zipped) names.push_back(zipped_name);
+  return names;
 }
 
 bool Axis::AppliesToKind(const std::string& kind) const {

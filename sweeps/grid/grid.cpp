@@ -49,6 +49,13 @@ bool Reads(const TrialSpec& spec, const std::string& name) {
   return p != nullptr && p->ReadBy(spec);
 }
 
+// Step `step` of an axis: its parameter's value, and each zipped parameter's; a rule is set later.
+void SetStep(const Axis& axis, size_t step, const std::string& path, TrialSpec& spec) {
+  if (axis.rule) return;
+  SetParam(spec, axis.name, axis.values[step], path);
+  for (const auto& [name, values] : axis.zipped) SetParam(spec, name, values[step], path);
+}
+
 // Every parameter the file sets, and every axis, must be read by some cell: a key no family of
 // the sweep reads would change nothing, which is never what its author meant.
 void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells) {
@@ -64,7 +71,8 @@ void CheckEveryKeyRead(const SweepConfig& config, const std::vector<Cell>& cells
     return out;
   };
   std::vector<std::string> keys = config.base_keys;
-  for (const Axis& axis : config.axes) keys.push_back(axis.name);
+  for (const Axis& axis : config.axes)
+    for (const std::string& name : axis.Names()) keys.push_back(name);
   for (const std::string& key : keys)
     if (!read_by_some(key))
       throw ConfigError(config.path + ": " + key + " is read by none of this sweep's families (" +
@@ -155,26 +163,35 @@ std::vector<Cell> ExpandGrid(const SweepConfig& config) {
     // Axes of every kind first (model.kind among them), then those of [grid.KIND] sections,
     // which only cells of their kind take.
     for (size_t a = 0; a < config.axes.size(); ++a)
-      if (config.axes[a].kinds.empty())
-        SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
+      if (config.axes[a].kinds.empty()) SetStep(config.axes[a], digit[a], config.path, cell.spec);
     for (size_t a = 0; a < config.axes.size(); ++a)
       if (!config.axes[a].kinds.empty() && config.axes[a].AppliesToKind(cell.spec.model.kind))
-        SetParam(cell.spec, config.axes[a].name, config.axes[a].values[digit[a]], config.path);
+        SetStep(config.axes[a], digit[a], config.path, cell.spec);
     for (const auto& [kind, setting] : config.overrides)
       if (cell.spec.model.kind == kind)
         SetParam(cell.spec, setting.first, setting.second, config.path);
+    // Rules last, in file order: each reads the cell as the axes, overrides and earlier rules
+    // left it, in the cells that read its parameter and every parameter it refers to (a CNN has
+    // no model.k: model.m = 5 * ${model.k} leaves its m as the base sets it).
+    for (const Axis& axis : config.axes)
+      if (axis.rule && axis.AppliesToKind(cell.spec.model.kind) && Reads(cell.spec, axis.name) &&
+          std::all_of(axis.rule->names().begin(), axis.rule->names().end(),
+                      [&](const std::string& name) { return Reads(cell.spec, name); }))
+        SetParam(cell.spec, axis.name, EvaluateRule(axis, cell.spec, config.path), config.path);
     // The label names the axes the cell reads; an axis it does not read (or that is not for its
     // model kind) repeats the same cell, which is kept once (the first time), under the values
     // of the axes it reads.
     bool ignores_an_axis = false;
-    for (const Axis& axis : config.axes) {
-      if (!axis.AppliesToKind(cell.spec.model.kind) || !Reads(cell.spec, axis.name)) {
-        ignores_an_axis = true;
-        continue;
+    // A rule's parameter follows from the others: it names no cell.
+    for (const Axis& axis : config.axes)
+      for (const std::string& name : axis.Names()) {
+        if (axis.rule) continue;
+        if (!axis.AppliesToKind(cell.spec.model.kind) || !Reads(cell.spec, name)) {
+          ignores_an_axis = true;
+          continue;
+        }
+        cell.label += (cell.label.empty() ? "" : ", ") + name + "=" + GetParam(cell.spec, name);
       }
-      cell.label +=
-          (cell.label.empty() ? "" : ", ") + axis.name + "=" + GetParam(cell.spec, axis.name);
-    }
     if (cell.label.empty()) cell.label = "the only cell";
     cell.key = CanonicalKey(cell.spec, "");
     cell.id = HashString(cell.key);

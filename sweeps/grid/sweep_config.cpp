@@ -1,12 +1,14 @@
 // Reading a sweep config: every key must be known, every value parses, every axis is well formed.
 #include "pmoe/sweep/sweep_config.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 
@@ -40,6 +42,29 @@ Axis KindAxis(const SweepConfig& config, const std::string& kind, const std::str
   Axis axis = ParseAxis(config.path, name, value);
   axis.kinds = {kind};
   return axis;
+}
+
+// One parameter, one axis, zipped names and rules included; a rule reads only what is set before
+// it runs: axes, overrides and earlier rules (a later rule's parameter would still have its base
+// value, which is never what its author meant).
+void CheckLinkedAxes(const SweepConfig& config) {
+  std::vector<std::string> seen;
+  for (const Axis& axis : config.axes)
+    for (const std::string& name : axis.Names()) {
+      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        throw ConfigError(config.path + ": " + name + " is set by two axes, zips or rules; one "
+                          "parameter, one axis");
+      seen.push_back(name);
+    }
+  for (size_t a = 0; a < config.axes.size(); ++a) {
+    if (!config.axes[a].rule) continue;
+    for (const std::string& read : config.axes[a].rule->names())
+      for (size_t later = a + 1; later < config.axes.size(); ++later)
+        if (config.axes[later].rule && config.axes[later].name == read)
+          throw ConfigError(config.path + ": " + config.axes[a].name + " = " +
+                            config.axes[a].values[0] + " reads " + read +
+                            ", which a later rule sets: put the rule for " + read + " first");
+  }
 }
 
 }  // namespace
@@ -79,12 +104,15 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       trials_set = true;
       config.trials =
           static_cast<int>(ParseIntegerInRange(path, "trials", entry.value, 1, kMaxTrials));
+    } else if (FindParam(entry.key) != nullptr && entry.value.find("${") != std::string::npos) {
+      config.axes.push_back(ParseRule(path, entry.key, entry.value));  // N_test = 100 * ${n}
     } else if (FindParam(entry.key) != nullptr) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
-      throw ConfigError(path + ": unknown key \"" + entry.key +
-                        "\" (expected name, seed, "
+      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
+                        DidYouMeanParam(entry.key) +
+                        " (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
                         "pmoe-sim --help, a [model.KIND] override, a [grid] axis or an "
                         "[adaptive] setting)");
@@ -95,6 +123,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       config.name.find('/') != std::string::npos)
     throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
                       config.name);
+  CheckLinkedAxes(config);
   if (config.adaptive) FinishAdaptive(config, trials_set);
   return config;
 }

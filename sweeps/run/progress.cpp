@@ -1,6 +1,7 @@
 // Rate and ETA from this process's own trials (held ones took no time here).
 #include "progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -17,11 +18,13 @@ std::string Clock(double seconds) {
 
 }  // namespace
 
-Progress::Progress(std::ostream& out, bool terminal, size_t total, size_t held)
-    : out_(out), terminal_(terminal), total_(total), held_(held),
+Progress::Progress(std::ostream& out, bool terminal, size_t total, size_t held,
+                   double total_cost)
+    : out_(out), terminal_(terminal), total_(total), held_(held), total_cost_(total_cost),
       start_(std::chrono::steady_clock::now()), last_(start_) {}
 
-void Progress::Update(size_t done) {
+void Progress::Update(size_t done, double done_cost) {
+  done_cost_ = done_cost;
   const auto now = std::chrono::steady_clock::now();
   const double since = std::chrono::duration<double>(now - last_).count();
   if (since < (terminal_ ? 0.2 : 10.0)) return;
@@ -36,7 +39,10 @@ void Progress::Print(size_t done, bool final) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = elapsed > 0 ? done / elapsed : 0;
   const size_t all = total_ + held_, finished = held_ + done;
-  const double eta = rate > 0 ? (total_ - done) / rate : 0;
+  // By the cost model once it has seen finished work, else by count.
+  const double eta = total_cost_ > 0 && done_cost_ > 0
+                         ? elapsed / done_cost_ * std::max(0.0, total_cost_ - done_cost_)
+                         : rate > 0 ? (total_ - done) / rate : 0;
   char line[256];
   if (terminal_) {
     const int width = 30;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -112,11 +113,12 @@ SweepIdentity SweepIdentity::FromText(const std::string& text) {
   return id;
 }
 
-std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
-                               const std::string& a_name, const std::string& b_name,
-                               bool ignore_shard) {
-  std::string out;
-  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+namespace {
+
+// The differences that make rows incomparable: numerics, build, seed, columns, search, shard.
+void AddRowDifferences(const SweepIdentity& a, const SweepIdentity& b, const std::string& a_name,
+                       const std::string& b_name,
+                       const std::function<void(const std::string&)>& add) {
   if (a.numerics != b.numerics)
     add("numerics version " + std::to_string(a.numerics) + " in " + a_name + ", " +
         std::to_string(b.numerics) + " in " + b_name +
@@ -132,9 +134,11 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
   if (a.seed != b.seed)
     add("seed " + std::to_string(a.seed) + " in " + a_name + ", " + std::to_string(b.seed) +
         " in " + b_name);
-  if (a.trials != b.trials)
-    add("trials " + std::to_string(a.trials) + " in " + a_name + ", " + std::to_string(b.trials) +
-        " in " + b_name);
+}
+
+void AddColumnsAndSearch(const SweepIdentity& a, const SweepIdentity& b,
+                         const std::string& a_name, const std::string& b_name, bool ignore_shard,
+                         const std::function<void(const std::string&)>& add) {
   if (a.columns != b.columns)
     add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
         ")");
@@ -143,6 +147,29 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
         ", \"" + (b.adaptive.empty() ? "none" : b.adaptive) + "\" in " + b_name);
   if (!ignore_shard && a.shard != b.shard)
     add("shard \"" + a.shard + "\" in " + a_name + ", \"" + b.shard + "\" in " + b_name);
+}
+
+// Labels of the cells of `a` that `b` lacks.
+std::vector<std::string> CellsOnlyIn(const SweepIdentity& a, const SweepIdentity& b) {
+  const std::set<std::string> in_b(b.cells.begin(), b.cells.end());
+  std::vector<std::string> only;
+  for (size_t i = 0; i < a.cells.size(); ++i)
+    if (!in_b.count(a.cells[i])) only.push_back(a.labels[i]);
+  return only;
+}
+
+}  // namespace
+
+std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
+                               const std::string& a_name, const std::string& b_name,
+                               bool ignore_shard) {
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  AddRowDifferences(a, b, a_name, b_name, add);
+  if (a.trials != b.trials)
+    add("trials " + std::to_string(a.trials) + " in " + a_name + ", " + std::to_string(b.trials) +
+        " in " + b_name);
+  AddColumnsAndSearch(a, b, a_name, b_name, ignore_shard, add);
   // Which parameters take other values: the most useful thing to say about a changed config.
   const auto values_a = ValuesByParameter(a.cells), values_b = ValuesByParameter(b.cells);
   for (const auto& [name, va] : values_a) {
@@ -151,18 +178,61 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
       add(name + " = " + SetText(va) + " in " + a_name + ", " + SetText(it->second) + " in " +
           b_name);
   }
-  const std::set<std::string> in_a(a.cells.begin(), a.cells.end());
-  const std::set<std::string> in_b(b.cells.begin(), b.cells.end());
-  std::vector<std::string> only_a, only_b;
-  for (size_t i = 0; i < a.cells.size(); ++i)
-    if (!in_b.count(a.cells[i])) only_a.push_back(a.labels[i]);
-  for (size_t i = 0; i < b.cells.size(); ++i)
-    if (!in_a.count(b.cells[i])) only_b.push_back(b.labels[i]);
+  const std::vector<std::string> only_a = CellsOnlyIn(a, b), only_b = CellsOnlyIn(b, a);
   if (!only_a.empty())
     add(std::to_string(only_a.size()) + " cells only in " + a_name + " (" + Examples(only_a) + ")");
   if (!only_b.empty())
     add(std::to_string(only_b.size()) + " cells only in " + b_name + " (" + Examples(only_b) + ")");
   if (out.empty() && a.cells != b.cells) add("the cells are in another order");
+  return out;
+}
+
+std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity& grown,
+                                  const std::string& held_name, const std::string& grown_name) {
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  AddRowDifferences(held, grown, held_name, grown_name, add);
+  AddColumnsAndSearch(held, grown, held_name, grown_name, false, add);
+  if (grown.trials < held.trials)
+    add("trials " + std::to_string(held.trials) + " in " + held_name + ", " +
+        std::to_string(grown.trials) + " in " + grown_name +
+        " (a sweep grows, never shrinks: held trials are not dropped)");
+  // A parameter whose held values are not all still asked for: a changed fixed parameter, or
+  // an axis that lost values.
+  const auto values_h = ValuesByParameter(held.cells), values_g = ValuesByParameter(grown.cells);
+  for (const auto& [name, vh] : values_h) {
+    const auto it = values_g.find(name);
+    if (it == values_g.end() || std::includes(it->second.begin(), it->second.end(), vh.begin(),
+                                              vh.end()))
+      continue;
+    add(name + " = " + SetText(vh) + " in " + held_name + ", " + SetText(it->second) + " in " +
+        grown_name);
+  }
+  const std::vector<std::string> only_held = CellsOnlyIn(held, grown);
+  if (!only_held.empty())
+    add(std::to_string(only_held.size()) + " cells only in " + held_name + " (" +
+        Examples(only_held) + ")");
+  return out;
+}
+
+std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown) {
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  if (grown.trials != held.trials)
+    add("trials per cell " + std::to_string(held.trials) + " -> " + std::to_string(grown.trials));
+  const std::vector<std::string> added = CellsOnlyIn(grown, held);
+  if (!added.empty()) {
+    std::string values;
+    const auto values_h = ValuesByParameter(held.cells), values_g = ValuesByParameter(grown.cells);
+    for (const auto& [name, vg] : values_g) {
+      const auto it = values_h.find(name);
+      std::set<std::string> fresh;
+      for (const std::string& v : vg)
+        if (it == values_h.end() || !it->second.count(v)) fresh.insert(v);
+      if (!fresh.empty()) values += (values.empty() ? "" : ", ") + name + " += " + SetText(fresh);
+    }
+    add(std::to_string(added.size()) + " new cells" + (values.empty() ? "" : " (" + values + ")"));
+  }
   return out;
 }
 

@@ -1,14 +1,14 @@
-// The pmoe-sweep commands. Each returns the exit status and throws ConfigError (exit 2) on bad
-// input; `args` are the command's own arguments.
+// The pmoe-sweep commands. Each has an option table (XCommand(), shown by `pmoe-sweep X --help`
+// and the reference) and a Run function that takes the parsed command line, computes and
+// renders; bad input throws ConfigError (exit 2), the statuses are cli::ExitStatus.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace pmoe {
+#include "cli/command.hpp"
 
-// The value after option args[*i], advancing *i; throws ConfigError when it is missing.
-const std::string& OptionValue(const std::vector<std::string>& args, size_t* i);
+namespace pmoe {
 
 // The number in `text` for option `key`, within [least, most] (least itself excluded unless
 // least_allowed); otherwise a ConfigError that says what was expected.
@@ -19,14 +19,18 @@ double ParsePositive(const std::string& key, const std::string& text);
 const std::string& RequireOutPath(const std::string& text);
 inline constexpr long long kMaxThreads = 4096;  // --threads: an integer in 1..kMaxThreads
 
-// Throws ConfigError for an argument a command does not take, with its usage line.
-[[noreturn]] void UnexpectedArgument(const std::string& argument, const std::string& usage);
+cli::Command PlanCommand();
+cli::Command RunCommand();
+cli::Command MergeCommand();
+cli::Command StatusCommand();
+cli::Command MissingCommand();
+cli::Command SlurmCommand();
 
-int RunPlanCommand(const std::vector<std::string>& args, const std::string& command_line);
-int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line);
-int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line);
-int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line);
-int RunMissingCommand(const std::vector<std::string>& args, const std::string& command_line);
-int RunSlurmCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunPlanCommand(const cli::Parsed& args, const std::string& command_line);
+int RunRunCommand(const cli::Parsed& args, const std::string& command_line);
+int RunMergeCommand(const cli::Parsed& args, const std::string& command_line);
+int RunStatusCommand(const cli::Parsed& args, const std::string& command_line);
+int RunMissingCommand(const cli::Parsed& args, const std::string& command_line);
+int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line);
 
 }  // namespace pmoe

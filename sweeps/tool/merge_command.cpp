@@ -1,11 +1,15 @@
 // `pmoe-sweep merge OUT.h5 SHARD.h5...`: one result file from the shards of one sweep, identical
 // in /cells and /trials to the file a single machine would have written. Refuses files of other
 // sweeps, overlapping trials and missing ones, saying which.
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <map>
 
+#include "cli/file_check.hpp"
+#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
@@ -18,7 +22,6 @@
 namespace pmoe {
 namespace {
 
-using RowKey = std::pair<uint64_t, int>;
 
 // Which shard of `count` each (cell, trial) belongs to, to say which shard left a gap.
 std::map<RowKey, int> Owners(const std::vector<Cell>& cells, int trials, int count) {
@@ -40,13 +43,15 @@ std::string MergedOutOption(const std::string& shard_file) {
 }
 
 // Like `run`, merge does not overwrite a file of another sweep (or no result file at all) unless
-// told to: a mistyped output name must not destroy a finished sweep.
+// told to: a mistyped output name must not destroy a finished sweep. A file of the sweep the
+// shards grow is replaced: run takes its rows into the shards.
 void RefuseOtherSweep(const std::string& out, SweepIdentity merged, bool force) {
   if (force || !std::filesystem::exists(out)) return;
   merged.shard.clear();
   std::string diff;
   try {
-    diff = DescribeDifference(IdentityOf(ReadResultFile(out)), merged, out, "the shards");
+    // The file of a sweep that the shards grow is theirs to replace: they hold its rows.
+    diff = DescribeGrowthProblem(IdentityOf(ReadResultFile(out)), merged, out, "the shards");
   } catch (const SchemaError& e) {
     diff = e.what();
   }
@@ -57,19 +62,28 @@ void RefuseOtherSweep(const std::string& out, SweepIdentity merged, bool force) 
 
 }  // namespace
 
-int RunMergeCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  const std::string usage = "pmoe-sweep merge OUT.h5 SHARD.h5... [--force]";
-  std::vector<std::string> files;
-  bool force = false;
-  for (const auto& a : args) {
-    if (a == "--force")
-      force = true;
-    else if (a.rfind("--", 0) == 0)
-      UnexpectedArgument(a, usage);
-    else
-      files.push_back(a);
-  }
-  if (files.size() < 2) throw ConfigError("merge: expected " + usage);
+cli::Command MergeCommand() {
+  cli::Command c;
+  c.tool = "pmoe-sweep";
+  c.name = "merge";
+  c.operands = "OUT.h5 SHARD.h5...";
+  c.min_operands = 2;
+  c.max_operands = SIZE_MAX;
+  c.summary = "one file from the shards of one sweep, identical to a single-machine run's";
+  c.description =
+      "Refuses files of other sweeps, overlapping trials and missing ones, saying which; an "
+      "existing OUT.h5 of another sweep is only overwritten with --force.";
+  c.options = {
+      {"force", "", "overwrite an OUT.h5 of another sweep", {}, ""},
+      {"json", "", "print {output, trials, cells, files} as JSON", {}, ""},
+  };
+  return c;
+}
+
+int RunMergeCommand(const cli::Parsed& args, const std::string& command_line) {
+  const std::vector<std::string>& files = args.operands;
+  const bool force = args.Has("force");
+  for (size_t i = 1; i < files.size(); ++i) cli::RequireResultFile(files[i]);
   const std::string out = files[0];
   for (const std::string& path : {out, out + ".tmp"})
     if (const std::string problem = OutputFileProblem(path); !problem.empty())
@@ -84,7 +98,8 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   const SweepIdentity base = IdentityOf(shards[0]);
   std::map<uint64_t, std::string> label_of;
   for (const StoredCell& c : shards[0].cells) label_of[c.id] = c.label;
-  std::map<RowKey, std::string> source;
+  std::map<std::string, std::string> shard_file;  // "I/K" -> the file that is that shard
+  std::map<RowKey, std::pair<std::string, const TrialRow*>> source;
   std::vector<TrialRow> rows;
   for (size_t i = 0; i < shards.size(); ++i) {
     const std::string& file = files[i + 1];
@@ -93,13 +108,26 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
     if (!diff.empty())
       throw ConfigError("merge: " + files[1] + " and " + file +
                         " are not parts of one sweep: " + diff);
-    for (const TrialRow& r : shards[i].rows) {
-      auto [it, fresh] = source.emplace(RowKey{r.cell_id, r.result.trial}, file);
+    const std::string& shard = shards[i].meta.shard;
+    if (!shard.empty()) {
+      auto [it, fresh] = shard_file.emplace(shard, file);
       if (!fresh)
+        throw ConfigError("merge: shard " + shard + " is in both " + it->second + " and " + file +
+                          " (the same shard given twice?)");
+    }
+    for (const TrialRow& r : shards[i].rows) {
+      auto [it, fresh] =
+          source.emplace(RowKey{r.cell_id, r.result.trial}, std::make_pair(file, &r));
+      if (fresh) {
+        rows.push_back(r);
+        continue;
+      }
+      // A grown sweep's shards may both hold a row of the sweep it grew from (the share of a
+      // (cell, trial) moves with the cell count): one row, computed twice, kept once.
+      if (!shards[0].schema->SameOutcome(*it->second.second, r))
         throw ConfigError("merge: " + label_of[r.cell_id] + " trial " +
-                          std::to_string(r.result.trial) + " is in both " + it->second + " and " +
-                          file + " (the same shard given twice?)");
-      rows.push_back(r);
+                          std::to_string(r.result.trial) + " is in both " + it->second.first +
+                          " and " + file + " with other results: the files cannot be merged");
     }
   }
 
@@ -163,9 +191,20 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
   meta.command_line = command_line;
   meta.created_utc = UtcNow();
   WriteResultFile(out, meta, cells, *shards[0].schema, rows);
+  if (args.Has("json")) {
+    JsonWriter(std::cout)
+        .BeginObject()
+        .Field("output", out)
+        .Field("trials", rows.size())
+        .Field("cells", cells.size())
+        .Field("files", shards.size())
+        .EndObject();
+    std::cout << "\n";
+    return cli::kDone;
+  }
   std::cout << out << ": " << rows.size() << " trials of " << cells.size() << " cells from "
             << shards.size() << " files\n";
-  return 0;
+  return cli::kDone;
 }
 
 }  // namespace pmoe

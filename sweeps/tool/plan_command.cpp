@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "cli/file_check.hpp"
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
@@ -31,47 +32,77 @@ std::string Duration(double seconds) {
   return buf;
 }
 
-}  // namespace
-
-int RunPlanCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  std::ostream& out = std::cout;
+struct PlanOptions {
   std::string path, output;
   ShardSpec shard;
   bool json = false, all = false;
   size_t pilot = 0;
   int threads = 0;
-  const std::string usage =
-      "pmoe-sweep plan CONFIG.ini [--out F] [--shard I/K] [--all] [--json] "
-      "[--pilot T] [--threads N]";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json")
-      json = true;
-    else if (a == "--all")
-      all = true;
-    else if (a == "--out")
-      output = RequireOutPath(OptionValue(args, &i));
-    else if (a == "--shard")
-      shard = ResolveShard(OptionValue(args, &i));
-    else if (a == "--pilot")
-      pilot = static_cast<size_t>(
-          ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, 1000000));
-    else if (a == "--threads")
-      threads = static_cast<int>(
-          ParseIntegerInRange("command line", a, OptionValue(args, &i), 1, kMaxThreads));
-    else if (path.empty() && a.rfind("--", 0) != 0)
-      path = a;
-    else
-      UnexpectedArgument(a, usage);
+};
+
+PlanOptions ParsePlan(const cli::Parsed& args) {
+  PlanOptions o;
+  o.path = args.operands.at(0);
+  for (const auto& [name, value] : args.options) {
+    const std::string a = "--" + name;
+    if (name == "json")
+      o.json = true;
+    else if (name == "all")
+      o.all = true;
+    else if (name == "out")
+      o.output = RequireOutPath(value);
+    else if (name == "shard")
+      o.shard = ResolveShard(value);
+    else if (name == "pilot")
+      o.pilot = static_cast<size_t>(ParseIntegerInRange("command line", a, value, 1, 1000000));
+    else if (name == "threads")
+      o.threads = static_cast<int>(ParseIntegerInRange("command line", a, value, 1, kMaxThreads));
   }
-  if (path.empty())
-    throw ConfigError("plan: missing CONFIG.ini (usage: pmoe-sweep plan CONFIG.ini)");
+  cli::RequireConfigFile(o.path);
+  return o;
+}
+
+}  // namespace
+
+cli::Command PlanCommand() {
+  cli::Command c;
+  c.tool = "pmoe-sweep";
+  c.name = "plan";
+  c.operands = "CONFIG.ini";
+  c.min_operands = c.max_operands = 1;
+  c.summary = "the cells, trials, estimated cost and memory, and what a run would skip";
+  c.description =
+      "Nothing is written. The estimate is the static cost model's (sweeps/run/work_plan.cpp); "
+      "--pilot T runs T of the trials still to run (on N cores) and scales the estimate by "
+      "what they took.";
+  c.options = {
+      {"out", "F", "the result file a run would write (default results/NAME.h5)", {}, ""},
+      {"shard", "I/K", "plan the I-th of K parts", {}, ""},
+      {"all", "", "list every cell (default: the 20 costliest)", {}, ""},
+      {"json", "", "print the plan as one JSON object", {}, ""},
+      {"pilot", "T", "run T trials (nothing is written) and scale the estimate by their time",
+       {}, ""},
+      {"threads", "N", "cores the pilot and the wall-clock estimate use (default: all)", {}, ""},
+  };
+  return c;
+}
+
+int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
+  std::ostream& out = std::cout;
+  const PlanOptions o = ParsePlan(args);
+  const std::string &path = o.path, &output = o.output;
+  const ShardSpec& shard = o.shard;
+  const bool json = o.json, all = o.all;
+  const size_t pilot = o.pilot;
+  const int threads = o.threads;
+  // Compute: the setup, what a run would skip, the static and piloted estimates.
   const SweepSetup setup = PrepareSweep(path, output, shard);
   const SweepConfig& config = setup.config;
   const std::vector<Cell>& cells = setup.cells;
   // What a run would skip: the trials of this shard that the file or journal already hold.
   std::set<std::pair<uint64_t, int>> held;
-  for (const TrialRow& r : HeldRows(setup)) held.insert({r.cell_id, r.result.trial});
+  const HeldSweep found = ReadHeld(setup);  // growth: what the config adds to the file's sweep
+  for (const TrialRow& r : found.rows) held.insert({r.cell_id, r.result.trial});
   std::vector<WorkItem> to_run;
   double to_run_seconds = 0;  // by the static model
   for (const WorkItem& item : setup.work)
@@ -115,6 +146,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
   const PilotEstimate estimate =
       piloted ? RunPilot(setup, to_run, pilot, threads) : PilotEstimate{};
 
+  // Render: JSON or text.
   if (json) {
     JsonWriter w(out);
     w.BeginObject().Field("name", config.name).Field("config", config.path);
@@ -124,6 +156,7 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
     w.Field("test_sets", distinct_test_sets).Field("test_set_bytes", test_set_bytes);
     w.Field("output", setup.out_path).Field("shard", shard.Text());
     w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
+    w.Field("grows", found.growth);
     if (piloted) {
       w.Key("pilot")
           .BeginObject()
@@ -180,6 +213,9 @@ int RunPlanCommand(const std::vector<std::string>& args, const std::string& comm
                 "to --test-cache-mb (default 1000)\n",
                 distinct_test_sets, trials, test_set_bytes / 1e6);
   out << line;
+  if (!found.growth.empty())
+    out << "  grows the sweep in " << setup.out_path << ": " << found.growth
+        << "; the trials it holds are kept\n";
   if (config.adaptive)
     out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ")" : "")
         << ": " << held.size() << " trials already done; a run chooses the rest round by round\n";

@@ -9,10 +9,14 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/file_check.hpp"
+#include "cli/tool.hpp"
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
+#include "sweep_json.hpp"
 
 namespace pmoe {
 namespace {
@@ -26,36 +30,63 @@ void OnSignal(int signal) {
 
 }  // namespace
 
-int RunRunCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  std::string config, out;
+cli::Command RunCommand() {
+  cli::Command c;
+  c.tool = "pmoe-sweep";
+  c.name = "run";
+  c.operands = "CONFIG.ini";
+  c.min_operands = c.max_operands = 1;
+  c.summary = "run a sweep, or resume it: trials already in the output are skipped";
+  c.description =
+      "Writes F (default results/NAME.h5) with a journal beside it; Ctrl-C saves what finished "
+      "and exits 130, and running again resumes. --shard I/K runs the I-th of K cost-balanced "
+      "parts into F-without-.h5.shards/shard-I-of-K.h5; auto/K takes I from "
+      "SLURM_ARRAY_TASK_ID (K is never taken from the array's size). Trials with the same data "
+      "parameters and trial index share their test set.";
+  c.options = {
+      {"out", "F", "the result file (default results/NAME.h5)", {}, ""},
+      {"threads", "N", "worker threads, 1..4096 (default: all cores)", {}, ""},
+      {"shard", "I/K", "run the I-th of K cost-balanced parts (auto/K: I from "
+                       "SLURM_ARRAY_TASK_ID)", {}, ""},
+      {"force", "", "overwrite an output file of another sweep", {}, ""},
+      {"checkpoint-seconds", "S", "seconds between rebuilds of the HDF5 file while running "
+                                 "(default 30)",
+       {"checkpoint_seconds"}, ""},
+      {"test-cache-mb", "M", "megabytes of shared test sets kept (default 1000; 0: draw each "
+                             "anew)", {"test_cache_mb"}, ""},
+      {"json", "", "print the outcome as one JSON object on stdout", {}, ""},
+  };
+  return c;
+}
+
+int RunRunCommand(const cli::Parsed& args, const std::string& command_line) {
+  // Parse.
+  const std::string config = args.operands.at(0);
+  std::string out;
   RunOptions options;
   options.command_line = command_line;
   ShardSpec shard;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& { return OptionValue(args, &i); };
-    if (a == "--out")
-      out = RequireOutPath(value());
-    else if (a == "--threads")
+  bool json = false;
+  for (const auto& [name, value] : args.options) {
+    const std::string a = "--" + name;
+    if (name == "out")
+      out = RequireOutPath(value);
+    else if (name == "threads")
       options.threads =
-          static_cast<int>(ParseIntegerInRange("command line", a, value(), 1, kMaxThreads));
-    else if (a == "--shard")
-      shard = ResolveShard(value());
-    else if (a == "--force")
+          static_cast<int>(ParseIntegerInRange("command line", a, value, 1, kMaxThreads));
+    else if (name == "shard")
+      shard = ResolveShard(value);
+    else if (name == "force")
       options.force = true;
-    else if (a == "--checkpoint-seconds")
-      options.checkpoint_seconds = ParsePositive(a, value());
-    else if (a == "--test-cache-mb")
+    else if (name == "json")
+      json = true;
+    else if (name == "checkpoint-seconds")
+      options.checkpoint_seconds = ParsePositive(a, value);
+    else if (name == "test-cache-mb")
       options.test_cache_bytes = static_cast<size_t>(
-          ParseNumber(a, value(), 0, true, 1e9, "a number of megabytes, 0 or more") * 1e6);
-    else if (config.empty() && a.rfind("--", 0) != 0)
-      config = a;
-    else
-      UnexpectedArgument(a,
-                         "pmoe-sweep run CONFIG.ini [--out F] [--threads N] [--shard I/K] "
-                         "[--force] [--checkpoint-seconds S] [--test-cache-mb M]");
+          ParseNumber(a, value, 0, true, 1e9, "a number of megabytes, 0 or more") * 1e6);
   }
-  if (config.empty()) throw ConfigError("command line: run needs a CONFIG.ini (pmoe-sweep --help)");
+  cli::RequireConfigFile(config);
   const SweepSetup setup =
       PrepareSweep(config, out, shard);  // validates before any file is touched
   // The array's size is never taken for a shard count (a resubmitted task would compute the
@@ -70,7 +101,29 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGHUP, OnSignal);  // a closed terminal or ssh session: save, as for SIGTERM
   std::signal(SIGQUIT, OnSignal);
+  // Compute.
   const RunReport report = RunSweep(setup, options, std::cerr);
+  // Render.
+  const int status = report.interrupted ? cli::kInterrupted : cli::kDone;
+  if (json) {
+    JsonWriter w(std::cout);
+    w.BeginObject()
+        .Field("output", setup.out_path)
+        .Field("shard", shard.Text())
+        .Field("shard_trials", report.shard_trials)
+        .Field("held_before", report.held)
+        .Field("ran", report.ran)
+        .Field("interrupted", report.interrupted)
+        .Field("wall_seconds", report.wall_seconds)
+        .Field("store_seconds", report.store_seconds)
+        .Field("test_sets_kept", report.test_sets_kept)
+        .Field("test_set_reuses", report.test_set_reuses)
+        .Field("test_cache_peak_bytes", report.test_cache_peak_bytes);
+    if (!report.summary.empty()) w.Field("source_summary", report.summary);
+    w.EndObject();
+    std::cout << "\n";
+    return status;
+  }
   std::cout << setup.out_path << ": " << report.held + report.ran << "/" << report.shard_trials
             << " trials" << (report.interrupted ? " (interrupted; run again to resume)" : "")
             << "\n";
@@ -89,10 +142,10 @@ int RunRunCommand(const std::vector<std::string>& args, const std::string& comma
                   report.test_set_reuses);
     std::cout << line;
   }
+  std::cout << report.summary;
   if (!report.interrupted && setup.out_path.find(".shards/") == std::string::npos)  // what next
     std::cout << "  report page: build/analysis/pmoe-analyze report " << setup.out_path << "\n";
-  if (!report.adaptive.empty()) PrintSeriesOutcomes(report.adaptive, std::cout);
-  return report.interrupted ? 130 : 0;
+  return status;
 }
 
 }  // namespace pmoe

@@ -12,10 +12,13 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
+#include "cli/file_check.hpp"
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/pilot.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "slurm_scripts.hpp"
@@ -30,7 +33,7 @@ struct SlurmOptions {
   double margin = 2;
   int time_minutes = 0, mem_mb = 0;  // 0: estimated
   std::vector<std::string> extra;
-  bool print = false, submit = false;
+  bool print = false, submit = false, json = false;
 };
 
 std::string Format(const char* format, double a, double b = 0, double c = 0) {
@@ -53,52 +56,49 @@ void ReadTemplate(const std::string& path, std::vector<std::string>* extra) {
   }
 }
 
-SlurmOptions Parse(const std::vector<std::string>& args) {
-  const std::string usage =
-      "pmoe-sweep slurm CONFIG.ini --shards K [--out F] [--cpus C] [--pilot T] [--margin X] "
-      "[--time MINUTES] [--mem MB] [--sbatch LINE]... [--sbatch-file F] [--print | --submit]";
+SlurmOptions Parse(const cli::Parsed& args) {
   SlurmOptions o;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& { return OptionValue(args, &i); };
+  o.config = args.operands.at(0);
+  for (const auto& [name, text] : args.options) {
+    const std::string a = "--" + name;
     auto whole = [&](double least, double most, const char* expected) {
-      const std::string& text = value();
       const double v = ParseNumber(a, text, least, true, most, expected);
       if (v != std::floor(v)) throw ConfigError("command line", a, expected, text);
       return v;
     };
-    if (a == "--shards")
-      o.shards = ParseShard("1/" + value()).count;
-    else if (a == "--out")
-      o.out = value();
-    else if (a == "--cpus")
+    if (name == "shards")
+      o.shards = ParseShard("1/" + text).count;
+    else if (name == "out")
+      o.out = text;
+    else if (name == "cpus")
       o.cpus = static_cast<int>(whole(1, 4096, "a whole number of CPUs, 1 or more"));
-    else if (a == "--pilot")
+    else if (name == "pilot")
       o.pilot = static_cast<size_t>(whole(0, 1e6, "a whole number of trials, 0 or more"));
-    else if (a == "--margin")
-      o.margin = ParseNumber(a, value(), 1, true, 100, "a factor of 1 or more");
-    else if (a == "--time")
+    else if (name == "margin")
+      o.margin = ParseNumber(a, text, 1, true, 100, "a factor of 1 or more");
+    else if (name == "time")
       o.time_minutes = static_cast<int>(whole(1, 1e6, "whole minutes, 1 or more"));
-    else if (a == "--mem")
+    else if (name == "mem")
       o.mem_mb = static_cast<int>(whole(1, 1e9, "whole megabytes, 1 or more"));
-    else if (a == "--sbatch") {
-      std::string line = value();
+    else if (name == "sbatch") {
+      std::string line = text;
       if (line.rfind("#SBATCH ", 0) != 0) line = "#SBATCH " + line;
       if (line.find('\n') != std::string::npos) throw ConfigError("--sbatch: one line at a time");
       o.extra.push_back(line);
-    } else if (a == "--sbatch-file")
-      ReadTemplate(value(), &o.extra);
-    else if (a == "--print")
+    } else if (name == "sbatch-file")
+      ReadTemplate(text, &o.extra);
+    else if (name == "print")
       o.print = true;
-    else if (a == "--submit")
+    else if (name == "submit")
       o.submit = true;
-    else if (o.config.empty() && a.rfind("--", 0) != 0)
-      o.config = a;
-    else
-      UnexpectedArgument(a, usage);
+    else if (name == "json")
+      o.json = true;
   }
-  if (o.config.empty() || o.shards == 0) throw ConfigError("slurm: expected " + usage);
+  if (o.shards == 0)
+    throw ConfigError("command line: slurm needs --shards K (usage: " + SlurmCommand().Usage() +
+                      ")");
   if (o.print && o.submit) throw ConfigError("slurm: --print and --submit exclude each other");
+  cli::RequireConfigFile(o.config);
   return o;
 }
 
@@ -118,10 +118,41 @@ std::string RunForLine(const std::string& command) {
 
 }  // namespace
 
-int RunSlurmCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  const SlurmOptions o = Parse(args);
+cli::Command SlurmCommand() {
+  cli::Command c;
+  c.tool = "pmoe-sweep";
+  c.name = "slurm";
+  c.operands = "CONFIG.ini";
+  c.min_operands = c.max_operands = 1;
+  c.summary = "write (or print, or submit) a Slurm job array of K shards and its merge job";
+  c.description =
+      "Writes F-without-.h5.slurm/array.sbatch (K tasks, C CPUs each, time and memory from a "
+      "pilot of T trials times the margin X) and merge.sbatch; --print shows them instead, "
+      "--submit submits both (the merge after the array).";
+  c.options = {
+      {"shards", "K", "the number of array tasks, each one shard (required)", {}, ""},
+      {"out", "F", "the merged result file (default results/NAME.h5)", {}, ""},
+      {"cpus", "C", "CPUs per task (default 4)", {}, ""},
+      {"pilot", "T", "trials of the pilot that measures the time (default 16; 0: the static "
+                     "model alone)", {}, ""},
+      {"margin", "X", "factor on the estimated time and memory, 1..100 (default 2)", {}, ""},
+      {"time", "MINUTES", "the time limit per task instead of the estimate", {}, ""},
+      {"mem", "MB", "the memory per task instead of the estimate", {}, ""},
+      {"sbatch", "LINE", "an extra #SBATCH line for both scripts (repeatable)", {}, ""},
+      {"sbatch-file", "F", "a site template of #SBATCH lines", {"sbatch_file"}, ""},
+      {"print", "", "print the scripts instead of writing them", {}, ""},
+      {"submit", "", "write and submit both (sbatch), the merge after the array", {}, ""},
+      {"json", "", "print the job (scripts, tasks, time, memory, notes) as one JSON object",
+       {}, ""},
+  };
+  return c;
+}
+
+namespace {
+
+// Computes the job and writes, prints or submits its scripts, saying so on stdout.
+int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJob& job) {
   const SweepSetup setup = PrepareSweep(o.config, o.out, {});
-  SlurmJob job;
   job.name = setup.config.name;
   job.tool = std::filesystem::canonical("/proc/self/exe").string();
   job.workdir = std::filesystem::current_path().string();
@@ -223,6 +254,42 @@ int RunSlurmCommand(const std::vector<std::string>& args, const std::string& com
             << " missing " << o.config << " --shards " << o.shards
             << (o.out.empty() ? "" : " --out " + o.out) << "\n";
   return 0;
+}
+
+}  // namespace
+
+int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line) {
+  const SlurmOptions o = Parse(args);
+  SlurmJob job;
+  if (!o.json) return WriteSlurmJob(o, command_line, job);
+  // --json: the same work, its text captured and given as "text" beside the job's numbers.
+  std::ostringstream text;
+  std::streambuf* const stdout_buffer = std::cout.rdbuf(text.rdbuf());
+  int status = 0;
+  try {
+    status = WriteSlurmJob(o, command_line, job);
+  } catch (...) {
+    std::cout.rdbuf(stdout_buffer);
+    throw;
+  }
+  std::cout.rdbuf(stdout_buffer);
+  JsonWriter w(std::cout);
+  w.BeginObject()
+      .Field("array_script", ArrayScriptPath(job.out))
+      .Field("merge_script", MergeScriptPath(job.out))
+      .Field("written", !o.print)
+      .Field("submitted", o.submit)
+      .Field("shards", job.shards)
+      .Field("cpus", job.cpus)
+      .Field("time_minutes", job.time_minutes)
+      .Field("mem_mb", job.mem_mb)
+      .Field("merge_time_minutes", job.merge_time_minutes)
+      .Field("merge_mem_mb", job.merge_mem_mb);
+  w.Key("notes").BeginArray();
+  for (const std::string& note : job.notes) w.Value(note);
+  w.EndArray().Field("text", text.str()).EndObject();
+  std::cout << "\n";
+  return status;
 }
 
 }  // namespace pmoe

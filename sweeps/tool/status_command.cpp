@@ -2,9 +2,14 @@
 // still lacks, and what a journal beside it holds that the file does not yet (a run in progress
 // or killed; a journal alone, before the first checkpoint, is read too). Exit status 0 when every
 // file is complete, 1 when any lacks trials, 2 when one cannot be read.
+#include <cstdint>
 #include <iostream>
 
+#include "cli/file_check.hpp"
+#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/io/json_writer.hpp"
+#include "sweep_json.hpp"
 #include "pmoe/core/errors.hpp"
 #include "sweep_state.hpp"
 
@@ -63,19 +68,92 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
   return false;
 }
 
+// The same account as one JSON object per file.
+void WriteStatusJson(const SweepState& s, JsonWriter& w) {
+  const SweepIdentity& id = s.identity;
+  w.BeginObject()
+      .Field("path", s.path)
+      .Field("file_exists", s.file_exists)
+      .Field("journal_exists", s.journal_exists)
+      .Field("name", s.name)
+      .Field("config", s.config_path)
+      .Field("seed", static_cast<unsigned long long>(id.seed))
+      .Field("shard", id.shard)
+      .Field("created_utc", s.created_utc)
+      .Field("tool", s.tool)
+      .Field("numerics_version", id.numerics)
+      .Field("numerics_build", id.build)
+      .Field("adaptive", s.adaptive)
+      .Field("cells", s.cells.size())
+      .Field("trials_per_cell", id.trials)
+      .Field("share_trials", s.work.size())
+      .Field("held", s.held.size())
+      .Field("ok", s.by_status[0])
+      .Field("diverged", s.by_status[1])
+      .Field("infeasible", s.by_status[2])
+      .Field("error", s.by_status[3])
+      .Field("successes", s.successes)
+      .Field("journal_only", s.journal_only)
+      .Field("journal_damage", s.journal_damage)
+      .Field("journal_of_another", s.journal_of_another)
+      .Field("missing", s.Missing())
+      .Field("complete", s.lacking.empty());
+  w.Key("lacking").BeginArray();
+  for (const auto& [cell, count] : s.lacking)
+    w.BeginObject().Field("cell", s.cells[cell].label).Field("missing", count).EndObject();
+  w.EndArray();
+  if (s.adaptive) WriteSeriesJson(w, s.adaptive_series);
+  w.EndObject();
+}
+
 }  // namespace
 
-int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line) {
+cli::Command StatusCommand() {
+  cli::Command c;
+  c.tool = "pmoe-sweep";
+  c.name = "status";
+  c.operands = "FILE.h5...";
+  c.min_operands = 1;
+  c.max_operands = SIZE_MAX;
+  c.summary = "what each result file (or its journal) holds and lacks; exit 1 if any lacks";
+  c.description =
+      "Reads the file and the journal beside it (a run in progress or stopped), or the journal "
+      "alone before the first checkpoint. Changes nothing and takes no lock.";
+  c.options = {
+      {"json", "", "one JSON object: {\"files\": [...], \"complete\": N, \"incomplete\": N}",
+       {}, ""},
+  };
+  return c;
+}
+
+int RunStatusCommand(const cli::Parsed& args, const std::string& command_line) {
   (void)command_line;
-  const std::string usage = "pmoe-sweep status FILE.h5...";
-  if (args.empty()) throw ConfigError("status: expected " + usage);
-  for (const auto& a : args)
-    if (a.rfind("--", 0) == 0) UnexpectedArgument(a, usage);
+  // Parse.
+  const bool json = args.Has("json");
+  for (const std::string& path : args.operands) cli::RequireResultFile(path);
+  // Compute.
+  std::vector<SweepState> states;
+  for (const std::string& path : args.operands) states.push_back(ReadSweepState(path));
+  // Render.
   size_t incomplete = 0;
-  for (const std::string& path : args) incomplete += !PrintStatus(ReadSweepState(path), std::cout);
-  if (args.size() > 1)
-    std::cout << args.size() - incomplete << " of " << args.size() << " files complete\n";
-  return incomplete > 0 ? 1 : 0;
+  if (json) {
+    JsonWriter w(std::cout);
+    w.BeginObject().Key("files").BeginArray();
+    for (const SweepState& s : states) {
+      WriteStatusJson(s, w);
+      incomplete += !s.lacking.empty();
+    }
+    w.EndArray()
+        .Field("complete", states.size() - incomplete)
+        .Field("incomplete", incomplete)
+        .EndObject();
+    std::cout << "\n";
+  } else {
+    for (const SweepState& s : states) incomplete += !PrintStatus(s, std::cout);
+    if (states.size() > 1)
+      std::cout << states.size() - incomplete << " of " << states.size() << " files complete\n";
+  }
+  return incomplete > 0 ? cli::kIncomplete : cli::kDone;
 }
 
 }  // namespace pmoe

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <tuple>
 
-#include "pmoe/analysis/stats.hpp"
+#include "pmoe/stats/stats.hpp"
 #include "pmoe/core/rng.hpp"
 
 namespace pmoe {

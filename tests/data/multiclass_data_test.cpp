@@ -11,6 +11,7 @@
 #include "pmoe/data/image_model.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/io/idx_file.hpp"
+#include "support/idx_writer.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {

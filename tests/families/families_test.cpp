@@ -11,10 +11,12 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "pmoe/family/model_factory.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/train/loss.hpp"
 #include "pmoe/trial/trial.hpp"
+#include "families/toy_families.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 
@@ -314,6 +316,57 @@ TEST_CASE("An axis applies to the cells whose families read it", "[family][grid]
   std::ofstream(dir + "/bad.ini") << "[data]\nmodel = image\ndelta_r = 0.5\n";
   CHECK_THROWS_WITH(ExpandGrid(LoadSweepConfig(dir + "/bad.ini")),
                     Catch::Matchers::Contains("data.delta_r is read by none"));
+}
+
+TEST_CASE("The family list is the built-in one plus the toys the tests add to it", "[family]") {
+  std::vector<std::string> data, models;
+  for (const DataFamily* f : DataFamilies()) data.push_back(f->name());
+  for (const ModelFamily* f : ModelFamilies()) models.push_back(f->name());
+  CHECK(data == std::vector<std::string>{"pattern", "image", "cluster", "toy"});
+  CHECK(models ==
+        std::vector<std::string>{"separate", "joint", "cnn", "switch", "single", "toy_model"});
+  CHECK(AddedModelFamilies() == std::vector<const ModelFamily*>{&test::ToyModelFamily()});
+}
+
+TEST_CASE("A shared parameter's check runs for every family that reads it, and only those",
+          "[family]") {
+  for (const std::string kind : {"cnn", "separate", "joint"}) {
+    TrialSpec spec = SmallCell("pattern", kind);
+    spec.model.lr = 0;
+    CHECK_THROWS_WITH(ValidateSpec(spec, "t"),
+                      Catch::Matchers::Contains("model.lr") &&
+                          Catch::Matchers::Contains("a positive number"));
+    spec.model.lr = 0.1;
+    spec.data.c = 3;
+    spec.model.loss = "logistic";
+    if (kind == "separate") spec.model.k = 0;
+    CHECK_THROWS_WITH(ValidateSpec(spec, "t"), Catch::Matchers::Contains("model.loss"));
+  }
+  // The toy model family reads no shared parameter: their values do not concern it.
+  TrialSpec toy = SmallCell("pattern", "toy_model");
+  toy.model.lr = 0;
+  toy.model.sigma_w = -1;
+  CHECK_NOTHROW(ValidateSpec(toy, "t"));
+}
+
+TEST_CASE("Experts and models are what each SGD family declares; other families have none",
+          "[family]") {
+  ModelSpec spec;
+  spec.k = 0;
+  spec.kind = "separate";
+  CHECK(ModelExperts(spec, 5) == 5);  // one per class
+  spec.k = 4;
+  CHECK(ModelExperts(spec, 5) == 4);
+  spec.kind = "joint";
+  CHECK(ModelExperts(spec, 5) == 4);
+  spec.kind = "cnn";
+  CHECK(ModelExperts(spec, 5) == 1);
+  spec.m = 8;
+  CHECK(MakeModel<float>(spec, 3, 1)->params().size() >= 8 * 3);
+  spec.kind = "toy_model";
+  CHECK_THROWS_WITH(MakeModel<float>(spec, 3, 1),
+                    Catch::Matchers::Contains("model.kind") &&
+                        Catch::Matchers::Contains("trained by SGD: one of separate|joint|cnn"));
 }
 
 }  // namespace pmoe

@@ -11,6 +11,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/io/idx_file.hpp"
+#include "support/idx_writer.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "support/run_command.hpp"
 

@@ -8,6 +8,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/data/image_dataset.hpp"
 #include "pmoe/io/idx_file.hpp"
+#include "support/idx_writer.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {

@@ -9,7 +9,7 @@
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "pmoe/models/separate_moe.hpp"
-#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/family/model_factory.hpp"
 
 namespace pmoe {
 namespace {

@@ -9,7 +9,7 @@
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/models/init.hpp"
-#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/family/model_factory.hpp"
 
 namespace pmoe {
 namespace {

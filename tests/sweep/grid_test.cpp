@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/family/family.hpp"
 
 namespace pmoe {
 

@@ -7,7 +7,7 @@
 #include "pmoe/core/rng.hpp"
 #include "pmoe/family/builtin.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
-#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/family/model_factory.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {

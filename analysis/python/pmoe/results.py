@@ -14,6 +14,9 @@ interpreter."""
 import math
 import os
 import pickle
+import select
+import signal
+import time
 from dataclasses import dataclass, field
 
 import h5py  # imported here once, not in every reading child
@@ -90,6 +93,33 @@ def _text(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _read_deadline(path):
+    """Seconds the child may take: a damaged global heap can also make HDF5 loop forever (seen:
+    flipped bytes in a string heap), so reading is abandoned after a time generous for the
+    file's size (reading a healthy file runs at tens of MB/s)."""
+    if os.environ.get("PMOE_READ_SECONDS"):
+        return float(os.environ["PMOE_READ_SECONDS"])
+    try:
+        size_mb = os.path.getsize(path) / 1e6
+    except OSError:
+        size_mb = 0.0
+    return 30.0 + 2.0 * size_mb
+
+
+def _read_until(fd, seconds):
+    """Everything the child writes to fd, or (partial, True) when seconds pass first."""
+    chunks, end = [], time.monotonic() + seconds
+    with os.fdopen(fd, "rb", buffering=0) as pipe:
+        while True:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                return b"".join(chunks), True
+            chunk = pipe.read(1 << 16)
+            if not chunk:
+                return b"".join(chunks), False
+            chunks.append(chunk)
+
+
 def _in_child(function, path):
     """function(path) run in a forked child process, its result (or ResultFileError) sent back
     through a pipe: a damaged file can make the HDF5 library crash (seen: a segfault inside
@@ -119,9 +149,13 @@ def _in_child(function, path):
         finally:
             os._exit(status)
     os.close(w)
-    with os.fdopen(r, "rb") as pipe:
-        data = pipe.read()
+    data, hung = _read_until(r, _read_deadline(path))
+    if hung:
+        os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
+    if hung:
+        raise ResultFileError(f"{path}: damaged: reading it made the HDF5 library loop (no answer "
+                              f"in {_read_deadline(path):.0f} s; PMOE_READ_SECONDS sets the limit)")
     if not data:
         why = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
                else f"exit status {os.WEXITSTATUS(status)}")

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "pmoe/analysis/results.hpp"
-#include "pmoe/analysis/stats.hpp"
+#include "pmoe/stats/stats.hpp"
 
 namespace pmoe {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pmoe/analysis/results.hpp"
-#include "pmoe/analysis/stats.hpp"
+#include "pmoe/stats/stats.hpp"
 #include "pmoe/analysis/table.hpp"
 
 namespace pmoe {

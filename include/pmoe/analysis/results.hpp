@@ -56,7 +56,9 @@ struct Results {
 };
 
 // Reads and unites the files: cells with the same id are one cell; a (cell, trial) held by two
-// files is counted once. Throws SchemaError naming the file for anything unreadable.
+// files of one master seed is counted once (throws SchemaError when the copies differ); files
+// of other seeds are other draws, pooled with their trials numbered after the earlier seeds'.
+// Throws SchemaError naming the file for anything unreadable.
 Results LoadResults(const std::vector<std::string>& paths);
 
 // The cells whose numeric `axis` value lies in [lo, hi], and their trials.

@@ -39,6 +39,17 @@ struct ParamInfo {
   std::string Default() const;  // canonical text of the default value
 };
 
+// What the table needs of a family: its name (a value of data.model or model.kind), the shared
+// rows it reads and its own rows. The family layer defines these two from the family list the
+// binary links (family.cpp): the core asks for the families' declarations, never names them.
+struct FamilyParams {
+  std::string name;
+  std::vector<std::string> reads;
+  std::vector<ParamInfo> own;
+};
+std::vector<FamilyParams> DataFamilyParams();
+std::vector<FamilyParams> ModelFamilyParams();
+
 // All parameters, in display order: core first, then [data], then [model].
 const std::vector<ParamInfo>& ParamTable();
 

@@ -1,6 +1,5 @@
-// Checks a TrialSpec before anything runs: the core parameters, then the data family's and the
-// model family's own checks (ranges and combinations such as l <= n), then the memory a trial
-// would need against the machine's. Data-model feasibility is the data family's Make().
+// The core's checks of a TrialSpec: the success criterion, the helper the families' checks
+// throw with, the machine's memory. ValidateSpec (family.hpp) runs them with the families' own.
 #pragma once
 
 #include <string>
@@ -8,9 +7,6 @@
 #include "pmoe/core/spec.hpp"
 
 namespace pmoe {
-
-// Throws ConfigError naming `where`, the parameter, the value found and what was expected.
-void ValidateSpec(const TrialSpec& spec, const std::string& where);
 
 // Throws unless `ok`: "where: name = "value": expected <expected>" (for the families' checks).
 void Require(bool ok, const TrialSpec& spec, const std::string& where, const std::string& name,
@@ -24,9 +20,6 @@ struct SuccessCriterion {
 
 // Throws ConfigError for anything but test_accuracy>=X, router_hit>=X or zero_train_error.
 SuccessCriterion ParseSuccess(const std::string& text, const std::string& where);
-
-// Peak bytes one trial holds: its training and test sets (and their labels), stored as float.
-double EstimateTrialBytes(const TrialSpec& spec);
 
 // This machine's physical memory in bytes (0 when unknown).
 double PhysicalMemoryBytes();

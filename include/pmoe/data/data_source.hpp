@@ -8,7 +8,7 @@
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/dataset.hpp"
-#include "pmoe/family/metrics.hpp"
+#include "pmoe/core/metrics.hpp"
 
 namespace pmoe {
 

@@ -2,7 +2,7 @@
 // each declare in one place what a trial needs of them: the parameters they read, their checks,
 // their cost, the metrics they record and a factory. RunTrial, the tools and the sweep engine
 // read only these declarations, so a new family is a file or two plus its line in the list
-// (family_list.cpp; tests link their own list with toy families).
+// (family_list.cpp; the tests add their toy families to it).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,8 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/data_source.hpp"
-#include "pmoe/family/metrics.hpp"
+#include "pmoe/train/train_outcome.hpp"
+#include "pmoe/core/metrics.hpp"
 
 namespace pmoe {
 
@@ -59,27 +60,6 @@ class DataFamily {
   virtual double SecondsPerSample(const TrialSpec& spec, const DataShape& shape) const = 0;
 };
 
-// How a model's training ended (MODEL.md §5).
-enum class StopReason : int {
-  kNone = 0,
-  kZeroTrainError = 1,
-  kEpochCap = 2,
-  kStepCap = 3,
-  kDiverged = 4,
-  kRule = 5
-};
-const char* StopReasonName(StopReason reason);  // "zero_train_error", "epoch_cap", ...
-
-struct TrainOutcome {
-  int epochs = 0;
-  long steps = 0;
-  StopReason stop = StopReason::kNone;
-  bool diverged = false;
-  std::string message;  // why it diverged
-};
-
-struct Evaluation;  // train/sgd_trainer.hpp
-
 // One trained model of a trial: made by its family from the spec and the init seed.
 class Learner {
  public:
@@ -114,13 +94,28 @@ class ModelFamily {
                                         uint64_t init_seed) const = 0;
 };
 
-// The explicit list of families this binary knows (family_list.cpp; tests link their own).
+// The explicit list of families every binary knows (family_list.cpp): the built-in ones, then
+// those the binary adds (the tests' toys).
 const std::vector<const DataFamily*>& DataFamilies();
 const std::vector<const ModelFamily*>& ModelFamilies();
+
+// The families a binary adds to the list: none, unless it links an object that defines these
+// (family_list.cpp's are weak; tests/families/toy_families.cpp defines the tests' own).
+std::vector<const DataFamily*> AddedDataFamilies();
+std::vector<const ModelFamily*> AddedModelFamilies();
 
 // The family a spec names; ConfigError naming data.model / model.kind and the choices if none.
 const DataFamily& DataFamilyOf(const TrialSpec& spec);
 const ModelFamily& ModelFamilyOf(const TrialSpec& spec);
+
+// Checks a TrialSpec before anything runs: the core parameters, then the data family's and the
+// model family's own checks (ranges and combinations such as l <= n), then the memory a trial
+// would need against the machine's. Data-model feasibility is the data family's Make().
+// Throws ConfigError naming `where`, the parameter, the value found and what was expected.
+void ValidateSpec(const TrialSpec& spec, const std::string& where);
+
+// Peak bytes one trial holds: its training and test sets (and their labels), stored as float.
+double EstimateTrialBytes(const TrialSpec& spec);
 
 // Every metric the families of these specs record, each name once, in family order.
 std::vector<MetricInfo> MetricsOf(const std::vector<const TrialSpec*>& specs);

@@ -18,8 +18,4 @@ struct IdxImages {
 IdxImages ReadIdxImages(const std::string& path);
 std::vector<uint8_t> ReadIdxLabels(const std::string& path);
 
-// Writers for tests and tools: plain when `gzip` is false.
-void WriteIdxImages(const std::string& path, const IdxImages& images, bool gzip);
-void WriteIdxLabels(const std::string& path, const std::vector<uint8_t>& labels, bool gzip);
-
 }  // namespace pmoe

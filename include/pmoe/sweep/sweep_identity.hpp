@@ -2,6 +2,11 @@
 // build, the master seed, trials per cell, the shard, the stored columns and the canonical keys
 // of the cells. Comments, spacing and key order in the
 // config do not count; anything that changes what would be computed does.
+//
+// A row is a pure function of (master seed, cell key, trial index) for one numerics version and
+// build, so rows of two identities are comparable when everything but the cells and the trials
+// agrees: a config that asks for more trials or more cells than a file holds grows the file's
+// sweep (DescribeGrowthProblem), and the rows already held are kept.
 #pragma once
 
 #include <cstdint>
@@ -30,5 +35,16 @@ struct SweepIdentity {
 std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
                                const std::string& a_name, const std::string& b_name,
                                bool ignore_shard = false);
+
+// "" when `grown` asks for every (cell, trial) that `held` does, and all else agrees (the
+// numerics, build, seed, columns, adaptive search and shard): `grown` is `held` with more trials
+// per cell and/or more cells. Else what stands in the way, by name, as DescribeDifference says
+// it (a fixed parameter changed, cells or trials fewer than held, another seed, ...).
+std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity& grown,
+                                  const std::string& held_name, const std::string& grown_name);
+
+// What `grown` adds to `held` ("" when nothing), e.g. "trials 6 -> 20; 4 new cells (N = 960,
+// 1920)". Meaningful when DescribeGrowthProblem is "".
+std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown);
 
 }  // namespace pmoe

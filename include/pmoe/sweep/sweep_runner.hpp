@@ -1,44 +1,19 @@
-// Running a sweep: the work not yet held by the result file or journal, on all cores, each
-// finished batch made durable in the journal and the HDF5 file rebuilt from it on a timer and at
-// the end. Resume is the same call: what is held is skipped.
+// Running a sweep: the store (sweep_store.hpp) holds what is done, a work source
+// (work_source.hpp) says what to run next from what is held, and an executor runs each round on
+// all cores, every finished batch made durable in the journal and the HDF5 file rebuilt from it
+// on a timer and at the end. Resume is the same call: what is held is skipped.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
-#include <vector>
 
-#include "pmoe/sweep/adaptive_work.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
-#include "pmoe/sweep/sweep_identity.hpp"
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/sweep_setup.hpp"
+#include "pmoe/sweep/sweep_store.hpp"
+#include "pmoe/sweep/work_source.hpp"
 
 namespace pmoe {
-
-// Everything fixed before anything runs. Building it validates the whole config.
-struct SweepSetup {
-  SweepConfig config;
-  std::vector<Cell> cells;
-  ShardSpec shard;
-  RowSchema schema;  // the stored columns: core, class counts, the cells' metrics
-  SweepIdentity identity;
-  std::string merged_path;     // the whole sweep's file: --out, or results/NAME.h5
-  std::string out_path;        // this run's file: merged_path, or ShardPath(merged_path, shard)
-  std::string journal_path;    // out_path + ".journal"
-  std::vector<WorkItem> work;  // this shard's items, most costly first
-};
-
-// Throws ConfigError for a bad config or shard; touches no file.
-SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
-                        const ShardSpec& shard);
-
-SweepIdentity IdentityOf(const ResultContents& contents);
-
-// The rows already finished for this sweep, from the result file and the journal, without
-// changing either. Throws ConfigError saying what differs when either holds another sweep.
-std::vector<TrialRow> HeldRows(const SweepSetup& setup);
 
 struct RunOptions {
   int threads = 0;                 // 0: all cores
@@ -53,7 +28,7 @@ struct RunOptions {
 };
 
 struct RunReport {
-  size_t shard_trials = 0;  // items in this shard
+  size_t shard_trials = 0;  // items of this shard's share (decided as it went: held + ran)
   size_t held = 0;          // already finished before this run
   size_t ran = 0;           // finished by this run
   bool interrupted = false;
@@ -61,13 +36,17 @@ struct RunReport {
   double store_seconds = 0;  // journal appends and HDF5 rebuilds, on the writer thread
   size_t test_sets_kept = 0, test_set_reuses = 0;  // the test-set cache's work
   size_t test_cache_peak_bytes = 0;
-  std::vector<SeriesOutcome> adaptive;  // an adaptive sweep's series, as the run left them
+  std::string summary;  // the source's table for the end of the run (adaptive: the series)
 };
+
+// The source a config asks for: its adaptive search, or its grid's share.
+std::unique_ptr<WorkSource> MakeWorkSource(const SweepSetup& setup);
 
 // Throws IoError when the journal or the result file cannot be written: the workers are stopped
 // and joined first, and every trial acknowledged before the failure stays in the journal.
 RunReport RunSweep(const SweepSetup& setup, const RunOptions& options, std::ostream& log);
-
-ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line);
+// The same with a source of the caller's (tests; sources the config does not name).
+RunReport RunSweep(const SweepSetup& setup, WorkSource& source, const RunOptions& options,
+                   std::ostream& log);
 
 }  // namespace pmoe

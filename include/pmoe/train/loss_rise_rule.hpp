@@ -26,7 +26,6 @@ class LossRiseRule {
     if (loss <= floor_) return RuleStop::kFloor;
     return RuleStop::kNone;
   }
-  double min_loss() const { return min_; }
 
  private:
   double rise_;

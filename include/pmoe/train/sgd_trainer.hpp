@@ -6,9 +6,9 @@
 #include <string>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/family/family.hpp"
 #include "pmoe/models/model.hpp"
 #include "pmoe/train/optimizer.hpp"
+#include "pmoe/train/train_outcome.hpp"
 
 namespace pmoe {
 
@@ -23,16 +23,6 @@ struct TrainBudget {
 struct SgdOptions {
   int batch = 20;
   TrainBudget budget;
-};
-
-// Accuracy and mean loss of a model on prepared inputs; `finite` is false if any f was not.
-struct Evaluation {
-  double accuracy = 0.0;
-  double loss = 0.0;
-  bool finite = true;
-  int errors = 0;
-  // Per class, when Evaluate was asked for `classes` > 0: samples and errors of each class.
-  std::vector<int> class_samples, class_errors;
 };
 
 template <typename T>

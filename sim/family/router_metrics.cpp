@@ -1,5 +1,5 @@
 // Hit rates of the routers on the test set, overall and per class.
-#include "pmoe/trial/router_metrics.hpp"
+#include "pmoe/family/router_metrics.hpp"
 
 #include <cmath>
 #include <functional>

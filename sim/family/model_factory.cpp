@@ -1,12 +1,12 @@
 // Model construction and initialization: hidden weights, fixed output weights, routers/gates.
-#include "pmoe/trial/model_factory.hpp"
+#include "pmoe/family/model_factory.hpp"
+
+#include <string>
+#include <utility>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
-#include "pmoe/models/cnn.hpp"
 #include "pmoe/models/init.hpp"
-#include "pmoe/models/joint_moe.hpp"
-#include "pmoe/models/separate_moe.hpp"
 
 namespace pmoe {
 
@@ -20,34 +20,37 @@ int ModelOutputs(const ModelSpec& spec, int classes) {
   return classes > 2 ? classes : 1;  // auto
 }
 
+const SgdModelFamily& SgdModelFamilyOf(const ModelSpec& spec) {
+  std::string choices;
+  for (const ModelFamily* f : ModelFamilies()) {
+    const auto* sgd = dynamic_cast<const SgdModelFamily*>(f);
+    if (sgd == nullptr) continue;
+    if (f->name() == spec.kind) return *sgd;
+    choices += (choices.empty() ? "" : "|") + f->name();
+  }
+  throw ConfigError("", "model.kind", "a model family trained by SGD: one of " + choices,
+                    spec.kind);
+}
+
 int ModelExperts(const ModelSpec& spec, int classes) {
-  return spec.kind == "separate" && spec.k == 0 ? classes : spec.kind == "cnn" ? 1 : spec.k;
+  return SgdModelFamilyOf(spec).Experts(spec, classes);
 }
 
 template <typename T>
 std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed, int classes) {
+  const SgdModelFamily& family = SgdModelFamilyOf(spec);
   Rng hidden(StreamSeed(init_seed, InitStream::kHidden));
   Rng output(StreamSeed(init_seed, InitStream::kOutput));
   Rng router(StreamSeed(init_seed, InitStream::kRouter));
-  const int m = spec.m, k = ModelExperts(spec, classes), outputs = ModelOutputs(spec, classes);
-  auto output_weights = [&](int experts) {
-    return outputs == 1 ? OutputWeights<T>(experts, m, spec.output_init, output)
-                        : ClassOutputWeights<T>(experts, m, outputs, spec.output_init, output);
-  };
-  std::unique_ptr<Model<T>> model;
-  if (spec.kind == "cnn") {
-    model = std::make_unique<Cnn<T>>(m, d, output_weights(1));
-  } else if (spec.kind == "separate") {
-    RowMat<T> kernels(k, d);
-    FillNormal<T>(kernels, spec.sigma_r, router);
-    model = std::make_unique<SeparateMoe<T>>(k, m, d, spec.l, output_weights(k), kernels);
-  } else if (spec.kind == "joint") {
-    auto joint = std::make_unique<JointMoe<T>>(k, m, d, spec.l, output_weights(k));
-    FillNormal<T>(joint->gating(), spec.sigma_g, router);
-    model = std::move(joint);
-  } else {
-    throw ConfigError("", "model.kind", "separate, joint or cnn", spec.kind);
-  }
+  const int m = spec.m, k = family.Experts(spec, classes), outputs = ModelOutputs(spec, classes);
+  ModelParts<T> parts;
+  parts.m = m;
+  parts.d = d;
+  parts.experts = k;
+  parts.output_weights = outputs == 1
+                             ? OutputWeights<T>(k, m, spec.output_init, output)
+                             : ClassOutputWeights<T>(k, m, outputs, spec.output_init, output);
+  std::unique_ptr<Model<T>> model = family.NewModel(spec, std::move(parts), router);
   // The hidden weights are the first m*d parameters of every model (i.i.d., so their layout,
   // transposed per expert, does not matter here).
   FillNormal<T>(Eigen::Map<RowMat<T>>(model->params().data(), m, d), spec.sigma_w, hidden);

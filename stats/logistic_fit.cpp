@@ -1,6 +1,6 @@
 // Newton's method with step halving on the penalized log-likelihood. x = log N is centered and
 // scaled first, so one penalty strength suits any N grid.
-#include "pmoe/analysis/logistic_fit.hpp"
+#include "pmoe/stats/logistic_fit.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // Textbook formulas; the Wilson interval follows Wilson (1927), "Probable inference".
-#include "pmoe/analysis/stats.hpp"
+#include "pmoe/stats/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,70 @@
+// The text of keys and numbers that every layer reads, the analysis included: splitting a
+// canonical key, integers with their range, doubles printed to round-trip. No parameter table
+// here, so that a program reading result files links this without the simulator.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+
+namespace pmoe {
+namespace {
+
+bool ParseLongLong(const std::string& text, long long* v) {
+  errno = 0;
+  char* end = nullptr;
+  *v = std::strtoll(text.c_str(), &end, 10);
+  return !text.empty() && *end == '\0' && errno == 0;
+}
+
+std::string IntegerRange(long long min, long long max) {
+  return "an integer in " + std::to_string(min) + ".." + std::to_string(max);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  size_t start = 0;
+  while (start < key.size()) {
+    const size_t end = std::min(key.find(';', start), key.size()), eq = key.find('=', start);
+    if (eq == std::string::npos || eq > end) break;
+    pairs.emplace_back(key.substr(start, eq - start), key.substr(eq + 1, end - eq - 1));
+    start = end + 1;
+  }
+  return pairs;
+}
+
+long long ParseIntegerInRange(const std::string& where, const std::string& key,
+                              const std::string& text, long long min, long long max) {
+  long long v = 0;
+  if (!ParseLongLong(text, &v) || v < min || v > max)
+    throw ConfigError(where, key, IntegerRange(min, max), text);
+  return v;
+}
+
+long long ParseIntegerAtLeast(const std::string& where, const std::string& key,
+                              const std::string& text, long long min) {
+  long long v = 0;
+  if (!ParseLongLong(text, &v) || v < min)
+    throw ConfigError(where, key, "an integer >= " + std::to_string(min), text);
+  return v;
+}
+
+std::string FormatDouble(double value) {
+  char buf[40];
+  // Start with as many digits as the integer part has, so that 10 prints as "10", not "1e+01".
+  const double magnitude = std::abs(value);
+  const int integer_digits = magnitude >= 1 && magnitude < 1e17
+                                 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1
+                                 : 1;
+  for (int precision = integer_digits; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+}  // namespace pmoe

@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""Fails when a header or source includes a header of a layer above it.
+
+The layers (docs/ARCHITECTURE.md "Layers"): each may include its own headers and those of the
+layers it lists in LAYERS, nothing else. A directory of sources belongs to the layer of DIRS.
+Usage: check_layers.py SOURCE_DIR   (prints every violation; exit 1 if any)
+"""
+import os
+import re
+import sys
+
+# Layer -> the layers below it that it may include. Analysis reads files: io, stats and the
+# core's key text, never the simulator (data, models, train, family, trial) or the sweep engine.
+LAYERS = {
+    "core": [],
+    "io": ["core"],
+    "stats": ["core"],
+    "data": ["core", "io", "models", "train"],
+    "models": ["core", "train", "data"],
+    "train": ["core", "models", "data"],
+    "family": ["core", "io", "data", "models", "train"],
+    "trial": ["core", "io", "data", "models", "train", "family"],
+    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial"],
+    "analysis": ["core", "io", "stats"],
+    "tool": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep",
+             "analysis"],
+    "bench": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep",
+              "analysis", "tool"],
+}
+
+# Directories (relative to the source root) and their layer; an include "pmoe/X/..." is in the
+# layer of include/pmoe/X.
+DIRS = {
+    "include/pmoe/core": "core", "sim/core": "core",
+    "include/pmoe/io": "io", "sim/io": "io",
+    "include/pmoe/stats": "stats", "stats": "stats",
+    "include/pmoe/data": "data", "sim/data": "data",
+    "include/pmoe/models": "models", "sim/models": "models",
+    "include/pmoe/train": "train", "sim/train": "train",
+    "include/pmoe/family": "family", "sim/family": "family",
+    "include/pmoe/trial": "trial", "sim/trial": "trial",
+    "include/pmoe/sweep": "sweep", "sweeps/adaptive": "sweep", "sweeps/grid": "sweep",
+    "sweeps/run": "sweep", "sweeps/store": "sweep",
+    "include/pmoe/analysis": "analysis", "analysis/lib": "analysis",
+    "sim/tool": "tool", "sweeps/tool": "tool", "analysis/tool": "tool",
+    "sim/bench": "bench", "sweeps/bench": "bench",
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"pmoe/([a-z_]+)/')
+
+
+def violations(root):
+    found = []
+    for directory, layer in sorted(DIRS.items()):
+        path = os.path.join(root, directory)
+        if not os.path.isdir(path):
+            continue
+        for name in sorted(os.listdir(path)):
+            if not name.endswith((".hpp", ".cpp", ".h", ".in")):
+                continue
+            with open(os.path.join(path, name), encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    m = INCLUDE.match(line)
+                    if not m:
+                        continue
+                    target = DIRS.get("include/pmoe/" + m.group(1))
+                    if target is None:
+                        found.append(f"{directory}/{name}:{number}: includes pmoe/{m.group(1)}/, "
+                                     "a folder of no declared layer (tests/layering/check_layers.py)")
+                    elif target != layer and target not in LAYERS[layer]:
+                        found.append(f"{directory}/{name}:{number}: layer {layer} includes "
+                                     f"{line.strip()[len('#include '):]} of layer {target} "
+                                     f"(allowed: {', '.join(LAYERS[layer]) or 'none'})")
+    return found
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: check_layers.py SOURCE_DIR")
+    found = violations(sys.argv[1])
+    for v in found:
+        print(v)
+    print(f"{len(found)} include(s) against the layer order" if found else "layers point one way")
+    sys.exit(1 if found else 0)
+
+
+if __name__ == "__main__":
+    main()
