@@ -21,6 +21,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
+#include "report_command.hpp"
 
 namespace pmoe {
 namespace {
@@ -117,6 +118,22 @@ cli::Tool AnalyzeTool() {
                      "table results/chen_table.h5 --metrics test_acc%,dispatch_entropy. "
                      "--csv/--json give one record per row, column and metric.",
                      {pivot, RangeOptions(), FormatOptions()}),
+      // Listed here for the help and the reference; run by RunReportCommand (main), which hands
+      // its arguments to the Python module (its own --help is the module's).
+      AnalyzeCommand("report",
+                     "a self-contained HTML page of any sweep: what was swept, training budget "
+                     "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
+                     "order, rates against every axis, 2-D N* map, config",
+                     "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
+                     "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
+                     "file as NAME-report.html unless --out says otherwise; docs/guide/"
+                     "plots-and-reports.md.",
+                     {{{"out", "PAGE.html", "where the page goes (default: beside the first file, "
+                                            "NAME-report.html)", {}, ""},
+                       {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {},
+                        ""},
+                       {"bootstrap", "B", "bootstrap replicates of every interval (default "
+                                          "1000)", {}, ""}}}),
   };
   return tool;
 }
@@ -427,6 +444,8 @@ int Run(const std::string& command, const cli::Parsed& args) {
 }  // namespace pmoe
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "report")  // the page is drawn in Python
+    return pmoe::RunReportCommand(std::vector<std::string>(argv + 2, argv + argc));
   return pmoe::cli::Dispatch(
       pmoe::AnalyzeTool(), std::vector<std::string>(argv + 1, argv + argc),
       [](const pmoe::cli::Command& command, const pmoe::cli::Parsed& parsed) {

@@ -34,7 +34,8 @@ def main():
     ap.add_argument("--peer-dir", default=os.path.join(os.path.dirname(root), "shared", "peer"))
     ap.add_argument("--bench", default=os.path.join(root, "build", "sim", "pmoe-bench"))
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--sweep", default=os.path.join(root, "sweeps", "configs", "phase_l.ini"))
+    ap.add_argument("--sweep",
+                    default=os.path.join(root, "sweeps", "configs", "bench", "phase_l.ini"))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 

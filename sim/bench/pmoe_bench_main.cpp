@@ -1,7 +1,8 @@
 // pmoe-bench: the speed of the simulator on the benchmark cells of ../shared/peer/README.md
 // (one thread, 50 fixed epochs, no early stop, evaluation on 2000 test samples) and the sweep
 // engine's throughput on 1 and 2 threads. Prints a table, or --json for scripts.
-//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 3] [--sweep sweeps/configs/phase_l.ini]
+//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 3]
+//       [--sweep sweeps/configs/bench/phase_l.ini]
 #include <unistd.h>
 
 #include <algorithm>
@@ -207,7 +208,8 @@ constexpr const char* kUsage =
     "                 and the multiclass cells S-sep-mc2,S-joint-mc2,S-cnn-mc2 (two classes,\n"
     "                 softmax) and S-sep-c8,S-joint-c8,S-cnn-c8 (c = 8, p = 12)\n"
     "  --repeats R    timed trials per cell after one warm-up; medians are printed (default 3)\n"
-    "  --sweep INI    sweep config timed on 1 and 2 threads (default sweeps/configs/phase_l.ini);\n"
+    "  --sweep INI    sweep config timed on 1 and 2 threads (default\n"
+    "                 sweeps/configs/bench/phase_l.ini, the published 150-epoch cap);\n"
     "                 none skips it\n"
     "  --json         one JSON object instead of the table\n"
     "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
@@ -215,7 +217,8 @@ constexpr const char* kUsage =
     "\"of peak\" is their fraction of this core's FMA peak, measured first (fma_peak.cpp).\n";
 
 int Main(const std::vector<std::string>& args) {
-  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/phase_l.ini";
+  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn";
+  std::string sweep = "sweeps/configs/bench/phase_l.ini";
   int repeats = 3;
   bool json = false;
   for (size_t i = 0; i < args.size(); ++i) {

@@ -143,6 +143,8 @@ int RunRunCommand(const cli::Parsed& args, const std::string& command_line) {
     std::cout << line;
   }
   std::cout << report.summary;
+  if (!report.interrupted && setup.out_path.find(".shards/") == std::string::npos)  // what next
+    std::cout << "  report page: build/analysis/pmoe-analyze report " << setup.out_path << "\n";
   return status;
 }
 

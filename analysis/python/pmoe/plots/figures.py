@@ -16,6 +16,7 @@ low_convergence flag) are ringed in red: they measure the training budget as muc
 import math
 import os
 import re
+import textwrap
 
 import matplotlib
 
@@ -25,6 +26,7 @@ from matplotlib import patheffects  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
+from pmoe import atomic  # noqa: E402
 from pmoe.plots.analyze import READINGS  # noqa: E402
 
 STYLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pmoe.mplstyle")
@@ -32,7 +34,7 @@ plt.style.use(STYLE_FILE)
 PALETTE = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 MAX_SERIES = len(PALETTE)  # series per panel: one colour each, never reused within a panel
 MARKERS = "osD^vP*X"
-PANEL = (2.5, 2.0)  # inches of one panel; three in a row fit a 7.5-inch page width
+PANEL = (2.3, 1.9)  # inches of one panel; three in a row (and a colour bar) fit 7.5 inches
 MAX_COLUMNS = 3
 FORMATS = ("png", "pdf", "svg")
 
@@ -426,7 +428,7 @@ def per_class_vs_n(summary, others, metric, title, path, max_columns=MAX_COLUMNS
             ax.set_ylim(0, 1.02)
         ax.set_xlabel(label("N"))
     for ax in axes[::max_columns]:
-        ax.set_ylabel(f"{metric['help']}\n(mean, 95% interval)")
+        ax.set_ylabel(textwrap.fill(f"{metric['help']} (mean, 95% interval)", 34))
     legend_below(fig, axes)
     _save(fig, path)
     return True
@@ -645,13 +647,16 @@ def _plain_log_ticks(axis):
 
 
 def _save(fig, path):
-    """The figure as PNG (300 dpi, the style's), PDF and SVG beside it: path names the PNG."""
+    """The figure as PNG (300 dpi, the style's), PDF and SVG beside it: path names the PNG. Each
+    file is written to a temporary file and renamed (pmoe.atomic), never left half-written."""
     for hook in SAVE_HOOKS:
         hook(fig, path)
     stem = path[:-4] if path.endswith(".png") else path
-    for fmt in FORMATS:
-        fig.savefig(f"{stem}.{fmt}")
-    plt.close(fig)
+    try:
+        for fmt in FORMATS:
+            atomic.save_figure(fig, f"{stem}.{fmt}")  # whole or not at all
+    finally:
+        plt.close(fig)
 
 
 def claimed_levels(rates, title, path):

@@ -21,6 +21,7 @@ import subprocess
 
 import h5py
 
+from pmoe import atomic
 from pmoe.plots import figures
 from pmoe.plots.analyze import Analyzer, per_class_metrics, swept_parameters
 
@@ -140,9 +141,9 @@ def main():
 
     def table(stem, *command):
         path = os.path.join(args.outdir, f"{name}_{stem}.csv")
-        with open(path, "w") as csv:
-            subprocess.run([args.analyze, *command, args.results, "--csv"], check=True,
-                           stdout=csv)
+        out = subprocess.run([args.analyze, *command, args.results, "--csv"], check=True,
+                             capture_output=True, text=True)
+        atomic.write_text(path, out.stdout)
         written.append(path)
 
     table("summary", "summary")

@@ -21,7 +21,7 @@ import tempfile
 
 import h5py
 
-from pmoe import paths
+from pmoe import atomic, cli, paths
 from pmoe.plots import figures
 from pmoe.plots.analyze import READINGS, Analyzer, swept_parameters
 from pmoe.plots.plot_results import SHORT, draw, file_facts, numeric_axes
@@ -126,9 +126,11 @@ def training_section(summary, facts, nstar_rows):
                  "caps below are the training budget. A trial stopped by a cap measures the "
                  "budget as much as the data.</p>")
     parts.append(table(("model", "epoch cap", "step cap"), budget_rows))
+    kinds = sorted({k for f in facts for k in f["budget"]})
+    only = kinds[0] if len(kinds) == 1 else "all"  # model.kind not swept: the file's one kind
     by_kind = {}
     for r in summary:
-        k = by_kind.setdefault(r.get("model.kind", "all"), [0, 0.0, 0, 0])
+        k = by_kind.setdefault(r.get("model.kind", only), [0, 0.0, 0, 0])
         ok = r.get("ok") or 0
         k[0] += ok
         k[1] += (r.get("converged") or 0) * ok
@@ -277,19 +279,18 @@ def main(argv=None):
                 name, page, count = build_page(args.files, args.analyze, args.bootstrap,
                                                workdir)
     except ReportError as e:
-        print(f"pmoe-analyze report: error: {e}", file=sys.stderr)
-        return 2
+        print(f"error: {e}", file=sys.stderr)
+        return cli.BAD_INPUT
     except subprocess.CalledProcessError as e:  # pmoe-analyze refused the files: say why
-        print(f"pmoe-analyze report: error: {(e.stderr or '').strip() or e}", file=sys.stderr)
-        return 2
+        print(f"error: {(e.stderr or '').strip() or e}", file=sys.stderr)
+        return cli.BAD_INPUT
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    tmp = out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(page)
-    os.replace(tmp, out)  # never a half-written page
+    atomic.write_text(out, page)  # never a half-written page
     print(f"report of {name}: {count} figures -> {out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Every file is validated (pmoe.results.read) before any work; trouble is one line and
+    # exit 2 (bad input) or 3 (a page that could not be written), never a traceback.
+    sys.exit(cli.run(main, check=cli.result_files))
