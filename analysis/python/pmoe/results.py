@@ -14,13 +14,20 @@ interpreter."""
 import math
 import os
 import pickle
+import select
+import signal
+import time
 from dataclasses import dataclass, field
 
 import h5py  # imported here once, not in every reading child
 import numpy as np
 
 SCHEMA_VERSION = 1
-MAX_TRIALS = 10_000_000  # kMaxTrials (include/pmoe/core/param_table.hpp)
+MAX_TRIALS = 10_000_000
+# The reading child's deadline: READ_SECONDS plus the file's size at READ_BYTES_PER_SECOND (a
+# healthy file reads at hundreds of MB/s; a slow disk or a loaded machine is far inside this).
+READ_SECONDS = 60.0
+READ_BYTES_PER_SECOND = 5e6  # kMaxTrials (include/pmoe/core/param_table.hpp)
 STATUS = ("ok", "diverged", "infeasible", "error")
 STOP_REASON = ("not trained", "zero_train_error", "epoch_cap", "step_cap", "diverged",
                "stopping_rule")
@@ -119,9 +126,28 @@ def _in_child(function, path):
         finally:
             os._exit(status)
     os.close(w)
+    # A damaged heap can also send HDF5 into an endless loop (seen in the tests): the child gets
+    # a deadline proportional to the file's size and is killed past it.
+    allowed = READ_SECONDS + os.path.getsize(path) / READ_BYTES_PER_SECOND
+    deadline = time.monotonic() + allowed
+    chunks, timed_out = [], False
     with os.fdopen(r, "rb") as pipe:
-        data = pipe.read()
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                timed_out = True
+                os.kill(pid, signal.SIGKILL)
+                break
+            chunk = os.read(pipe.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    data = b"".join(chunks)
     _, status = os.waitpid(pid, 0)
+    if timed_out:
+        raise ResultFileError(f"{path}: damaged: reading it did not finish within "
+                              f"{allowed:.0f} s "
+                              "(the HDF5 library loops on it)")
     if not data:
         why = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
                else f"exit status {os.WEXITSTATUS(status)}")
