@@ -246,3 +246,34 @@ def test_h5py_can_still_open_what_load_refuses(tmp_path):
     path = damaged(tmp_path, set_value("test_acc", 3, 5.0))
     with h5py.File(path, "r") as f:
         assert f["trials/test_acc"][3] == 5.0
+
+
+def sweep_tool():
+    """pmoe-sweep as ctest passes it (PMOE_SWEEP), else this checkout's build."""
+    path = os.environ.get("PMOE_SWEEP") or os.path.join(ROOT, "build", "sweeps", "pmoe-sweep")
+    if not os.path.exists(path):
+        pytest.skip("pmoe-sweep is not built (ctest passes PMOE_SWEEP)")
+    return path
+
+
+def test_load_on_a_small_sweep(tmp_path):
+    """A file pmoe-sweep wrote: every row a trial, the parameters its cells swept, the statuses
+    named; the reader accepts what the tool writes."""
+    config = tmp_path / "tiny.ini"
+    config.write_text("name = tiny\nseed = 3\ntrials = 2\nN_test = 100\n[model]\nm = 8\n"
+                      "max_steps = 200\n[grid]\nmodel.kind = separate,cnn\nN = 20,40\n")
+    out = tmp_path / "tiny.h5"
+    r = subprocess.run([sweep_tool(), "run", str(config), "--out", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    df = results.load(str(out))
+    assert len(df) == 4 * 2 and df.attrs["trials_per_cell"] == 2
+    assert set(df["model.kind"]) == {"separate", "cnn"} and set(df["N"]) == {20, 40}
+    assert df["N"].dtype == np.int64
+    assert set(df["status"].cat.categories) == {"ok", "diverged", "infeasible", "error"}
+    assert set(df["status"]) <= {"ok", "diverged"}
+    assert set(df["stop_reason"]) <= set(results.STOP_REASON)
+    assert df.groupby(["model.kind", "N"]).size().eq(2).all()
+    assert ((df["test_acc"] >= 0) & (df["test_acc"] <= 1)).all()
+    with h5py.File(out, "r") as f:  # the rows are the file's rows, in its order
+        np.testing.assert_array_equal(df["test_acc"], f["trials/test_acc"][:])
