@@ -71,6 +71,14 @@ def test_integer_metrics_not_recorded_are_nan_and_lists_are_arrays(tmp_path):
     np.testing.assert_array_equal(df["curve_entropy"][2], c["lists"]["curve_entropy"][2])
 
 
+def test_a_class_the_cell_does_not_have_counts_minus_one(tmp_path):
+    """A multiclass file up to c = 4 stores train_count_3 = -1 in its c = 3 cells (seen in the
+    plots' multiclass test file): that is no damage."""
+    c = synthetic.make()
+    synthetic.set_column(c, "train_count_1", np.full(12, -1))
+    assert (results.load(synthetic.write(str(tmp_path / "c.h5"), c))["train_count_1"] == -1).all()
+
+
 def damaged(tmp_path, change):
     c = synthetic.make()
     change(c)
@@ -121,6 +129,7 @@ DAMAGE = {
     "negative time": (set_value("wall_ms", 5, -1.0), "wall_ms = -1.0"),
     "negative loss": (set_value("train_loss", 5, -1.0), "train_loss = -1.0"),
     "integer metric below -1": (set_value("realized_l_star", 5, -7), "realized_l_star = -7"),
+    "class count below -1": (set_value("train_count_1", 5, -2), "train_count_1 = -2"),
     # shapes and types
     "accuracy stored as integers": (lambda c: synthetic.set_column(
         c, "test_acc", np.zeros(12, dtype=np.int32), "i32"), "stored as int32, expected float64"),

@@ -284,11 +284,16 @@ def _check_values(rf):
             bad = t[name] > 1
             if bad.any():
                 refuse(bad, lambda i: f"{name} = {int(t[name][i])}", "0 or 1")
-    for name in COUNTS + tuple(n for n, _ in rf.columns if n.startswith("train_count_")):
+    for name in COUNTS:
         if name in t:
             bad = t[name] < 0
             if bad.any():
                 refuse(bad, lambda i: f"{name} = {int(t[name][i])}", "0 or more")
+    for name in (n for n, _ in rf.columns if n.startswith("train_count_")):
+        bad = t[name] < -1  # -1: a class the cell does not have (c = 3 in a file up to c = 4)
+        if bad.any():
+            refuse(bad, lambda i: f"{name} = {int(t[name][i])}",
+                   "0 or more, or -1 for a class the cell does not have")
     for name in TIMINGS + ("train_loss",):
         if name in t:
             v = t[name]
