@@ -18,6 +18,11 @@ import statistics
 import subprocess
 import sys
 
+# The package (analysis/python) holds the peer's BLAS check shared by both comparison scripts.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "analysis", "python"))
+from pmoe.peer.blas import checked_env_or_exit  # noqa: E402
+
 OPENBLAS = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
 # cell -> (peer arguments, target ratio)
 CELLS = {
@@ -41,6 +46,9 @@ def main():
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--cells", default=",".join(CELLS))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--any-blas", action="store_true",
+                    help="compare even when the peer's BLAS is the reference BLAS or far below "
+                         "the FMA peak (the check's finding is printed)")
     args = ap.parse_args()
     cells = args.cells.split(",")
     env = dict(os.environ, LD_LIBRARY_PATH=OPENBLAS, OMP_NUM_THREADS="1",
@@ -48,6 +56,9 @@ def main():
     bench = json.loads(run([args.bench, "--cells", ",".join(cells), "--repeats",
                             str(args.repeats), "--sweep", "none", "--json"]))
     ours, fma_peak = bench["cells"], bench["fma_peak_gflops"]
+    # A peer on the reference BLAS or a misdetected OpenBLAS is refused (or fixed) first.
+    env, blas_line = checked_env_or_exit(env, fma_peak, args.any_blas)
+    print(blas_line, file=sys.stderr, flush=True)
     peer = {}
     for cell in cells:
         times = []
@@ -73,9 +84,10 @@ def main():
                          fma_peak_fraction=o["fraction_of_fma_peak"], ceiling=ceiling,
                          roofline_fraction=o["gflops"] / roof, test_acc=o["test_acc"]))
     if args.json:
-        print(json.dumps(dict(cells=rows, sgemm_1024_gflops=roof, fma_peak_gflops=fma_peak),
-                         indent=1))
+        print(json.dumps(dict(cells=rows, sgemm_1024_gflops=roof, fma_peak_gflops=fma_peak,
+                              peer_blas=blas_line), indent=1))
         return
+    print(blas_line)
     print(f"FMA peak of this core (pmoe-bench): {fma_peak:.1f} GFLOP/s; SGEMM 1024^3, one thread "
           f"(best of numpy, torch.mm with OpenBLAS): {roof:.1f} GFLOP/s")
     print(f"{'cell':9} {'ours s':>8} {'peer s':>8} {'ratio':>7} {'target':>7} {'ceiling':>8} "

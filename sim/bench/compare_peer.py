@@ -15,6 +15,11 @@ import subprocess
 import sys
 import tempfile
 
+# The package (analysis/python) holds the peer's BLAS check shared by both comparison scripts.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "analysis", "python"))
+from pmoe.peer.blas import checked_env_or_exit  # noqa: E402
+
 CELLS = ["S-sep", "S-joint", "S-cnn", "I-sep", "I-cnn"]
 TARGET = {"S-sep": 30, "S-joint": 30, "S-cnn": 10, "I-sep": 3, "I-cnn": 3}  # times faster
 OPENBLAS = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
@@ -37,10 +42,16 @@ def main():
     ap.add_argument("--sweep",
                     default=os.path.join(root, "sweeps", "configs", "bench", "phase_l.ini"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--any-blas", action="store_true",
+                    help="compare even when the peer's BLAS is the reference BLAS or far below "
+                         "the FMA peak (the check's finding is printed)")
     args = ap.parse_args()
 
     peer_env = dict(os.environ, LD_LIBRARY_PATH=OPENBLAS)
     ours = run_json([args.bench, "--json", "--repeats", str(args.repeats), "--sweep", args.sweep])
+    # A peer on the reference BLAS or a misdetected OpenBLAS is refused (or fixed) first.
+    peer_env, blas_line = checked_env_or_exit(peer_env, ours["fma_peak_gflops"], args.any_blas)
+    print(blas_line, file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "peer.json")
         peer = run_json(["/usr/bin/python3", os.path.join(args.peer_dir, "bench_peer.py"),
@@ -64,8 +75,10 @@ def main():
     scaling = sweeps[1]["trials_per_s"] / sweeps[0]["trials_per_s"] if len(sweeps) == 2 else None
     if args.json:
         print(json.dumps(dict(cells=rows, sgemm_1024_gflops=roof, sweeps=sweeps,
-                              thread_scaling=scaling, blas=peer.get("blas_libraries")), indent=1))
+                              thread_scaling=scaling, blas=peer.get("blas_libraries"),
+                              peer_blas=blas_line), indent=1))
         return
+    print(blas_line)
     print(f"SGEMM 1024^3, one thread (best of numpy, torch.mm with OpenBLAS): {roof:.1f} GFLOP/s")
     print(f"{'cell':8} {'ours s':>9} {'peer s':>9} {'ratio':>7} {'target':>7} {'GFLOP/s':>8} "
           f"{'roofline':>9} {'data/trial':>10}")

@@ -24,7 +24,7 @@ SETTINGS = [("3", "1"), ("3", "2"), ("2", "1"), ("2", "2")]
 class FakeEvidence:
     """Cells of the published table with per-trial values given by a function of the cell."""
 
-    def __init__(self, value, variants=("published",), sample_complexity=None):
+    def __init__(self, value, variants=("published",), sample_complexity=None, noise=0.002):
         self.name, self.path, self.trials_per_cell = "fake", "fake.h5", TRIALS
         self.cells, self.values = [], []
         self._sc = sample_complexity
@@ -38,9 +38,13 @@ class FakeEvidence:
                         cell["model.variant"] = variant
                     self.cells.append(cell)
                     acc, ent = value(chen_claims.setting_of(cell), kind, act, variant)
-                    noise = rng.normal(0, 0.002, TRIALS)
-                    self.values.append({"test_acc": np.clip(acc + noise, 0, 1),
-                                        "dispatch_entropy": np.abs(ent + noise)})
+                    # Spread > the default: a fixed pattern rotated per cell, so paired
+                    # differences vary and the intervals are wide but never a chance draw.
+                    jitter = (rng.normal(0, noise, TRIALS) if noise <= 0.002 else
+                              noise * np.roll([1.0, -1.0, 0.5, -0.5, 0.2, -0.2],
+                                              len(self.cells)))
+                    self.values.append({"test_acc": np.clip(acc + jitter, 0, 1),
+                                        "dispatch_entropy": np.abs(ent + jitter)})
 
     def per_trial(self, cell, column):
         return self.values[cell][column]
@@ -112,10 +116,62 @@ class ChenClaimRules(unittest.TestCase):
         self.assertEqual(self.verdict(chen_claims.claim_5, ev), "supported")
         overlapping = others_above[:2] + [row("single", "cubic", "inside", 350, 320, 500)]
         ev = FakeEvidence(published, sample_complexity={"nstar": [fast] + overlapping})
+        self.assertEqual(self.verdict(chen_claims.claim_5, ev), "undecided")
+        needs_more = others_above[:2] + [row("single", "cubic", "inside", 150, 100, 200)]
+        ev = FakeEvidence(published, sample_complexity={"nstar": [fast] + needs_more})
         self.assertEqual(self.verdict(chen_claims.claim_5, ev), "not supported")
         ev = FakeEvidence(published, sample_complexity={
             "nstar": [row("switch", "cubic", "above")] + others_above})
         self.assertEqual(self.verdict(chen_claims.claim_5, ev), "not testable")
+
+
+class ChenRulesSayEveryVerdict(unittest.TestCase):
+    """Undecided on noisy evidence straddling a threshold, not testable on too few trials."""
+
+    def verdict(self, fn, ev):
+        with tempfile.TemporaryDirectory() as workdir:
+            return fn(ev, workdir).verdict
+
+    def test_undecided_when_the_interval_straddles(self):
+        def close(setting, kind, act, variant):
+            if kind == "single":  # single models at 0.95 on average, noisy
+                return 0.95, math.nan
+            if act == "linear":
+                return 0.98, 0.347  # entropy at log 4 / 4, a gap of 0.01 to the cubic
+            return 0.99, 0.347
+        ev = FakeEvidence(close, variants=("published", "paper"), noise=0.03)
+        for fn in (chen_claims.claim_1, chen_claims.claim_2, chen_claims.claim_3,
+                   chen_claims.claim_6):
+            self.assertEqual(self.verdict(fn, ev), "undecided", fn.__name__)
+
+    def test_not_testable_on_too_few_trials(self):
+        ev = FakeEvidence(published, variants=("published", "paper"))
+        for values in ev.values:
+            for column in values.values():
+                column[2:] = math.nan
+        for fn in (chen_claims.claim_1, chen_claims.claim_2, chen_claims.claim_3,
+                   chen_claims.claim_6):
+            self.assertEqual(self.verdict(fn, ev), "not testable", fn.__name__)
+
+    def test_claim_4_on_curves(self):
+        def curves_ev(cubic_last, linear_last, trials=TRIALS, sd=0.01):
+            ev = FakeEvidence(published)
+            ev.columns = {"curve_entropy": None}
+            ev.cell_of = np.repeat(np.arange(len(ev.cells)), trials)
+            ev.status = np.zeros(len(ev.cell_of), dtype=int)
+            lists = []
+            for row, cell in enumerate(ev.cell_of):
+                act = ev.cells[cell]["model.activation"]
+                last = cubic_last if act == "cubic" else linear_last
+                spread = sd * (1 if row % 2 else -1) * (1 + row % 3) / 3  # symmetric, fixed
+                lists.append(np.array([1.2, (1.2 + last) / 2, last + spread]))
+            ev.lists = {"curve_entropy": lists,
+                        "curve_step": [np.arange(3.0) for _ in lists]}
+            return ev
+        cases = [((0.05, 1.2), "supported"), ((0.9, 1.2), "not supported"),
+                 ((0.347, 1.2, TRIALS, 0.3), "undecided"), ((0.05, 1.2, 2), "not testable")]
+        for args, expected in cases:
+            self.assertEqual(self.verdict(chen_claims.claim_4, curves_ev(*args)), expected, args)
 
 
 if __name__ == "__main__":

@@ -24,9 +24,11 @@ def replaced(path, mode="w"):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename is None and e.errno:
+            raise OSError(e.errno, e.strerror, path) from None  # name the file in the message
         raise
 
 

@@ -23,7 +23,11 @@ import h5py  # imported here once, not in every reading child
 import numpy as np
 
 SCHEMA_VERSION = 1
-MAX_TRIALS = 10_000_000  # kMaxTrials (include/pmoe/core/param_table.hpp)
+MAX_TRIALS = 10_000_000
+# The reading child's deadline: READ_SECONDS plus the file's size at READ_BYTES_PER_SECOND (a
+# healthy file reads at hundreds of MB/s; a slow disk or a loaded machine is far inside this).
+READ_SECONDS = 60.0
+READ_BYTES_PER_SECOND = 5e6  # kMaxTrials (include/pmoe/core/param_table.hpp)
 STATUS = ("ok", "diverged", "infeasible", "error")
 STOP_REASON = ("not trained", "zero_train_error", "epoch_cap", "step_cap", "diverged",
                "stopping_rule")
@@ -93,33 +97,6 @@ def _text(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _read_deadline(path):
-    """Seconds the child may take: a damaged global heap can also make HDF5 loop forever (seen:
-    flipped bytes in a string heap), so reading is abandoned after a time generous for the
-    file's size (reading a healthy file runs at tens of MB/s)."""
-    if os.environ.get("PMOE_READ_SECONDS"):
-        return float(os.environ["PMOE_READ_SECONDS"])
-    try:
-        size_mb = os.path.getsize(path) / 1e6
-    except OSError:
-        size_mb = 0.0
-    return 30.0 + 2.0 * size_mb
-
-
-def _read_until(fd, seconds):
-    """Everything the child writes to fd, or (partial, True) when seconds pass first."""
-    chunks, end = [], time.monotonic() + seconds
-    with os.fdopen(fd, "rb", buffering=0) as pipe:
-        while True:
-            left = end - time.monotonic()
-            if left <= 0 or not select.select([pipe], [], [], left)[0]:
-                return b"".join(chunks), True
-            chunk = pipe.read(1 << 16)
-            if not chunk:
-                return b"".join(chunks), False
-            chunks.append(chunk)
-
-
 def _in_child(function, path):
     """function(path) run in a forked child process, its result (or ResultFileError) sent back
     through a pipe: a damaged file can make the HDF5 library crash (seen: a segfault inside
@@ -149,13 +126,28 @@ def _in_child(function, path):
         finally:
             os._exit(status)
     os.close(w)
-    data, hung = _read_until(r, _read_deadline(path))
-    if hung:
-        os.kill(pid, signal.SIGKILL)
+    # A damaged heap can also send HDF5 into an endless loop (seen in the tests): the child gets
+    # a deadline proportional to the file's size and is killed past it.
+    allowed = READ_SECONDS + os.path.getsize(path) / READ_BYTES_PER_SECOND
+    deadline = time.monotonic() + allowed
+    chunks, timed_out = [], False
+    with os.fdopen(r, "rb") as pipe:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                timed_out = True
+                os.kill(pid, signal.SIGKILL)
+                break
+            chunk = os.read(pipe.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    data = b"".join(chunks)
     _, status = os.waitpid(pid, 0)
-    if hung:
-        raise ResultFileError(f"{path}: damaged: reading it made the HDF5 library loop (no answer "
-                              f"in {_read_deadline(path):.0f} s; PMOE_READ_SECONDS sets the limit)")
+    if timed_out:
+        raise ResultFileError(f"{path}: damaged: reading it did not finish within "
+                              f"{allowed:.0f} s "
+                              "(the HDF5 library loops on it)")
     if not data:
         why = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
                else f"exit status {os.WEXITSTATUS(status)}")
@@ -292,11 +284,16 @@ def _check_values(rf):
             bad = t[name] > 1
             if bad.any():
                 refuse(bad, lambda i: f"{name} = {int(t[name][i])}", "0 or 1")
-    for name in COUNTS + tuple(n for n, _ in rf.columns if n.startswith("train_count_")):
+    for name in COUNTS:
         if name in t:
             bad = t[name] < 0
             if bad.any():
                 refuse(bad, lambda i: f"{name} = {int(t[name][i])}", "0 or more")
+    for name in (n for n, _ in rf.columns if n.startswith("train_count_")):
+        bad = t[name] < -1  # -1: a class the cell does not have (c = 3 in a file up to c = 4)
+        if bad.any():
+            refuse(bad, lambda i: f"{name} = {int(t[name][i])}",
+                   "0 or more, or -1 for a class the cell does not have")
     for name in TIMINGS + ("train_loss",):
         if name in t:
             v = t[name]

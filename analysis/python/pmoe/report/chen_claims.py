@@ -10,10 +10,13 @@ import math
 import numpy as np
 
 from pmoe import atomic
-from pmoe.report.claims import (NOT_SUPPORTED, NOT_TESTABLE, SUPPORTED, Finding, fmt,
-                                figure_path, interval)
 from pmoe.report.evidence import bootstrap, weighted_mean
+from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, UNTESTABLE, Finding,
+                               at_least, enough, figure_path, fmt, interval,
+                               level_at_least, level_below)
 
+# The effect size of every accuracy difference a rule requires (docs/guide/reports.md).
+ACC_EFFECT = 0.01
 SETTINGS = {(3.0, 1.0): 1, (3.0, 2.0): 2, (2.0, 1.0): 3, (2.0, 2.0): 4}
 MODELS = [("single", "linear"), ("single", "cubic"), ("switch", "linear"), ("switch", "cubic")]
 
@@ -73,13 +76,6 @@ def per_setting(ev):
     return finding, settings
 
 
-def conclude(finding, failures, supported_reason):
-    """The verdict from a rule's list of failed conditions."""
-    finding.verdict = NOT_SUPPORTED if failures else SUPPORTED
-    finding.reason = "; ".join(failures) if failures else supported_reason
-    return finding
-
-
 def table_figure(ev, workdir, title):
     """Mean test accuracy per setting and model, and the MoE's dispatch entropy, as bars; the
     figure's path, or None when the file has no published setting."""
@@ -122,48 +118,57 @@ def table_figure(ev, workdir, title):
 
 
 # (1) ---------------------------------------------------------------------------------------------
-RULE_1 = ("In every published setting, for each single model (linear, cubic; J = 128): the paired "
-          "difference of mean test accuracy MoE cubic − single with its 95 % interval. Supported "
-          "when every interval lies above 0 and every single model's mean test accuracy is below "
-          "0.95 (it does not learn the task); not supported when one does not; not testable when "
-          "a cell is missing.")
+RULE_1 = ("In every published setting, for each single model (linear, cubic; J = 128), from at "
+          "least 3 paired trials: the paired difference of mean test accuracy MoE cubic − single "
+          "with its 95 % interval, and the single model's mean test accuracy with its interval. "
+          "Supported when every difference's interval lies above 0 with a difference of at least "
+          "0.01 (the effect size) and every single model's interval lies below 0.95 (it does not "
+          "learn the task); not supported when a difference's interval lies below 0.01 or a "
+          "single model's interval at or above 0.95; undecided otherwise; not testable when a "
+          "cell is missing.")
 
 
 def claim_1(ev, workdir):
     finding, settings = per_setting(ev)
     if not settings:
         return finding
-    failures = []
     for s in settings:
         moe = find(ev, "switch", "cubic", s)
         for act in ("linear", "cubic"):
             single = find(ev, "single", act, s)
             if moe is None or single is None:
-                finding.reason = f"setting {s}: no single {act} or MoE cubic cell"
-                return finding
+                finding.check(f"setting {s}", UNTESTABLE, f"no single {act} or MoE cubic cell")
+                continue
+            if not enough(finding, f"setting {s}, single {act}", ev.per_trial(moe, "test_acc"),
+                          ev.per_trial(single, "test_acc")):
+                continue
             m, lo, hi = mean_interval(ev, single, "test_acc")
             d, dlo, dhi = difference(ev, moe, single)
             finding.numbers.append((f"setting {s}: single {act} test accuracy", interval(m, lo, hi)))
             finding.numbers.append((f"setting {s}: MoE cubic − single {act}",
                                     interval(d, dlo, dhi)))
-            if not dlo > 0:
-                failures.append(f"setting {s}: single {act} not below the cubic MoE")
-            if not m < 0.95:
-                failures.append(f"setting {s}: single {act} reaches {fmt(m)}")
-    conclude(finding, failures,
-        f"in all {len(settings)} settings both single models stay below 0.95 and below the cubic "
-        "MoE")
-    finding.figures.append(("Mean test accuracy and the MoE's dispatch entropy per setting",
-                            table_figure(ev, workdir, "the published table")))
+            finding.check(f"setting {s}: single {act} below the cubic MoE",
+                          at_least(d, dlo, dhi, ACC_EFFECT), interval(d, dlo, dhi))
+            finding.check(f"setting {s}: single {act} below 0.95", level_below(lo, hi, 0.95),
+                          interval(m, lo, hi))
+    finding.conclude(f"in all {len(settings)} settings both single models stay below 0.95 and "
+                     "below the cubic MoE")
+    path = table_figure(ev, workdir, "the published table")
+    if path:
+        finding.figures.append(("Mean test accuracy and the MoE's dispatch entropy per setting",
+                                path))
     return finding
 
 
 # (2) ---------------------------------------------------------------------------------------------
-RULE_2 = ("In every published setting: the linear MoE's mean dispatch entropy with its 95 % "
-          "interval, against a quarter of its largest value log K (an expert receiving one "
-          "cluster has entropy 0; K clusters spread evenly, log K), and the paired difference of "
-          "mean test accuracy MoE cubic − MoE linear. Supported when every entropy interval lies "
-          "above log K / 4 (the experts mix clusters) and every accuracy difference above 0.")
+RULE_2 = ("In every published setting, from at least 3 trials: the linear MoE's mean dispatch "
+          "entropy with its 95 % interval, against a quarter of its largest value log K (an "
+          "expert receiving one cluster has entropy 0; K clusters spread evenly, log K), and the "
+          "paired difference of mean test accuracy MoE cubic − MoE linear. Supported when every "
+          "entropy interval lies at or above log K / 4 (the experts mix clusters) and every "
+          "accuracy difference's interval above 0 with a difference of at least 0.01; not "
+          "supported when an entropy interval lies below log K / 4 or a difference's below "
+          "0.01; undecided otherwise.")
 
 
 def claim_2(ev, workdir):
@@ -171,34 +176,36 @@ def claim_2(ev, workdir):
     if not settings:
         return finding
     quarter = log_k(ev) / 4
-    failures = []
     for s in settings:
         lin, cub = find(ev, "switch", "linear", s), find(ev, "switch", "cubic", s)
         if lin is None or cub is None:
-            finding.reason = f"setting {s}: no MoE linear or cubic cell"
-            return finding
+            finding.check(f"setting {s}", UNTESTABLE, "no MoE linear or cubic cell")
+            continue
+        if not enough(finding, f"setting {s}", ev.per_trial(lin, "dispatch_entropy"),
+                      ev.per_trial(cub, "test_acc"), ev.per_trial(lin, "test_acc")):
+            continue
         e, elo, ehi = mean_interval(ev, lin, "dispatch_entropy")
         d, dlo, dhi = difference(ev, cub, lin)
         finding.numbers.append((f"setting {s}: MoE linear dispatch entropy",
                                 interval(e, elo, ehi)))
         finding.numbers.append((f"setting {s}: MoE cubic − MoE linear test accuracy",
                                 interval(d, dlo, dhi)))
-        if not elo > quarter:
-            failures.append(f"setting {s}: linear MoE's entropy not above log K / 4 = "
-                            f"{quarter:.3f}")
-        if not dlo > 0:
-            failures.append(f"setting {s}: linear MoE not less accurate than the cubic")
-    conclude(finding, failures,
+        finding.check(f"setting {s}: linear MoE's entropy above log K / 4 = {quarter:.3f}",
+                      level_at_least(elo, ehi, quarter), interval(e, elo, ehi))
+        finding.check(f"setting {s}: linear MoE less accurate than the cubic",
+                      at_least(d, dlo, dhi, ACC_EFFECT), interval(d, dlo, dhi))
+    return finding.conclude(
         f"in all {len(settings)} settings the linear MoE's experts mix clusters (entropy above "
         f"{quarter:.3f}) and it is less accurate than the cubic MoE")
-    return finding
 
 
 # (3) ---------------------------------------------------------------------------------------------
-RULE_3 = ("In every published setting: the cubic MoE's mean dispatch entropy with its 95 % "
-          "interval and its mean test accuracy. Supported when every entropy interval lies below "
-          "log K / 4 (each expert receives mostly one cluster) and every mean test accuracy is at "
-          "least 0.95.")
+RULE_3 = ("In every published setting, from at least 3 trials: the cubic MoE's mean dispatch "
+          "entropy with its 95 % interval and its mean test accuracy with its interval. "
+          "Supported when every entropy interval lies below log K / 4 (each expert receives "
+          "mostly one cluster) and every accuracy interval at or above 0.95; not supported when "
+          "an entropy interval lies at or above log K / 4 or an accuracy interval below 0.95; "
+          "undecided otherwise.")
 
 
 def claim_3(ev, workdir):
@@ -206,32 +213,34 @@ def claim_3(ev, workdir):
     if not settings:
         return finding
     quarter = log_k(ev) / 4
-    failures = []
     for s in settings:
         cub = find(ev, "switch", "cubic", s)
         if cub is None:
-            finding.reason = f"setting {s}: no MoE cubic cell"
-            return finding
+            finding.check(f"setting {s}", UNTESTABLE, "no MoE cubic cell")
+            continue
+        if not enough(finding, f"setting {s}", ev.per_trial(cub, "dispatch_entropy"),
+                      ev.per_trial(cub, "test_acc")):
+            continue
         e, elo, ehi = mean_interval(ev, cub, "dispatch_entropy")
         m, lo, hi = mean_interval(ev, cub, "test_acc")
         finding.numbers.append((f"setting {s}: MoE cubic dispatch entropy", interval(e, elo, ehi)))
         finding.numbers.append((f"setting {s}: MoE cubic test accuracy", interval(m, lo, hi)))
-        if not ehi < quarter:
-            failures.append(f"setting {s}: entropy not below log K / 4 = {quarter:.3f}")
-        if not m >= 0.95:
-            failures.append(f"setting {s}: mean test accuracy {fmt(m)} < 0.95")
-    conclude(finding, failures,
+        finding.check(f"setting {s}: entropy below log K / 4 = {quarter:.3f}",
+                      level_below(elo, ehi, quarter), interval(e, elo, ehi))
+        finding.check(f"setting {s}: test accuracy at least 0.95", level_at_least(lo, hi, 0.95),
+                      interval(m, lo, hi))
+    return finding.conclude(
         f"in all {len(settings)} settings the cubic MoE's entropy lies below {quarter:.3f} and "
         "its mean test accuracy is at least 0.95")
-    return finding
 
 
 # (4) ---------------------------------------------------------------------------------------------
 RULE_4 = ("From the curves recorded along training (curve_entropy, every few steps, training set): "
-          "for each MoE, the mean over trials of the first and the last recorded dispatch "
-          "entropy. Supported when the cubic MoE's last entropy lies below log K / 4 with its "
-          "95 % interval, having started above it, and the linear MoE's last entropy lies above "
-          "log K / 4.")
+          "for each MoE, the mean over at least 3 trials of the first and the last recorded "
+          "dispatch entropy, with 95 % intervals. Supported when the cubic MoE's last entropy's "
+          "interval lies below log K / 4, its first entropy's interval at or above it, and the "
+          "linear MoE's last entropy's interval at or above log K / 4; not supported when one of "
+          "these intervals lies on the wrong side; undecided when one straddles log K / 4.")
 
 
 def curves(ev, cell, column):
@@ -267,7 +276,7 @@ def claim_4(ev, workdir):
     if "curve_entropy" not in ev.columns:
         finding.reason = "no entropy curves recorded (model.curve_every = 0)"
         return finding
-    cells, failures = [], []
+    cells = []
     for act in ("cubic", "linear"):
         cell = find(ev, "switch", act)
         if cell is None:
@@ -275,23 +284,26 @@ def claim_4(ev, workdir):
             return finding
         cells.append((f"MoE {act}", cell))
         series = [c for c in curves(ev, cell, "curve_entropy") if len(c)]
-        if not series:
-            finding.reason = f"MoE {act}: empty curves"
-            return finding
+        if len(series) < MIN_TRIALS:
+            finding.check(f"MoE {act}", UNTESTABLE, f"{len(series)} trial(s) with curves, the "
+                                                    f"rule needs {MIN_TRIALS}")
+            continue
         first = np.array([c[0] for c in series])
         last = np.array([c[-1] for c in series])
         f, flo, fhi = bootstrap(lambda w: weighted_mean(first, w), len(series))
         l, llo, lhi = bootstrap(lambda w: weighted_mean(last, w), len(series))
         finding.numbers.append((f"MoE {act}: first recorded entropy", interval(f, flo, fhi)))
         finding.numbers.append((f"MoE {act}: last recorded entropy", interval(l, llo, lhi)))
-        if act == "cubic" and not (lhi < quarter and f > quarter):
-            failures.append(f"the cubic MoE's entropy does not fall from above to below "
-                            f"{quarter:.3f}")
-        if act == "linear" and not llo > quarter:
-            failures.append(f"the linear MoE's last entropy is not above {quarter:.3f}")
-    conclude(finding, failures,
-        "the cubic MoE's router learns the clusters during training (entropy falls below "
-        f"{quarter:.3f}); the linear MoE's stays above it")
+        if act == "cubic":
+            finding.check(f"the cubic MoE's first entropy above {quarter:.3f}",
+                          level_at_least(flo, fhi, quarter), interval(f, flo, fhi))
+            finding.check(f"the cubic MoE's last entropy below {quarter:.3f}",
+                          level_below(llo, lhi, quarter), interval(l, llo, lhi))
+        else:
+            finding.check(f"the linear MoE's last entropy above {quarter:.3f}",
+                          level_at_least(llo, lhi, quarter), interval(l, llo, lhi))
+    finding.conclude("the cubic MoE's router learns the clusters during training (entropy falls "
+                     f"below {quarter:.3f}); the linear MoE's stays above it")
     finding.figures.append(("Dispatch entropy along training (the paper's Figure 3)",
                             curve_figure(ev, workdir, cells)))
     return finding
@@ -300,10 +312,12 @@ def claim_4(ev, workdir):
 # (5) ---------------------------------------------------------------------------------------------
 RULE_5 = ("Beyond the paper, Chen's claim as sample complexity (fresh data per trial): N_acc, the "
           "N where mean test accuracy reaches 0.95, per model, from pmoe-analyze "
-          "sample-complexity (a bound where it lies outside the N grid). Supported when the cubic "
-          "MoE's N_acc (its interval's upper end, or its bound) lies below every other model's "
-          "(their lower ends, or their bounds); not testable when the cubic MoE itself does not "
-          "reach 0.95 within the grid.")
+          "sample-complexity (a bound where it lies outside the N grid). Against each other "
+          "model: holds when the cubic MoE's N_acc interval (or bound) lies below the other's "
+          "and its N_acc is at most 0.9 of the other's (the effect size: 10 % fewer samples); "
+          "fails when the cubic MoE's interval lies at or above the other's (it needs as many or "
+          "more); undecided otherwise. Supported when it holds against every model; not "
+          "testable when the cubic MoE itself does not reach 0.95 within the grid.")
 
 
 def _nacc(row):
@@ -335,42 +349,54 @@ def claim_5(ev, workdir):
     if moe[0] == math.inf:
         finding.reason = "the cubic MoE does not reach 0.95 mean accuracy within the N grid"
         return finding
-    slower = [model_label(*k) for k, r in by_model.items()
-              if k != ("switch", "cubic") and not moe[2] < _nacc(r)[1]]
-    return conclude(finding, ["not fewer samples than " + ", ".join(slower)] if slower else [],
-                    "the cubic MoE reaches 95 % mean test accuracy with fewer samples than every "
-                    "other model")
+    for key, row in by_model.items():
+        if key == ("switch", "cubic"):
+            continue
+        other = _nacc(row)
+        if moe[2] < other[1] and moe[0] <= 0.9 * other[0]:
+            outcome = HOLDS
+        elif moe[1] >= other[2]:
+            outcome = FAILS
+        else:
+            outcome = OPEN
+        finding.check(f"fewer samples than {model_label(*key)}", outcome)
+    return finding.conclude("the cubic MoE reaches 95 % mean test accuracy with at least 10 % "
+                            "fewer samples than every other model")
 
 
 # (6) ---------------------------------------------------------------------------------------------
 RULE_6 = ("The same MoE under the authors' code (published: noisy-value gate, double softmax "
           "loss) and under the paper's text (paper: softmax gate, logistic loss), fresh data per "
-          "trial: in every setting and variant, the paired difference of mean test accuracy MoE "
-          "cubic − MoE linear with its 95 % interval. Supported when every interval lies above 0 "
-          "under both variants; the sizes are the point: compare them.")
+          "trial, from at least 3 paired trials: in every setting and variant, the paired "
+          "difference of mean test accuracy MoE cubic − MoE linear with its 95 % interval. "
+          "Supported when every interval lies above 0 with a difference of at least 0.01 (the "
+          "effect size) under both variants; not supported when one lies below 0.01; undecided "
+          "otherwise. The sizes are the point: compare them.")
 
 
 def claim_6(ev, workdir):
     finding, settings = per_setting(ev)
     if not settings:
         return finding
-    failures = []
     for variant in ("published", "paper"):
         for s in settings:
             lin = find(ev, "switch", "linear", s, variant)
             cub = find(ev, "switch", "cubic", s, variant)
             if lin is None or cub is None:
-                finding.reason = f"setting {s}: no {variant} MoE linear or cubic cell"
-                return finding
+                finding.check(f"{variant}, setting {s}", UNTESTABLE,
+                              "no MoE linear or cubic cell")
+                continue
+            if not enough(finding, f"{variant}, setting {s}", ev.per_trial(cub, "test_acc"),
+                          ev.per_trial(lin, "test_acc")):
+                continue
             d, lo, hi = difference(ev, cub, lin)
             m, _, _ = mean_interval(ev, lin, "test_acc")
             finding.numbers.append((f"{variant}, setting {s}: MoE cubic − MoE linear "
                                     f"(linear at {fmt(m)})", interval(d, lo, hi)))
-            if not lo > 0:
-                failures.append(f"{variant}, setting {s}: no gap")
-    conclude(finding, failures,
-        "the cubic MoE is more accurate than the linear one under both variants (see the sizes)")
-    return finding
+            finding.check(f"{variant}, setting {s}: gap of at least {ACC_EFFECT}",
+                          at_least(d, lo, hi, ACC_EFFECT), interval(d, lo, hi))
+    return finding.conclude("the cubic MoE is more accurate than the linear one under both "
+                            "variants (see the sizes)")
 
 
 CLAIMS = [

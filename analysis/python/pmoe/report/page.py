@@ -11,7 +11,8 @@ import base64
 import datetime
 import html
 
-VERDICT_CLASS = {"supported": "ok", "not supported": "bad", "not testable": "na", "not run": "na"}
+VERDICT_CLASS = {"supported": "ok", "not supported": "bad", "undecided": "und",
+                 "not testable": "na", "not run": "na", "error": "err"}
 
 STYLE = """
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
@@ -24,6 +25,8 @@ th { background: #f4f4f6; } .meta { color: #555; font-size: 0.9em; }
 .verdict { font-weight: 600; padding: 1px 8px; border-radius: 4px; white-space: nowrap; }
 .ok { background: #d8f3dc; color: #1b4332; } .bad { background: #ffd6d6; color: #7a1010; }
 .na { background: #ececec; color: #444; }
+.und { background: #fff4d6; color: #6b4e00; }
+.err { background: #c00000; color: #fff; } .rule-error { color: #c00000; font-weight: 600; }
 .rule { background: #f7f7fa; border-left: 3px solid #999; padding: 0.4em 0.8em; font-size: 0.92em; }
 .budget { background: #fff4d6; border-left: 3px solid #d4a017; padding: 0.3em 0.8em; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
@@ -69,7 +72,9 @@ def finding_section(f, run_seconds=None):
     """One finding: heading with its verdict, the reason, its config, budget note, numbers,
     figures. run_seconds: the trials' summed run time of its source, shown with the config."""
     parts = [f"<h3>{esc(f.data)}: <code>{esc(f.source)}</code> "
-             f"{verdict_span(f.verdict)}</h3><p>{esc(f.reason)}</p>"]
+             f"{verdict_span(f.verdict)}</h3>" +
+             (f"<p class='rule-error'>{esc(f.reason)}</p>" if f.verdict == "error" else
+              f"<p>{esc(f.reason)}</p>")]
     if f.config:
         run = run_seconds
         parts.append(f"<details><summary>config <code>{esc(f.config)}</code>"
@@ -99,9 +104,13 @@ def render(evaluated, seconds, scale, results, paper, bootstrap):
                  f"{sum(v for v in seconds.values() if v == v) / 60:.1f} core-minutes.</p>")
     parts.append(
         "<p>Every verdict below is computed from the result files by the rule printed with it; "
-        "none is written by hand. <b>supported</b>: the rule's conditions hold; <b>not "
-        "supported</b>: they fail; <b>not testable</b>: the data at hand cannot decide (the "
-        "reason is given). Intervals are 95 % paired bootstrap intervals over trial indices "
+        "none is written by hand. Each rule states the effect size it requires. "
+        "<b>supported</b>: every condition of the rule is shown to hold; <b>not supported</b>: "
+        "one is shown to fail (an effect the other way, or smaller than the rule's effect "
+        "size); <b>undecided</b>: the intervals neither show nor exclude it (more trials would "
+        "tell); <b>not testable</b>: the data at hand cannot test it (too few trials, an "
+        "estimate outside the grid; the reason is given); <b>error</b>: the rule itself "
+        "failed, with its message. Intervals are 95 % paired bootstrap intervals over trial indices "
         f"({bootstrap} replicates): trial t of every cell of a sweep sees the same data "
         "set. " + paper["readings"] + "</p>")
     parts.append("<h2>Verdicts</h2><table><tr><th>claim</th><th>data</th><th>sweep</th>"

@@ -20,7 +20,7 @@ from pmoe import atomic
 from pmoe.cli import run
 from pmoe.report import chen_claims
 from pmoe.report import claims as claim_rules
-from pmoe.report import evidence
+from pmoe.report import evidence, rules
 from pmoe.report.evidence import Evidence
 from pmoe.report.page import render
 
@@ -60,16 +60,16 @@ def evaluate(claim_list, results, analyze, workdir):
         for source in sources:
             path = os.path.join(results, source + ".h5")
             if not os.path.exists(path):
-                findings.append(claim_rules.Finding("–", source, "not run",
-                                                    f"{path} does not exist"))
+                findings.append(rules.Finding("–", source, rules.NOT_RUN,
+                                              f"{path} does not exist"))
                 continue
-            ev = Evidence(path, analyze)
+            ev = Evidence(path, analyze)  # a damaged file: one error line, exit 2 (pmoe.cli)
             seconds[source] = ev.wall_seconds
-            try:
-                findings.append(fn(ev, os.path.join(workdir, cid)))
-            except Exception as e:  # a rule that cannot read its file says so on the page
-                findings.append(claim_rules.Finding(claim_rules.data_label(ev), source,
-                                                    "not testable", f"the rule failed: {e!r}"))
+            # A rule that raises is the verdict "error", in red with its message, and the
+            # script's exit status 1 once the page is written.
+            label = ("data model C" if fn.__module__ == chen_claims.__name__
+                     else claim_rules.data_label(ev))
+            findings.append(rules.run_rule(fn, ev, os.path.join(workdir, cid), label))
             findings[-1].config = ev.config_path
             findings[-1].config_text = ev.config_text
         out.append((claim, findings))
@@ -103,10 +103,17 @@ def main():
                       evidence.BOOTSTRAP)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     atomic.write_text(args.out, page)  # the whole page or the previous one, never half
+    errors = 0
     for (cid, _, _, _, _), findings in evaluated:
         for f in findings:
             print(f"({cid}) {f.data:14s} {f.source:24s} {f.verdict:14s} {f.reason}")
+            errors += f.verdict == rules.ERROR
     print(f"report: {args.out}")
+    if errors:
+        print(f"error: {errors} rule(s) raised an exception (shown on the page in red)",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
