@@ -30,7 +30,7 @@ if [ "$build" = 1 ]; then
   clangxx="$(command -v clang++-14 || command -v clang++ || true)"
   clangc="$(command -v clang-14 || command -v clang || true)"
   if [ -z "$clangxx" ] || [ -z "$clangc" ]; then
-    echo "fuzz.sh: clang is not installed (scripts/install-deps.sh installs it)" >&2
+    echo "fuzz.sh: clang is not installed (bash scripts/install-deps.sh --tests installs it)" >&2
     exit 2
   fi
   launcher=()

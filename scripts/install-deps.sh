@@ -1,28 +1,46 @@
 #!/usr/bin/env bash
-# Installs the Debian packages pmoe-sim needs on a fresh Debian 12 machine (run as root).
-# Idempotent: packages already present are left alone and apt is not touched at all.
+# Installs the Debian packages pmoe-sim needs on a fresh Debian 12 machine (run as root, or with
+# sudo). Idempotent: packages already present are left alone and apt is not touched at all.
+#
+#   bash scripts/install-deps.sh          # the tools: build pmoe-sim, pmoe-sweep, pmoe-analyze,
+#                                         # draw the plots and report pages (the main job's needs)
+#   bash scripts/install-deps.sh --tests  # those and what the test suite needs (scripts/test.sh)
+#
+# The tests' packages (clang, a Slurm, Chromium, Catch2, pytest, the Fashion-MNIST files) are
+# most of the download; the main job gets its first result without them.
 set -euo pipefail
 
-packages=(
+tools=(
   cmake g++ make pkg-config
-  libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev catch2 hdf5-tools zlib1g-dev
-  dataset-fashion-mnist
+  libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev zlib1g-dev
   python3-h5py python3-matplotlib python3-numpy python3-pandas
+)
+tests=(
+  catch2 hdf5-tools python3-pytest
+  dataset-fashion-mnist  # the image data model's tests (and image sweeps: sweeps/configs/image_*)
   clang libclang-rt-14-dev  # the fuzz targets (scripts/fuzz.sh): libFuzzer, ASan, UBSan
   slurmctld slurmd slurm-client munge  # tests/slurm: a real one-node Slurm (no daemon is started)
   chromium  # the report page's rendering test (headless)
 )
+
+packages=("${tools[@]}")
+what="the tools"
+case "${1:-}" in
+  "") ;;
+  --tests) packages+=("${tests[@]}"); what="the tools and the tests" ;;
+  *) echo "install-deps: unknown argument \"$1\" (expected nothing or --tests)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
+  echo "install-deps: all ${#packages[@]} packages of $what present"
   exit 0
 fi
 
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps: installing for $what: ${missing[*]}"
 sudo_cmd=""
 [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
 export DEBIAN_FRONTEND=noninteractive

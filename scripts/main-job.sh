@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: installs missing packages, builds, runs (or resumes) the demo sweep
-# (sweeps/configs/demo.ini, ~2 s on 2 cores), analyzes it and draws its plots, then runs the
+# The main job: installs the packages the tools need (not the tests': scripts/test.sh installs
+# those), builds the three tools only, runs (or resumes) the demo sweep (sweeps/configs/demo.ini,
+# ~2 s on 2 cores) and prints its first result, then runs the
 # headline sweep (sweeps/configs/headline.ini: the CNN/pMoE ratio against n/l and the phase map
 # over l, trained to zero training error; about 2 minutes on 2 idle cores) and ends with its
 # report page, results/headline-report.html; last, Chen et al.'s claims at quick scale
@@ -8,7 +9,7 @@
 # results/chen/report.html.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh
+bash scripts/build.sh --tools  # the tools only: the tests are built by scripts/test.sh
 # The demo's result file belongs to the main job: when an earlier version of the tool (or of
 # demo.ini) computed it, pmoe-sweep refuses to resume into it, and the main job starts it over.
 force=()
@@ -17,22 +18,24 @@ if [[ -e results/demo.h5 ]] && ! build/sweeps/pmoe-sweep plan sweeps/configs/dem
   force=(--force)
 fi
 build/sweeps/pmoe-sweep run sweeps/configs/demo.ini "${force[@]}"
+# The first result, before the longer headline sweep.
+build/sweeps/pmoe-sweep status results/demo.h5
+analyze=build/analysis/pmoe-analyze
+$analyze summary results/demo.h5 > results/demo-summary.txt
+$analyze exponent results/demo.h5 --over l --from 4 | tee results/demo-exponent.txt
+echo "main job: first result after $SECONDS s"
 headline_force=()
 if [[ -e results/headline.h5 ]] && ! build/sweeps/pmoe-sweep plan sweeps/configs/headline.ini > /dev/null 2>&1; then
   echo "main job: results/headline.h5 holds another computation of the headline; starting it over"
   headline_force=(--force)
 fi
 build/sweeps/pmoe-sweep run sweeps/configs/headline.ini "${headline_force[@]}"
-build/sweeps/pmoe-sweep status results/demo.h5
-analyze=build/analysis/pmoe-analyze
-$analyze summary results/demo.h5 > results/demo-summary.txt
-$analyze exponent results/demo.h5 --over l --from 4 | tee results/demo-exponent.txt
 make -s -f Makefile.plots RESULTS=results
 /usr/bin/python3 analysis/report/paper_report.py results --headline --scale headline \
   --out results/headline-report.html --analyze "$analyze"
 bash scripts/chen-report.sh quick
 echo
-echo "main job done:"
+echo "main job done in $SECONDS s:"
 echo "  results      results/demo.h5 (HDF5; analysis/examples/read_results.py reads it)"
 echo "  tables       results/demo-summary.txt, results/demo-exponent.txt"
 echo "  figures      $(ls results/plots/demo/*.png | tr '\n' ' ')"

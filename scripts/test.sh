@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs missing Debian packages, builds, and runs the whole test suite with CTest.
+# Installs missing Debian packages (the tests' too: clang, Slurm, Chromium, pytest, ...), builds
+# everything, and runs the whole test suite with CTest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -10,5 +11,5 @@ ctest --output-on-failure -j"$(nproc)"
 if command -v clang++ >/dev/null || command -v clang++-14 >/dev/null; then
   bash ../scripts/fuzz.sh --seconds 5
 else
-  echo "test.sh: clang not installed: fuzz targets not run (scripts/install-deps.sh installs it)"
+  echo "test.sh: clang not installed: fuzz targets not run (bash scripts/install-deps.sh --tests installs it)"
 fi

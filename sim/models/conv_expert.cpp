@@ -183,6 +183,17 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
   using V = Lanes<T, kLanes>;
   constexpr int P = kBatchPatches, S = kBatchSamples, R = S * P;
   const int half = J / 2;
+  // The batch's pointers in locals: through the struct, every store to a gradient row could
+  // change them as far as the compiler knows, and it reloaded all eight per row of the backward
+  // loop (measured: 8 loads per 16 FMAs). The arithmetic is unchanged.
+  const T* x[S];
+  const T* W[S];
+  T* gW[S];
+  for (int s = 0; s < S; ++s) {
+    x[s] = batch.x[s];
+    W[s] = batch.W[s];
+    gW[s] = batch.gW[s];
+  }
   T out[S][2] = {};
   for (int j0 = 0; j0 < J; j0 += kLanes) {
     const V to_first = FeedsFirstOutput<V>(half, j0);
@@ -192,8 +203,8 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
       for (int p = 0; p < P; ++p) acc[s * P + p] = Eigen::Map<const V>(batch.b[s] + j0);
     for (int c = 0; c < d; ++c)
       for (int s = 0; s < S; ++s) {
-        const V w = Eigen::Map<const V>(batch.W[s] + static_cast<size_t>(c) * J + j0);
-        for (int p = 0; p < P; ++p) acc[s * P + p] += batch.x[s][c * P + p] * w;
+        const V w = Eigen::Map<const V>(W[s] + static_cast<size_t>(c) * J + j0);
+        for (int p = 0; p < P; ++p) acc[s * P + p] += x[s][c * P + p] * w;
       }
     for (int s = 0; s < S; ++s) {
       V sum = V::Zero();
@@ -227,9 +238,9 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
     // first, as BackwardRows adds them.
     for (int c = 0; c < d; ++c)
       for (int s = 0; s < S; ++s) {
-        V update = batch.x[s][c * P] * g[s * P];
-        for (int p = 1; p < P; ++p) update += batch.x[s][c * P + p] * g[s * P + p];
-        Eigen::Map<V>(batch.gW[s] + static_cast<size_t>(c) * J + j0) += update;
+        V update = x[s][c * P] * g[s * P];
+        for (int p = 1; p < P; ++p) update += x[s][c * P + p] * g[s * P + p];
+        Eigen::Map<V>(gW[s] + static_cast<size_t>(c) * J + j0) += update;
       }
   }
 }

@@ -1,0 +1,50 @@
+// pmoe-bench's rule for "stable" and its CPU identity: a benchmark that calls a noisy series
+// stable, or names the wrong CPU, puts figures in the log that the next run contradicts.
+#include "../../sim/bench/alternating_rounds.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "../../sim/bench/cpu_identity.hpp"
+
+namespace pmoe {
+namespace {
+
+TEST_CASE("a steady series is stable and a drifting or noisy one is not", "[bench]") {
+  const StabilityRule rule{5, 0.03};
+  CHECK(IsStable({1.00, 1.01, 0.99, 1.00, 1.01, 0.99}, rule));
+  // Too few rounds, however steady.
+  CHECK_FALSE(IsStable({1.0, 1.0, 1.0, 1.0}, rule));
+  // Every other round slowed by another job: the two halves disagree by 20 %.
+  CHECK_FALSE(IsStable({1.0, 1.2, 1.0, 1.2, 1.0, 1.2}, rule));
+  CHECK(HalvesDisagreement({1.0, 1.2, 1.0, 1.2, 1.0, 1.2}) == Approx(0.2 / 1.1));
+  // One outlier does not move a median: still stable.
+  CHECK(IsStable({1.0, 1.0, 3.0, 1.0, 1.0, 1.0, 1.01}, rule));
+  CHECK(RelativeRange({1.0, 1.0, 3.0, 1.0, 1.0}) == Approx(2.0));
+  CHECK_FALSE(IsStable({}, rule));
+}
+
+TEST_CASE("the CPU is named as lscpu names it, from the first processor", "[bench]") {
+  const auto path = std::filesystem::temp_directory_path() / "pmoe-bench-cpuinfo-test";
+  {
+    std::ofstream out(path);
+    out << "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+           "model name\t: AMD EPYC\nstepping\t: 1\n\n"
+           "processor\t: 1\nvendor_id\t: Other\ncpu family\t: 6\nmodel\t\t: 207\n"
+           "model name\t: Not this one\n\n";
+  }
+  const CpuIdentity cpu = ReadCpuIdentity(path.string());
+  std::filesystem::remove(path);
+  CHECK(cpu.model_name == "AMD EPYC");
+  CHECK(cpu.vendor == "AuthenticAMD");
+  CHECK(cpu.family == "26");
+  CHECK(cpu.model == "2");
+  CHECK(cpu.logical_cpus == 2);
+  CHECK(cpu.Describe() == "AMD EPYC (AuthenticAMD, family 26, model 2, 2 logical CPUs)");
+  // No /proc/cpuinfo (another OS): said, not guessed.
+  CHECK(ReadCpuIdentity("/nonexistent/cpuinfo").model_name == "unknown");
+}
+
+}  // namespace
+}  // namespace pmoe
