@@ -11,6 +11,7 @@
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/precision/precision_config.hpp"
 
 namespace pmoe {
 namespace {
@@ -95,6 +96,9 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else if (entry.key.rfind("adaptive.", 0) == 0) {
       if (!config.adaptive) config.adaptive.emplace();
       SetAdaptiveKey(path, entry.key.substr(9), entry.value, *config.adaptive);
+    } else if (entry.key.rfind("precision.", 0) == 0) {
+      if (!config.precision) config.precision.emplace();
+      SetPrecisionKey(path, entry.key.substr(10), entry.value, *config.precision);
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
@@ -114,8 +118,8 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                         DidYouMeanParam(entry.key) +
                         " (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
-                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis or an "
-                        "[adaptive] setting)");
+                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an "
+                        "[adaptive] or a [precision] setting)");
     }
   }
   // The name becomes results/NAME.h5: it must be one file name, not a path.
@@ -125,6 +129,15 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                       config.name);
   CheckLinkedAxes(config);
   if (config.adaptive) FinishAdaptive(config, trials_set);
+  if (config.precision) {
+    FinishPrecision(path, *config.precision);
+    if (config.adaptive) throw ConfigError(path + ": [precision] and [adaptive]: choose one");
+    if (trials_set)
+      throw ConfigError(path + ": trials: a precision target decides its trials itself; set "
+                               "precision.start and precision.budget instead");
+    // A cell may get every trial of the budget but the other cells' first look.
+    config.trials = config.precision->settings.budget;
+  }
   return config;
 }
 

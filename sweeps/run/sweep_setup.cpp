@@ -47,7 +47,7 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
                         " (--out names the result file; its journal and "
                         "temp file go beside it)");
   // An adaptive sweep's work is decided round by round while it runs (AdaptiveSource).
-  if (!s.config.adaptive)
+  if (!s.config.adaptive && !s.config.precision)
     s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
   return s;
 }

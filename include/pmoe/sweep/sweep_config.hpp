@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmoe/core/spec.hpp"
+#include "pmoe/precision/precision_config.hpp"
 #include "pmoe/sweep/axis.hpp"
 #include "pmoe/sweep/psi_search.hpp"
 
@@ -31,6 +32,9 @@ struct SweepConfig {
   // [adaptive]: each series searches its N* round by round (adaptive_config.hpp); the grid's
   // last axis is then N over the search's candidates, and `trials` is the budget per series.
   std::optional<AdaptiveSettings> adaptive;
+  // [precision]: trials are added until a target's interval excludes its threshold
+  // (precision_config.hpp); `trials` is then the budget, the most one cell may get.
+  std::optional<PrecisionConfig> precision;
 };
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.

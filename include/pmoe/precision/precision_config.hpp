@@ -1,0 +1,49 @@
+// The [precision] section of a sweep config: run the sweep's cells until a target's interval
+// excludes its threshold (precision_target.hpp), instead of a fixed number of trials per cell.
+//   [precision]
+//   target    = ratio_exponent   exponent over `over` of N*(cnn) / N*(the other model); or
+//                                exponent: of N* of the sweep's one model
+//   over      = n/l              the axis: a parameter, or one divided by another (short names
+//                                n, l, k, m, d as in pmoe-analyze, or dotted names)
+//   reading   = success          success: N* where P(success) = success_threshold (a logistic
+//                                fit); mean_accuracy: N_acc where the mean test accuracy reaches
+//                                target_accuracy
+//   threshold = 0                the value the interval must exclude
+//   alpha     = 0.05             P(any wrong decision over all looks) at most
+//   budget    = 4000             trials over all cells at most (per target)
+//   start     = 4                trials per cell at the first look
+//   looks     = 6                looks at most, the last at the budget
+//   bootstrap = 1000             replicates of the deciding interval per look
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pmoe/precision/precision_target.hpp"
+#include "pmoe/precision/target_statistics.hpp"
+
+namespace pmoe {
+
+struct PrecisionConfig {
+  bool ratio = true;                  // target: ratio_exponent (true) or exponent
+  std::vector<std::string> over;      // one parameter, or numerator and denominator (dotted)
+  CurveSettings curve;                // reading, success_threshold, target_accuracy
+  PrecisionSettings settings;         // threshold, alpha, budget, start, looks, bootstrap
+};
+
+// Sets `key` (without "precision.") from `value`; ConfigError naming the file, the key and what
+// was expected.
+void SetPrecisionKey(const std::string& path, const std::string& key, const std::string& value,
+                     PrecisionConfig& config);
+
+// Checks what one key cannot (over and budget given); ConfigError naming the file.
+void FinishPrecision(const std::string& path, const PrecisionConfig& config);
+
+// "target=ratio_exponent;over=data.n/model.l;reading=success;..." : every setting, so a
+// journal says what its target is and when it stops.
+std::string PrecisionIdentity(const PrecisionConfig& config);
+
+// The axis's text: "data.n/model.l".
+std::string OverText(const PrecisionConfig& config);
+
+}  // namespace pmoe

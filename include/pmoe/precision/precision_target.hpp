@@ -1,0 +1,105 @@
+// A precision target: trials are added to a set of cells, round by round, until the interval of a
+// target statistic (an exponent, a ratio, a claim's deciding statistic) excludes a threshold, or
+// the budget is spent. Each round ("look") decides from the rows it planned, never from timing or
+// from rows beyond its plan, so replaying the looks over stored rows gives the same decisions
+// (resume, any thread count, any shard split). Cells grow by trial index 0, 1, 2, ...: the rows
+// held at the end are those a fixed-size run of the same per-cell sizes would hold.
+// Error control: sequential_interval.hpp; the check by simulation: precision_simulation.hpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pmoe {
+
+// One cell's held trials 0..n-1: a per-trial value (1/0 for a success, an accuracy, any per-trial
+// statistic; NaN where the trial has none) and how often each trial counts in this evaluation
+// (1 for the point estimate; bootstrap multiplicities otherwise).
+struct CellSample {
+  std::vector<double> values;
+  std::vector<int> weights;
+};
+
+// The target quantity from every cell's sample; NaN when it cannot be computed (too few points,
+// an N* outside its grid). Must be a pure function of its argument.
+using TargetStatistic = std::function<double(const std::vector<CellSample>& cells)>;
+
+enum class Verdict { kRunning, kAbove, kBelow, kUndecided };
+const char* VerdictName(Verdict verdict);  // "running", "above", "below", "undecided"
+
+struct PrecisionSettings {
+  double threshold = 0;   // the value the interval must exclude
+  double alpha = 0.05;    // P(any wrong decision, either side, over all looks) at most
+  int budget = 0;         // total trials over all cells at most
+  int start = 4;          // trials per cell at the first look
+  int looks = 6;          // looks at most, geometric in total trials, the last at the budget
+  int bootstrap = 1000;   // replicates of the deciding interval per look
+  int allocation_bootstrap = 200;  // replicates per cell for the allocation
+  double uniform_share = 0.25;     // of each round's trials spread evenly over the cells
+  uint64_t seed = 1;               // of the bootstraps (never of the trials)
+  // Ignore the spending and decide on a plain 1 - alpha normal interval at every look (no
+  // small-sample widening either): the naive rule
+  // whose error rate grows with the looks, kept only to show that it does (simulation, tests).
+  bool naive = false;
+};
+
+// Throws std::invalid_argument naming the setting that is out of range (alpha in (0, 1), budget
+// at least start * cells, start >= 2, looks >= 1, bootstrap >= 100, allocation_bootstrap >= 20,
+// uniform_share in [0, 1]).
+void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells);
+
+struct Look {
+  int index = 0;            // 0, 1, ...
+  std::vector<int> trials;  // per cell: trials 0..trials-1 are this look's data
+  int total = 0;            // their sum
+  double alpha = 0;         // spent at this look
+  double estimate = 0, lo = 0, hi = 0;  // the interval at level 1 - alpha
+  Verdict verdict = Verdict::kRunning;  // kRunning: undecided, more looks to come
+};
+
+struct WorkPair {
+  size_t cell = 0;
+  int trial = 0;
+  bool operator==(const WorkPair& o) const { return cell == o.cell && trial == o.trial; }
+};
+
+class PrecisionTarget {
+ public:
+  // A held row's per-trial value (NaN allowed), or nothing when the row is not held.
+  using Lookup = std::function<std::optional<double>(size_t cell, int trial)>;
+
+  PrecisionTarget(size_t cells, TargetStatistic statistic, const PrecisionSettings& settings);
+
+  // Evaluates every look whose planned rows are all held, in order, stopping at a decision or the
+  // last look; returns the planned rows of the next look that are not held (by cell, then trial
+  // index). Empty: decided, or undecided at the budget (see verdict()).
+  std::vector<WorkPair> Next(const Lookup& held);
+
+  Verdict verdict() const { return verdict_; }
+  const std::vector<Look>& looks() const { return looks_; }
+  const std::vector<int>& planned() const { return plan_; }  // per cell, of the next look
+  const std::vector<int>& totals() const { return totals_; }
+  const std::vector<double>& spending() const { return spending_; }
+
+ private:
+  Look Evaluate(const std::vector<CellSample>& samples);
+  std::vector<int> Allocate(const std::vector<CellSample>& samples, int total) const;
+
+  size_t cells_;
+  TargetStatistic statistic_;
+  PrecisionSettings settings_;
+  std::vector<int> totals_;
+  std::vector<double> spending_;
+  std::vector<int> plan_;
+  std::vector<Look> looks_;
+  Verdict verdict_ = Verdict::kRunning;
+};
+
+// One line per look: "look 2: 160 trials, alpha 0.0125, estimate 0.41 [0.12, 0.70]: above".
+std::string DescribeLooks(const std::vector<Look>& looks);
+
+}  // namespace pmoe

@@ -1,0 +1,47 @@
+// Target statistics for precision targets (precision_target.hpp): pure functions of the cells'
+// weighted samples. The sample-complexity exponent follows analysis/lib/sample_complexity.cpp
+// (N* from a logistic fit of success on log N, or N_acc where the mean test accuracy reaches its
+// target, interpolated in log N), with one difference that a decision needs: an N* outside its
+// cell's N grid makes the statistic NaN (no number, so no decision on it), where the report
+// drops that axis value from the fit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pmoe/precision/precision_target.hpp"
+
+namespace pmoe {
+
+// The slope of log(mean of cell c) against log x[c]: an exponent of a per-trial quantity over an
+// axis. NaN when a mean is not positive or fewer than two cells have data.
+TargetStatistic LogMeanSlope(std::vector<double> x);
+
+// mean(cell a) - mean(cell b).
+TargetStatistic MeanDifference(size_t a, size_t b);
+
+enum class CurveReading { kSuccess, kMeanAccuracy };
+
+// A cell of a sample-complexity curve: its side (0: the numerator's model, e.g. the CNN; 1: the
+// denominator's, e.g. separate pMoE), its axis value (e.g. n/l) and its N.
+struct CurveCell {
+  int side = 0;
+  double axis = 0;
+  double N = 0;
+};
+// The statistic's argument holds one sample per CurveCell, in the same order.
+
+struct CurveSettings {
+  CurveReading reading = CurveReading::kSuccess;
+  double threshold = 0.5;         // success probability defining N* (success reading)
+  double target_accuracy = 0.95;  // mean test accuracy defining N_acc (accuracy reading)
+};
+
+// The exponent over the axis of N*(side 0) / N*(side 1) when both sides have cells, of N*(side 0)
+// alone otherwise: the slope of log N* (or of the log ratio) against log axis. Per-trial values:
+// success as 1/0 (success reading) or the test accuracy (accuracy reading). Throws
+// std::invalid_argument when a side has fewer than two axis values, an (side, axis) curve fewer
+// than two N, or the two sides different axis values.
+TargetStatistic NStarExponent(const std::vector<CurveCell>& cells, const CurveSettings& settings);
+
+}  // namespace pmoe

@@ -1,0 +1,100 @@
+// Reading the [precision] section of a sweep config.
+#include "pmoe/precision/precision_config.hpp"
+
+#include <cstdlib>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
+
+namespace pmoe {
+namespace {
+
+double ParseNumber(const std::string& path, const std::string& key, const std::string& text,
+                   double lo, double hi, const std::string& expected) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(v >= lo && v <= hi))
+    throw ConfigError(path, key, expected, text);
+  return v;
+}
+
+// "n" -> "data.n" and the like (pmoe-analyze's short names); a dotted name stays.
+std::string Dotted(const std::string& name) {
+  if (name == "n" || name == "d") return "data." + name;
+  if (name == "l" || name == "k" || name == "m") return "model." + name;
+  return name;
+}
+
+}  // namespace
+
+void SetPrecisionKey(const std::string& path, const std::string& key, const std::string& value,
+                     PrecisionConfig& c) {
+  const std::string name = "precision." + key;
+  PrecisionSettings& s = c.settings;
+  if (key == "target") {
+    if (value != "ratio_exponent" && value != "exponent")
+      throw ConfigError(path, name, "ratio_exponent or exponent", value);
+    c.ratio = value == "ratio_exponent";
+  } else if (key == "over") {
+    const size_t slash = value.find('/');
+    c.over = {Dotted(value.substr(0, slash))};
+    if (slash != std::string::npos) c.over.push_back(Dotted(value.substr(slash + 1)));
+    for (const std::string& p : c.over)
+      if (p.empty() || p == "N" || FindParam(p) == nullptr)
+        throw ConfigError(path, name, "a parameter other than N, or one divided by another (n/l)",
+                          value);
+  } else if (key == "reading") {
+    if (value != "success" && value != "mean_accuracy")
+      throw ConfigError(path, name, "success or mean_accuracy", value);
+    c.curve.reading = value == "success" ? CurveReading::kSuccess : CurveReading::kMeanAccuracy;
+  } else if (key == "success_threshold") {
+    c.curve.threshold = ParseNumber(path, name, value, 0.02, 0.98, "a number in [0.02, 0.98]");
+  } else if (key == "target_accuracy") {
+    c.curve.target_accuracy = ParseNumber(path, name, value, 0.5, 1, "a number in [0.5, 1]");
+  } else if (key == "threshold") {
+    s.threshold = ParseNumber(path, name, value, -1e6, 1e6, "a finite number");
+  } else if (key == "alpha") {
+    s.alpha = ParseNumber(path, name, value, 1e-6, 0.5, "a number in [1e-6, 0.5]");
+  } else if (key == "budget") {
+    s.budget = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000000));
+  } else if (key == "start") {
+    s.start = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000));
+  } else if (key == "looks") {
+    s.looks = static_cast<int>(ParseIntegerInRange(path, name, value, 1, 50));
+  } else if (key == "bootstrap") {
+    s.bootstrap = static_cast<int>(ParseIntegerInRange(path, name, value, 100, 100000));
+  } else {
+    throw ConfigError(path + ": unknown key \"" + name +
+                      "\" (expected precision.target, over, reading, success_threshold, "
+                      "target_accuracy, threshold, alpha, budget, start, looks or bootstrap)");
+  }
+}
+
+void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
+  if (c.over.empty())
+    throw ConfigError(path + ": [precision] needs over (the axis of the exponent, e.g. n/l)");
+  if (c.settings.budget == 0)
+    throw ConfigError(path + ": [precision] needs budget (trials over all cells at most)");
+}
+
+std::string OverText(const PrecisionConfig& c) {
+  std::string text;
+  for (const std::string& p : c.over) text += (text.empty() ? "" : "/") + p;
+  return text;
+}
+
+std::string PrecisionIdentity(const PrecisionConfig& c) {
+  const PrecisionSettings& s = c.settings;
+  return std::string("target=") + (c.ratio ? "ratio_exponent" : "exponent") +
+         ";over=" + OverText(c) +
+         ";reading=" + (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
+         ";success_threshold=" + FormatDouble(c.curve.threshold) +
+         ";target_accuracy=" + FormatDouble(c.curve.target_accuracy) +
+         ";threshold=" + FormatDouble(s.threshold) + ";alpha=" + FormatDouble(s.alpha) +
+         ";budget=" + std::to_string(s.budget) + ";start=" + std::to_string(s.start) +
+         ";looks=" + std::to_string(s.looks) + ";bootstrap=" + std::to_string(s.bootstrap) +
+         ";allocation_bootstrap=" + std::to_string(s.allocation_bootstrap) +
+         ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed);
+}
+
+}  // namespace pmoe

@@ -1,0 +1,128 @@
+// Grouping a sweep's cells into precision targets and placing them on their curves.
+#include "pmoe/precision/precision_layout.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <stdexcept>
+
+#include "pmoe/core/errors.hpp"
+
+namespace pmoe {
+namespace {
+
+double Number(const CellParams& p, const std::string& name) {
+  auto it = p.find(name);
+  if (it == p.end()) return NAN;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  return end == it->second.c_str() + it->second.size() ? v : NAN;
+}
+
+// The axis value of a cell that has every axis parameter; NaN otherwise.
+double AxisOf(const CellParams& p, const PrecisionConfig& c) {
+  double v = Number(p, c.over[0]);
+  if (c.over.size() == 2) v /= Number(p, c.over[1]);
+  return v;
+}
+
+bool IsAxisOrN(const std::string& name, const PrecisionConfig& c) {
+  return name == "N" || name == c.over[0] || (c.over.size() == 2 && name == c.over[1]);
+}
+
+// The group of a cell: its parameters but N, the axis and (for a ratio) the numerator's kind,
+// restricted to the parameters that vary across the sweep.
+std::string GroupKey(const CellParams& p, const PrecisionConfig& c,
+                     const std::set<std::string>& varying) {
+  std::string key;
+  for (const auto& [name, value] : p)
+    if (varying.count(name) && !IsAxisOrN(name, c))
+      key += (key.empty() ? "" : ", ") + name + "=" + value;
+  return key.empty() ? "all" : key;
+}
+
+// Every parameter of `cnn` but N and the kind has the same value in `other`.
+bool Pairs(const CellParams& cnn, const CellParams& other) {
+  for (const auto& [name, value] : cnn) {
+    if (name == "N" || name == "model.kind") continue;
+    auto it = other.find(name);
+    if (it == other.end() || it->second != value) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+CellParams ParseCanonicalKey(const std::string& key) {
+  CellParams p;
+  size_t start = 0;
+  while (start < key.size()) {
+    const size_t end = std::min(key.find(';', start), key.size());
+    const std::string part = key.substr(start, end - start);
+    const size_t eq = part.find('=');
+    if (eq != std::string::npos) p[part.substr(0, eq)] = part.substr(eq + 1);
+    start = end + 1;
+  }
+  return p;
+}
+
+std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
+                                          const PrecisionConfig& c, const std::string& path) {
+  std::set<std::string> varying;
+  {
+    std::map<std::string, std::set<std::string>> values;
+    for (const CellParams& p : cells)
+      for (const auto& [name, value] : p) values[name].insert(value);
+    for (const auto& [name, set] : values)
+      if (set.size() > 1) varying.insert(name);
+  }
+  auto is_numerator = [&](const CellParams& p) {
+    auto it = p.find("model.kind");
+    return c.ratio && it != p.end() && it->second == "cnn";
+  };
+  std::map<std::string, PrecisionGroup> groups;
+  // The denominator's cells (every cell for a plain exponent) place themselves.
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (is_numerator(cells[i])) continue;
+    const double N = Number(cells[i], "N"), x = AxisOf(cells[i], c);
+    if (!(N > 0) || !(x > 0))
+      throw ConfigError(path + ": [precision] cell " + std::to_string(i) + " has no positive N or " +
+                        OverText(c) + " (the axis must be numeric and positive)");
+    PrecisionGroup& g = groups[GroupKey(cells[i], c, varying)];
+    g.cells.push_back(i);
+    g.curve.push_back({c.ratio ? 1 : 0, x, N});
+  }
+  if (c.ratio) {
+    // Each CNN cell joins every curve (group, axis value) whose cells it pairs with.
+    for (auto& [label, g] : groups) {
+      std::map<double, size_t> curve_cell;  // axis value -> one of its cells
+      for (size_t j = 0; j < g.cells.size(); ++j) curve_cell.emplace(g.curve[j].axis, g.cells[j]);
+      for (size_t i = 0; i < cells.size(); ++i) {
+        if (!is_numerator(cells[i])) continue;
+        for (const auto& [x, other] : curve_cell)
+          if (Pairs(cells[i], cells[other])) {
+            g.cells.push_back(i);
+            g.curve.push_back({0, x, Number(cells[i], "N")});
+          }
+      }
+    }
+    bool any_cnn = false;
+    for (const CellParams& p : cells) any_cnn = any_cnn || is_numerator(p);
+    if (!any_cnn || groups.empty())
+      throw ConfigError(path + ": [precision] target = ratio_exponent needs model.kind = cnn "
+                               "and another model in the grid");
+  }
+  std::vector<PrecisionGroup> out;
+  for (auto& [label, g] : groups) {
+    g.label = label;
+    try {
+      NStarExponent(g.curve, c.curve);  // checks the layout
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(path + ": [precision] target of " + label + ": " + e.what());
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace pmoe

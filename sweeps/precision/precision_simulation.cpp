@@ -1,0 +1,120 @@
+// Synthetic null scenarios and the loop that runs a precision target on them many times.
+#include "pmoe/precision/precision_simulation.hpp"
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include "pmoe/core/rng.hpp"
+#include "pmoe/precision/target_statistics.hpp"
+
+namespace pmoe {
+namespace {
+
+struct Scenario {
+  size_t cells = 0;
+  TargetStatistic statistic;
+  // The per-trial value of (run seed, cell, trial index).
+  std::function<double(uint64_t, size_t, int)> outcome;
+};
+
+double Uniform(uint64_t seed, uint64_t a, uint64_t b) {
+  return Rng(CombineSeed(CombineSeed(seed, a), b)).Uniform();
+}
+
+Scenario Make(NullScenario scenario) {
+  Scenario s;
+  const std::vector<double> x = {1, 2, 4, 8, 16};
+  switch (scenario) {
+    case NullScenario::kLogNormalSlope:
+      s.cells = x.size();
+      s.statistic = LogMeanSlope(x);
+      s.outcome = [](uint64_t seed, size_t c, int t) {
+        return std::exp(Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
+      };
+      break;
+    case NullScenario::kBernoulliSlope:
+      s.cells = x.size();
+      s.statistic = LogMeanSlope(x);
+      s.outcome = [](uint64_t seed, size_t c, int t) { return Uniform(seed, c, t) < 0.3 ? 1.0 : 0.0; };
+      break;
+    case NullScenario::kNStarRatio: {
+      // Side a (CNN-like) has N* = 3 * 40 * axis^0.5, side b N* = 40 * axis^0.5; slope 4 in log N.
+      // Trial t of both sides at one (axis, N) shares its uniform: paired data, as in a sweep.
+      const std::vector<double> axis = {2, 4, 8}, N = {25, 50, 100, 200, 400, 800, 1600};
+      std::vector<CurveCell> cells;
+      std::vector<double> p;
+      std::vector<size_t> pair;  // the (axis, N) index that pairs the two sides
+      for (int side = 0; side < 2; ++side)
+        for (size_t a = 0; a < axis.size(); ++a)
+          for (size_t i = 0; i < N.size(); ++i) {
+            cells.push_back({side, axis[a], N[i]});
+            const double n_star = (side == 0 ? 3.0 : 1.0) * 40 * std::sqrt(axis[a]);
+            p.push_back(1 / (1 + std::exp(-4 * (std::log(N[i]) - std::log(n_star)))));
+            pair.push_back(a * N.size() + i);
+          }
+      s.cells = cells.size();
+      s.statistic = NStarExponent(cells, {});
+      s.outcome = [p, pair](uint64_t seed, size_t c, int t) {
+        return Uniform(seed, pair[c], t) < p[c] ? 1.0 : 0.0;
+      };
+      break;
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+const char* ScenarioName(NullScenario scenario) {
+  switch (scenario) {
+    case NullScenario::kLogNormalSlope: return "lognormal-slope";
+    case NullScenario::kBernoulliSlope: return "bernoulli-slope";
+    case NullScenario::kNStarRatio: return "nstar-ratio";
+  }
+  return "?";
+}
+
+NullScenario ParseScenario(const std::string& name) {
+  for (NullScenario s : {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope,
+                         NullScenario::kNStarRatio})
+    if (name == ScenarioName(s)) return s;
+  throw std::invalid_argument("unknown scenario \"" + name +
+                              "\": expected lognormal-slope, bernoulli-slope or nstar-ratio");
+}
+
+SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings settings, int runs,
+                                    uint64_t seed) {
+  const Scenario s = Make(scenario);
+  SimulationTally tally;
+  settings.threshold = 0;
+  for (int run = 0; run < runs; ++run) {
+    const uint64_t run_seed = CombineSeed(seed, run);
+    settings.seed = CombineSeed(run_seed, 0x626f6f74);
+    PrecisionTarget target(s.cells, s.statistic, settings);
+    // Every asked row is computed at once, as a sweep would before the next look.
+    std::map<std::pair<size_t, int>, double> rows;
+    auto held = [&](size_t c, int t) -> std::optional<double> {
+      auto it = rows.find({c, t});
+      if (it == rows.end()) return std::nullopt;
+      return it->second;
+    };
+    for (auto work = target.Next(held); !work.empty(); work = target.Next(held))
+      for (const WorkPair& w : work) rows[{w.cell, w.trial}] = s.outcome(run_seed, w.cell, w.trial);
+    ++tally.runs;
+    tally.above += target.verdict() == Verdict::kAbove;
+    tally.below += target.verdict() == Verdict::kBelow;
+    tally.undecided += target.verdict() == Verdict::kUndecided;
+    tally.mean_trials += double(rows.size()) / runs;
+    if (target.verdict() == Verdict::kAbove || target.verdict() == Verdict::kBelow) {
+      const size_t look = target.looks().size() - 1;
+      if (tally.wrong_at.size() <= look) tally.wrong_at.resize(look + 1);
+      ++tally.wrong_at[look];
+    }
+  }
+  return tally;
+}
+
+}  // namespace pmoe

@@ -1,0 +1,82 @@
+// The precision targets of a sweep, handing out each target's next look as a round.
+#include "pmoe/precision/precision_source.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "pmoe/core/rng.hpp"
+
+namespace pmoe {
+
+PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const PrecisionConfig& config,
+                                 const ShardSpec& shard, const std::string& path)
+    : cells_(cells), config_(config) {
+  std::vector<CellParams> params;
+  for (const Cell& c : cells) params.push_back(ParseCanonicalKey(c.key));
+  const std::vector<PrecisionGroup> groups = LayoutTargets(params, config, path);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (shard.count > 0 && int(i % shard.count) + 1 != shard.index) continue;
+    PrecisionSettings s = config.settings;
+    // The bootstrap's stream: the target's own (its label), so shards and orders do not matter.
+    s.seed = CombineSeed(config.settings.seed, HashString(groups[i].label));
+    targets_.push_back({groups[i], PrecisionTarget(groups[i].cells.size(),
+                                                   NStarExponent(groups[i].curve, config.curve), s)});
+  }
+}
+
+std::vector<WorkItem> PrecisionSource::NextRound(const StoredRows& stored) {
+  const bool success = config_.curve.reading == CurveReading::kSuccess;
+  std::set<std::pair<size_t, int>> asked;  // a CNN cell on several curves is asked once
+  for (Target& t : targets_) {
+    const std::vector<size_t>& place = t.group.cells;
+    auto held = [&](size_t j, int trial) -> std::optional<double> {
+      const TrialRow* row = stored.Find(cells_[place[j]].id, trial);
+      if (row == nullptr) return std::nullopt;
+      if (success) return row->result.success ? 1.0 : 0.0;
+      return row->result.status == TrialStatus::kOk ? row->result.test_acc : NAN;
+    };
+    for (const WorkPair& w : t.target.Next(held)) asked.insert({place[w.cell], w.trial});
+  }
+  std::vector<WorkItem> items;
+  for (const auto& [cell, trial] : asked)
+    items.push_back({cell, trial, EstimateTrialSeconds(cells_[cell].spec)});
+  std::stable_sort(items.begin(), items.end(),
+                   [](const WorkItem& a, const WorkItem& b) { return a.cost > b.cost; });
+  return items;
+}
+
+std::string PrecisionSource::Describe() const {
+  return std::string("precision target") + (targets_.size() == 1 ? "" : "s") + " (" +
+         std::to_string(targets_.size()) + "): exponent of " +
+         (config_.ratio ? "N*(cnn)/N*(other)" : "N*") + " over " + OverText(config_) +
+         ", threshold " + FormatDouble(config_.settings.threshold) + ", alpha " +
+         FormatDouble(config_.settings.alpha) + ", budget " +
+         std::to_string(config_.settings.budget) + " trials";
+}
+
+std::string PrecisionSource::RoundNote() const {
+  size_t running = 0;
+  for (const Target& t : targets_) running += t.target.verdict() == Verdict::kRunning;
+  return std::to_string(running) + " of " + std::to_string(targets_.size()) +
+         " targets still running";
+}
+
+std::string PrecisionSource::Summary() const {
+  std::ostringstream out;
+  for (const Target& t : targets_) {
+    out << "target " << t.group.label << ": " << VerdictName(t.target.verdict());
+    if (t.target.verdict() == Verdict::kUndecided)
+      out << " at budget " << config_.settings.budget;
+    if (!t.target.looks().empty()) {
+      const Look& l = t.target.looks().back();
+      out << " (threshold " << FormatDouble(config_.settings.threshold) << ", " << l.total
+          << " trials)";
+    }
+    out << "\n" << DescribeLooks(t.target.looks());
+  }
+  return out.str();
+}
+
+}  // namespace pmoe

@@ -1,0 +1,165 @@
+// The rounds of a precision target: plan, evaluate from the planned rows only, decide or allocate.
+#include "pmoe/precision/precision_target.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "pmoe/core/rng.hpp"
+#include "pmoe/precision/sequential_interval.hpp"
+
+namespace pmoe {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The variance the statistic's bootstrap spread implies: ((q84 - q16) / 2)^2, +inf when NaN
+// replicates or infinite values reach those quantiles.
+double SpreadVariance(const std::vector<double>& replicates) {
+  const DecisionInterval d = RobustInterval(0.0, replicates, 2 * 0.5 * std::erfc(1 / std::sqrt(2.0)));
+  const double half = (d.hi - d.lo) / 2;  // z = 1 at alpha = 31.7 %: one spread either side
+  return std::isfinite(half) ? half * half : kInf;
+}
+
+}  // namespace
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRunning: return "running";
+    case Verdict::kAbove: return "above";
+    case Verdict::kBelow: return "below";
+    case Verdict::kUndecided: return "undecided";
+  }
+  return "?";
+}
+
+void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells) {
+  auto fail = [](const std::string& what) { throw std::invalid_argument("precision: " + what); };
+  if (cells == 0) fail("no cells to run");
+  if (!(s.alpha > 0 && s.alpha < 1)) fail("alpha must lie in (0, 1)");
+  if (s.start < 2) fail("start must be at least 2 trials per cell");
+  if (s.looks < 1) fail("looks must be at least 1");
+  if (s.budget < s.start * static_cast<long long>(cells))
+    fail("budget (" + std::to_string(s.budget) + " trials) must be at least start * cells = " +
+         std::to_string(s.start * static_cast<long long>(cells)));
+  if (s.bootstrap < 100) fail("bootstrap must be at least 100 replicates");
+  if (s.allocation_bootstrap < 20) fail("allocation_bootstrap must be at least 20 replicates");
+  if (!(s.uniform_share >= 0 && s.uniform_share <= 1)) fail("uniform_share must lie in [0, 1]");
+}
+
+PrecisionTarget::PrecisionTarget(size_t cells, TargetStatistic statistic,
+                                 const PrecisionSettings& settings)
+    : cells_(cells), statistic_(std::move(statistic)), settings_(settings) {
+  CheckPrecisionSettings(settings, cells);
+  totals_ = LookTotals(settings.start * static_cast<int>(cells), settings.budget, settings.looks);
+  spending_ = AlphaSpending(totals_, settings.alpha);
+  plan_.assign(cells, settings.start);
+}
+
+std::vector<WorkPair> PrecisionTarget::Next(const Lookup& held) {
+  while (verdict_ == Verdict::kRunning) {
+    std::vector<WorkPair> missing;
+    std::vector<CellSample> samples(cells_);
+    for (size_t c = 0; c < cells_; ++c)
+      for (int t = 0; t < plan_[c]; ++t) {
+        const std::optional<double> value = held(c, t);
+        if (!value) missing.push_back({c, t});
+        else if (missing.empty()) samples[c].values.push_back(*value);
+      }
+    if (!missing.empty()) return missing;
+    for (CellSample& s : samples) s.weights.assign(s.values.size(), 1);
+    looks_.push_back(Evaluate(samples));
+    verdict_ = looks_.back().verdict;
+    if (verdict_ == Verdict::kRunning) plan_ = Allocate(samples, totals_[looks_.size()]);
+  }
+  return {};
+}
+
+Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
+  Look look;
+  look.index = static_cast<int>(looks_.size());
+  look.trials = plan_;
+  for (int n : plan_) look.total += n;
+  look.alpha = settings_.naive ? settings_.alpha : spending_[look.index];
+  // The paired bootstrap: one draw of trial indices per replicate, shared by every cell (trials of
+  // one index share their data across cells), each cell counting the drawn indices it holds.
+  const int indices = *std::max_element(plan_.begin(), plan_.end());
+  Rng rng(CombineSeed(CombineSeed(settings_.seed, look.index), 0));
+  std::vector<CellSample> replicate = samples;
+  std::vector<int> count(indices);
+  std::vector<double> replicates;
+  for (int r = 0; r < settings_.bootstrap; ++r) {
+    std::fill(count.begin(), count.end(), 0);
+    for (int t = 0; t < indices; ++t) ++count[rng.Below(indices)];
+    for (size_t c = 0; c < cells_; ++c)
+      std::copy(count.begin(), count.begin() + plan_[c], replicate[c].weights.begin());
+    replicates.push_back(statistic_(replicate));
+  }
+  const int fewest = *std::min_element(plan_.begin(), plan_.end());
+  const DecisionInterval d =
+      RobustInterval(statistic_(samples), replicates, look.alpha, settings_.naive ? 0 : fewest - 1);
+  look.estimate = d.estimate;
+  look.lo = d.lo;
+  look.hi = d.hi;
+  const bool last = look.index + 1 == static_cast<int>(totals_.size());
+  look.verdict = d.lo > settings_.threshold   ? Verdict::kAbove
+                 : d.hi < settings_.threshold ? Verdict::kBelow
+                 : last                       ? Verdict::kUndecided
+                                              : Verdict::kRunning;
+  return look;
+}
+
+// The next look's trials per cell, `total` in all. A share goes evenly (fewest trials first), the
+// rest greedily to the cells where one more trial shrinks the statistic's variance most: cell c's
+// part V_c of the variance (from resampling cell c alone) falls as t_c / (t_c + extra).
+std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& samples,
+                                           int total) const {
+  std::vector<double> part(cells_);
+  for (size_t c = 0; c < cells_; ++c) {
+    Rng rng(CombineSeed(CombineSeed(settings_.seed, looks_.size()), c + 1));
+    std::vector<CellSample> replicate = samples;
+    const int n = static_cast<int>(samples[c].values.size());
+    std::vector<double> replicates;
+    for (int r = 0; r < settings_.allocation_bootstrap; ++r) {
+      std::fill(replicate[c].weights.begin(), replicate[c].weights.end(), 0);
+      for (int t = 0; t < n; ++t) ++replicate[c].weights[rng.Below(n)];
+      replicates.push_back(statistic_(replicate));
+    }
+    part[c] = SpreadVariance(replicates);
+  }
+  std::vector<int> plan = plan_;
+  int extra = total;
+  for (int n : plan_) extra -= n;
+  const int even = static_cast<int>(std::floor(settings_.uniform_share * extra));
+  auto fewest = [&](size_t a, size_t b) { return plan[a] < plan[b] || (plan[a] == plan[b] && a < b); };
+  for (int i = 0; i < extra; ++i) {
+    size_t best = 0;
+    double best_gain = -1;
+    for (size_t c = 0; c < cells_; ++c) {
+      const double t = plan_[c], p = plan[c];
+      const double gain = i < even ? 0 : part[c] >= kInf ? kInf : part[c] * t * (1 / p - 1 / (p + 1));
+      if (gain > best_gain || (gain == best_gain && fewest(c, best))) {
+        best = c;
+        best_gain = gain;
+      }
+    }
+    ++plan[best];
+  }
+  return plan;
+}
+
+std::string DescribeLooks(const std::vector<Look>& looks) {
+  std::ostringstream out;
+  for (const Look& l : looks) {
+    char line[200];
+    std::snprintf(line, sizeof line, "look %d: %d trials, alpha %.3g, estimate %.4g [%.4g, %.4g]: %s\n",
+                  l.index + 1, l.total, l.alpha, l.estimate, l.lo, l.hi, VerdictName(l.verdict));
+    out << line;
+  }
+  return out.str();
+}
+
+}  // namespace pmoe
