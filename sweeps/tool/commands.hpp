@@ -28,5 +28,6 @@ int RunMergeCommand(const std::vector<std::string>& args, const std::string& com
 int RunStatusCommand(const std::vector<std::string>& args, const std::string& command_line);
 int RunMissingCommand(const std::vector<std::string>& args, const std::string& command_line);
 int RunSlurmCommand(const std::vector<std::string>& args, const std::string& command_line);
+int RunWatchCommand(const std::vector<std::string>& args, const std::string& command_line);
 
 }  // namespace pmoe

@@ -1,8 +1,15 @@
-// `pmoe-sweep missing CONFIG.ini --shards K [--out F]`: for each shard of a sharded sweep, whether
-// its file is complete, incomplete (how many trials short), absent, being written now or of
-// another sweep; then the exact command that finishes just the shards that need it (the
-// generated array script when there is one, else `pmoe-sweep run --shard I/K`), or the merge
-// command when all are complete. Exit status 0 when every shard is complete, 1 otherwise.
+// `pmoe-sweep missing CONFIG.ini --shards K [--out F] [--retry N]`: for each shard of a sharded
+// sweep, whether its file is complete, incomplete (how many trials short), absent, queued or
+// running in Slurm, being written now or of another sweep; then the exact command that finishes
+// just the shards that need it (the generated array script when there is one, else `pmoe-sweep
+// run --shard I/K`), or the merge command when all are complete. Every path in a printed command
+// is quoted for the shell (ShellQuote). Exit status 0 when every shard is complete, 1 otherwise.
+//
+// --retry N (the generated merge job passes its attempt number): shards that ran and failed for
+// a reason other than bad input or scancel (their logs/shard-I.state) are resubmitted with
+// more memory and time, and a merge job after them with attempt N+1, while N is below the
+// script's retries.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,21 +18,33 @@
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
+#include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 #include "sweep_state.hpp"
 
 namespace pmoe {
 namespace {
 
-enum class ShardCondition { kComplete, kIncomplete, kAbsent, kRunning, kOther };
+enum class ShardCondition { kComplete, kIncomplete, kAbsent, kRunning, kQueued, kOther };
 
-// Whether the generated array script at `path` is for K shards of this config.
-bool ScriptFits(const std::string& path, int shards) {
-  std::ifstream in(path);
-  if (!in) return false;
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
-  return text.str().find("--shard auto/" + std::to_string(shards) + " ") != std::string::npos;
+  return text.str();
+}
+
+// The generated array script's "# pmoe-sweep array: shards=K chunk=C retries=R" line; false when
+// the script is absent or for another shard count.
+bool ReadScriptLine(const std::string& script, int shards, int* chunk, int* retries) {
+  const std::string key = "\n# pmoe-sweep array: shards=" + std::to_string(shards) + " chunk=";
+  const size_t at = script.find(key);
+  if (at == std::string::npos) return false;
+  std::istringstream rest(script.substr(at + key.size()));
+  std::string retries_word;
+  rest >> *chunk >> retries_word;
+  *retries = retries_word.rfind("retries=", 0) == 0 ? std::atoi(retries_word.c_str() + 8) : 0;
+  return true;
 }
 
 std::string JoinIndices(const std::vector<int>& indices) {
@@ -34,18 +53,36 @@ std::string JoinIndices(const std::vector<int>& indices) {
   return out;
 }
 
+// "HH:MM:00" or "D-HH:MM:00" back to minutes; 0 when unreadable.
+int ParseSlurmTime(const std::string& text) {
+  int d = 0, h = 0, m = 0;
+  if (std::sscanf(text.c_str(), "%d-%d:%d", &d, &h, &m) == 3) return (d * 24 + h) * 60 + m;
+  if (std::sscanf(text.c_str(), "%d:%d", &h, &m) == 2) return h * 60 + m;
+  return 0;
+}
+
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
 }  // namespace
 
 int RunMissingCommand(const std::vector<std::string>& args, const std::string& command_line) {
-  const std::string usage = "pmoe-sweep missing CONFIG.ini --shards K [--out F]";
+  const std::string usage = "pmoe-sweep missing CONFIG.ini --shards K [--out F] [--retry N]";
   std::string config, out;
-  int shards = 0;
+  int shards = 0, retry = -1;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--out")
       out = OptionValue(args, &i);
     else if (a == "--shards")
       shards = ParseShard("1/" + OptionValue(args, &i)).count;
+    else if (a == "--retry")
+      retry = static_cast<int>(ParseNumber(a, OptionValue(args, &i), 0, true, 100,
+                                           "the merge job's attempt number, 0 or more"));
     else if (config.empty() && a.rfind("--", 0) != 0)
       config = a;
     else
@@ -57,10 +94,16 @@ int RunMissingCommand(const std::vector<std::string>& args, const std::string& c
   std::vector<int> to_submit, running;
   std::vector<std::string> shard_files, others;
   std::string merged, name;
+  SlurmQueue queue;
+  bool queue_asked = false;
   for (int i = 1; i <= shards; ++i) {
     const SweepSetup setup = PrepareSweep(config, out, {i, shards});
     merged = setup.merged_path;
     name = setup.config.name;
+    if (!queue_asked) {  // the array's tasks still queued or running, by shard
+      queue = QueuedShards(JobTag(std::filesystem::absolute(merged).string()));
+      queue_asked = true;
+    }
     shard_files.push_back(setup.out_path);
     ShardCondition condition = ShardCondition::kAbsent;
     std::string detail = "absent (never run, or its file was removed)";
@@ -80,15 +123,26 @@ int RunMissingCommand(const std::vector<std::string>& args, const std::string& c
       } else if (missing > 0) {
         condition = ShardCondition::kIncomplete;
         detail = "incomplete: " + std::to_string(missing) + " of " +
-                 std::to_string(state.work.size()) + " trials missing";
+                 std::to_string(state.adaptive ? state.held.size() + missing : state.work.size()) +
+                 " trials missing" + (state.adaptive ? " (adaptive: this round's)" : "");
       } else {
         condition = ShardCondition::kComplete;
-        detail = "complete (" + std::to_string(state.work.size()) + " trials)";
+        // An adaptive shard's work is its current round: empty once every series has ended,
+        // so what it holds is counted instead.
+        detail = "complete (" + std::to_string(state.adaptive ? state.held.size() : state.work.size()) +
+                 " trials" + (state.adaptive ? ", adaptive search ended" : "") + ")";
       }
+    }
+    const auto queued = queue.state.find(i);
+    if (queued != queue.state.end() && condition != ShardCondition::kRunning &&
+        condition != ShardCondition::kOther && condition != ShardCondition::kComplete) {
+      condition = queued->second == "RUNNING" ? ShardCondition::kRunning : ShardCondition::kQueued;
+      detail = "in Slurm: task " + queue.job[i] + " " + queued->second + "; " + detail;
     }
     if (condition == ShardCondition::kIncomplete || condition == ShardCondition::kAbsent)
       to_submit.push_back(i);
-    if (condition == ShardCondition::kRunning) running.push_back(i);
+    if (condition == ShardCondition::kRunning || condition == ShardCondition::kQueued)
+      running.push_back(i);
     if (condition == ShardCondition::kOther) others.push_back(setup.out_path);
     std::cout << "shard " << i << "/" << shards << " " << setup.out_path << ": " << detail << "\n";
   }
@@ -98,33 +152,83 @@ int RunMissingCommand(const std::vector<std::string>& args, const std::string& c
               << others.size() << " shard files hold another sweep; move them away "
               << "(pmoe-sweep refuses to overwrite them), then run this command again:\n";
     for (const std::string& f : others)
-      std::cout << "  mv " << ShellQuote(f) << " " << ShellQuote(f + ".other") << "\n";
+      std::cout << "  " << ShellCommand({"mv", f, f + ".other"}) << "\n";
     return 1;
   }
+  std::vector<std::string> merge_words = {tool, "merge", merged};
+  merge_words.insert(merge_words.end(), shard_files.begin(), shard_files.end());
   if (!running.empty())
-    std::cout << "\nshards " << JoinIndices(running) << " are running; wait for them "
-              << "(squeue --me) before resubmitting them\n";
+    std::cout << "\nshards " << JoinIndices(running) << " are queued or running; wait for them "
+              << "(pmoe-sweep watch, squeue --me) before resubmitting them\n";
   if (to_submit.empty() && running.empty()) {
     std::cout << "\nall " << shards << " shards of " << name << " are complete; merge them:\n  "
-              << tool << " merge " << merged;
-    for (const std::string& f : shard_files) std::cout << " " << f;
-    std::cout << "\n";
+              << ShellCommand(merge_words) << "\n";
     return 0;
   }
   if (to_submit.empty()) return 1;
-  const std::string array = ArrayScriptPath(merged), merge = MergeScriptPath(merged);
+
+  const std::string array_path = ArrayScriptPath(merged);
+  const std::string script = ReadText(array_path);
+  SlurmJob job;
+  job.out = merged;
+  job.shards = shards;
+  job.workdir = std::filesystem::current_path().string();
+  const bool fits = ReadScriptLine(script, shards, &job.chunk, &job.retries);
+  if (retry >= 0 && fits) {
+    // The merge job: resubmit what failed for reasons worth retrying, with more of both.
+    std::vector<int> again;
+    for (int i : to_submit) {
+      const std::string state = FirstLine(ShardStatePath(merged, i));
+      if (RetryableState(state))
+        again.push_back(i);
+      else
+        std::cout << "shard " << i << ": not retried ("
+                  << (state.empty() ? "its task never started: cancelled while pending?"
+                                    : "its task ended: " + state)
+                  << ")\n";
+    }
+    if (!again.empty() && retry >= job.retries)
+      std::cout << "shards " << JoinIndices(again) << " failed; not retried again: "
+                << retry << " retries made (the cap is " << job.retries << ")\n";
+    if (!again.empty() && retry < job.retries) {
+      const double factor = std::pow(1.5, retry + 1);
+      const int mem = static_cast<int>(std::atoi(ScriptDirective(script, "mem").c_str()) * factor);
+      const int minutes =
+          static_cast<int>(ParseSlurmTime(ScriptDirective(script, "time")) * factor);
+      std::string more;
+      if (mem > 0) more += " --mem=" + std::to_string(mem) + "M";
+      if (minutes > 0) more += " --time=" + SlurmTime(minutes);
+      std::string after;
+      for (const std::string& command : ArraySubmitCommands(job, again, more)) {
+        bool ok = false;
+        const std::string id = RunCommand(command, &ok, true);
+        if (!ok) throw ConfigError("retry: \"" + command + "\" failed: " + id);
+        after += ":" + id.substr(0, id.find_first_of(";\n"));
+      }
+      bool ok = false;
+      const std::string merge_command = "sbatch --parsable --dependency=afterany" + after +
+                                        " --export=ALL,PMOE_RETRY=" + std::to_string(retry + 1) +
+                                        " " + ShellQuote(MergeScriptPath(merged));
+      const std::string id = RunCommand(merge_command, &ok, true);
+      if (!ok) throw ConfigError("retry: \"" + merge_command + "\" failed: " + id);
+      std::cout << "retry " << retry + 1 << " of " << job.retries << ": resubmitted shards "
+                << JoinIndices(again) << " with" << more << " (x" << factor
+                << "), and a merge job after them: " << id;
+      return 1;
+    }
+  }
   std::cout << "\nto finish, run again the shards that lack trials (" << JoinIndices(to_submit)
             << "); each resumes from what its file holds:\n";
-  if (ScriptFits(array, shards)) {
-    std::cout << "  jid=$(sbatch --parsable --array=" << JoinIndices(to_submit) << " " << array
-              << ") && sbatch --dependency=afterany:$jid " << merge << "\n";
+  if (fits) {
+    std::cout << "  " << SubmitCommand(job, to_submit, "") << "\n";
   } else {
-    for (int i : to_submit)
-      std::cout << "  " << tool << " run " << config << " --shard " << i << "/" << shards
-                << (out.empty() ? "" : " --out " + out) << "\n";
-    std::cout << "then merge: " << tool << " merge " << merged;
-    for (const std::string& f : shard_files) std::cout << " " << f;
-    std::cout << "\n";
+    for (int i : to_submit) {
+      std::vector<std::string> run = {tool, "run", config, "--shard",
+                                      std::to_string(i) + "/" + std::to_string(shards)};
+      if (!out.empty()) run.insert(run.end(), {"--out", out});
+      std::cout << "  " << ShellCommand(run) << "\n";
+    }
+    std::cout << "then merge: " << ShellCommand(merge_words) << "\n";
   }
   return 1;
 }

@@ -40,6 +40,8 @@ constexpr const char* kUsage =
     "  merge OUT.h5 SHARD.h5... [--force]\n"
     "         one file from the shards of one sweep, identical to a single-machine run's;\n"
     "         an existing OUT.h5 of another sweep is only overwritten with --force\n"
+    "  watch CONFIG.ini --shards K [--out F] [--every S]\n"
+    "         every shard's Slurm task state and trials held, at a glance\n"
     "  status FILE.h5...\n"
     "         what each result file (or its journal) holds and lacks; exit 1 if any lacks\n"
     "Exit status: 0 done, 1 incomplete (status, missing), 2 bad command, config or file,\n"
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
     if (command == "status") return pmoe::RunStatusCommand(args, command_line);
     if (command == "missing") return pmoe::RunMissingCommand(args, command_line);
     if (command == "slurm") return pmoe::RunSlurmCommand(args, command_line);
+    if (command == "watch") return pmoe::RunWatchCommand(args, command_line);
     std::cerr << "pmoe-sweep: error: unknown command \"" << command
               << "\" (expected run, plan, slurm, missing, merge or status)\n"
               << kUsage;
