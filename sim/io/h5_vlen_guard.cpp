@@ -80,10 +80,14 @@ Collection ParseCollection(const Fd& fd, uint64_t base, uint64_t address, uint64
     if (size - at < object_header) break;  // too small for an object: free space (as HDF5 reads)
     const uint32_t index = static_cast<uint32_t>(Decode(&data[at], 2));
     const uint64_t object_size = Decode(&data[at + 8], sizeof_size);
-    if (index == 0) {  // the free space: the rest of the collection
-      if (object_size > size - at)
+    if (index == 0) {
+      // The free space, whose size counts its own header: HDF5 steps over it by that size and
+      // goes on parsing, so it must end the collection exactly (shorter, HDF5 would read what
+      // follows as objects, possibly replacing real ones; of size 0 it would loop forever).
+      if (object_size != size - at)
         return {"the heap collection at address " + std::to_string(address) +
-                    " has free space beyond its end (damaged)",
+                    " has free space of " + std::to_string(object_size) + " bytes where " +
+                    std::to_string(size - at) + " remain (damaged)",
                 {}};
       break;
     }

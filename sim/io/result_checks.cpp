@@ -106,6 +106,9 @@ CheckedResult ReadCheckedResult(const H5File& file) {
   c.steps = Column<int64_t>(file, "/trials/steps");
   c.zero_train_error = Column<uint8_t>(file, "/trials/zero_train_error");
   c.stop_reason = Column<uint8_t>(file, "/trials/stop_reason");
+  // The free-text column is not used by analysis, but a damaged heap reference in it is refused
+  // here too, so that every reader refuses the same files (and none follows the reference).
+  if (file.Exists("/trials/message")) (void)file.ReadStrings("/trials/message");
   const size_t rows = c.cell.size();
   const std::pair<const char*, size_t> lengths[] = {
       {"trial", c.trial.size()},       {"status", c.status.size()},
