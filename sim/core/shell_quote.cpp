@@ -49,6 +49,13 @@ std::string ShellCommand(const std::vector<std::string>& words) {
   return s;
 }
 
+std::string HintCommand(const std::vector<std::string>& words) {
+  for (const std::string& w : words)
+    if (const std::string problem = UnquotableProblem(w, "an argument"); !problem.empty())
+      return "(no command to paste: " + problem + ")";
+  return ShellCommand(words);
+}
+
 std::string CommentText(const std::string& text) {
   std::string s;
   for (char c : text) {

@@ -23,6 +23,10 @@ std::string ShellCommand(const std::vector<std::string>& words);
 // end the comment and make the rest a command) written as \n, \r, \xHH.
 std::string CommentText(const std::string& text);
 
+// A command for a hint inside a message: ShellCommand(words), or, when a word cannot be quoted
+// (a newline), the words as CommentText with why no command can be given; never throws.
+std::string HintCommand(const std::vector<std::string>& words);
+
 // "" when `word` can be quoted (no control characters); else what is wrong, naming it.
 std::string UnquotableProblem(const std::string& word, const std::string& what);
 
