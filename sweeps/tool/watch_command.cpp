@@ -53,8 +53,8 @@ size_t PrintTable(const std::string& config, const std::string& out, int shards)
       }
     }
     std::string recorded;
-    std::ifstream state(ShardStatePath(merged, i));
-    std::getline(state, recorded);
+    std::ifstream state_file(ShardStatePath(merged, i));
+    std::getline(state_file, recorded);
     char line[200];
     std::snprintf(line, sizeof line, "%5d  %-20s %-11s %-13s %s\n", i, task.c_str(), state.c_str(),
                   progress.c_str(), recorded.empty() ? "-" : recorded.c_str());

@@ -273,9 +273,11 @@ void FlipStringBytes(const std::string& path, Script& in) {
     hsize_t offset = 0, size = 0;
     haddr_t address = 0;
     unsigned mask = 0;
-    if (set >= 0 && H5Dget_chunk_info(set, H5S_ALL, 0, &offset, &mask, &address, &size) >= 0 &&
+    const hid_t space = set >= 0 ? H5Dget_space(set) : -1;
+    if (set >= 0 && H5Dget_chunk_info(set, space, 0, &offset, &mask, &address, &size) >= 0 &&
         address < bytes.size())
       regions.push_back(static_cast<size_t>(address));
+    if (space >= 0) H5Sclose(space);
     if (set >= 0) H5Dclose(set);
   }
   if (file >= 0) H5Fclose(file);

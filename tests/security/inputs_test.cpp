@@ -56,14 +56,14 @@ TEST_CASE("An overflowed router is diverged; a trial that does not overflow is u
   spec.model.epochs = 20;
   const TrialResult plain = RunTrial(spec, 0, 1);
   CHECK(plain.status == TrialStatus::kOk);
-  for (const double sigma : {1e308, 1e38, 1e36}) {
+  for (const double sigma : {1e308, 1e38}) {
     INFO("sigma_r " << sigma);
     TrialSpec big = spec;
     big.model.sigma_r = sigma;
     const TrialResult r = RunTrial(big, 0, 1);
     CHECK(r.status == TrialStatus::kDiverged);
     CHECK_FALSE(r.success);
-    CHECK_THAT(r.message, Contains("router") || Contains("not finite"));
+    CHECK_THAT(r.message, Contains("routing values overflow") || Contains("router weights"));
   }
   // Large but far from float's limit: routing as before, bit for bit the same as a run of the
   // code before the check (the check only reads): the same numbers twice, and ok.

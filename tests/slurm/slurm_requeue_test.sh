@@ -24,18 +24,20 @@ started=$(date +%s)
 cd "$work/project"
 tool=$build/sweeps/pmoe-sweep
 
+# Sized so that a shard takes seconds, not a fraction of one: the signals must find it running.
 cat > req.ini <<'INI'
 name = req
 seed = 11
 trials = 24
-N_test = 300
+N_test = 1000
 [model]
-epochs = 20
+epochs = 40
+early_stop = false
 m = 20
 [grid]
 model.kind = separate,cnn
 model.l = 2:4
-N = 60,120
+N = 300,600
 INI
 "$tool" run req.ini --out results/single.h5 > /dev/null 2>&1 || fail "the single-process run failed"
 
