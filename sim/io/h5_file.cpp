@@ -164,7 +164,10 @@ H5File H5File::OpenReadOnly(const std::string& path) {
   if (H5Fis_hdf5(path.c_str()) <= 0) throw SchemaError(path + ": not an HDF5 file");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw SchemaError(path + ": cannot open the HDF5 file");
-  return H5File(id, path);
+  H5File file(id, path);
+  if (const std::string problem = HeapCollectionsProblem(id, path); !problem.empty())
+    throw SchemaError(path + ": " + problem + " (a damaged file)");
+  return file;
 }
 
 H5File::H5File(H5File&& other) noexcept : id_(other.id_), path_(std::move(other.path_)) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -144,6 +145,39 @@ bool Unfilter(hid_t create, unsigned mask, size_t element, size_t expected,
 }
 
 }  // namespace
+
+std::string HeapCollectionsProblem(hid_t file_id, const std::string& path) {
+  hid_t fcpl = H5Fget_create_plist(file_id);
+  size_t sizeof_addr = 8, sizeof_size = 8;
+  hsize_t userblock = 0;
+  H5Pget_sizes(fcpl, &sizeof_addr, &sizeof_size);
+  H5Pget_userblock(fcpl, &userblock);
+  H5Pclose(fcpl);
+  if (sizeof_size < 2 || sizeof_size > 8) return "";
+  Fd fd(path);
+  if (!fd.ok()) return "";
+  const uint64_t size = fd.Size();
+  const uint64_t file_size = size > userblock ? size - userblock : 0;
+  const size_t block = size_t{1} << 20;
+  std::vector<unsigned char> bytes;
+  for (uint64_t start = 0; start < size; start += block) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(block + 15, size - start));
+    if (!fd.Read(start, n, &bytes)) return "";
+    for (size_t at = 0; at + 16 <= n && at < block; ++at) {
+      if (bytes[at] != 'G' || bytes[at + 1] != 'C' || bytes[at + 2] != 'O' || bytes[at + 3] != 'L')
+        continue;
+      // A collection's header: version 1, three zero bytes, a size of at least 4096 (HDF5's
+      // smallest) within the file; text that merely spells GCOL is not one.
+      if (bytes[at + 4] != 1 || bytes[at + 5] || bytes[at + 6] || bytes[at + 7]) continue;
+      const uint64_t claimed = Decode(&bytes[at + 8], sizeof_size);
+      const uint64_t address = start + at - userblock;
+      if (claimed < 4096 || start + at < userblock || claimed > file_size - address) continue;
+      const Collection c = ParseCollection(fd, userblock, address, file_size, sizeof_size);
+      if (!c.problem.empty()) return c.problem;
+    }
+  }
+  return "";
+}
 
 std::string VlenStringProblem(hid_t file_id, hid_t set, const std::string& path) {
   hid_t fcpl = H5Fget_create_plist(file_id);

@@ -18,4 +18,10 @@ namespace pmoe {
 // "COLUMN: ...".
 std::string VlenStringProblem(hid_t file_id, hid_t set, const std::string& path);
 
+// "" when every global heap collection of the file parses as HDF5 would parse it; else what is
+// wrong. Checked when a file is opened, before any string attribute is read: a collection whose
+// free space was damaged made HDF5 loop forever reading the config attribute (found by
+// flipping each byte of the heap in turn).
+std::string HeapCollectionsProblem(hid_t file_id, const std::string& path);
+
 }  // namespace pmoe
