@@ -35,7 +35,7 @@ std::string UnquotableProblem(const std::string& word, const std::string& what) 
 std::string ShellQuote(const std::string& word, const std::string& what) {
   if (const std::string problem = UnquotableProblem(word, what); !problem.empty())
     throw ConfigError(problem);
-  bool plain = !word.empty() && word[0] != '-' && word[0] != '=';
+  bool plain = !word.empty();
   for (char c : word) plain = plain && IsPlain(c);
   if (plain) return word;
   std::string s = "'";
