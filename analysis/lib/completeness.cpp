@@ -7,6 +7,7 @@
 #include <set>
 
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/shell_quote.hpp"
 #include "pmoe/io/h5_file.hpp"
 
 namespace pmoe {
@@ -59,9 +60,12 @@ std::string DescribeMissingTrials(const Results& results) {
   const std::string config = *configs.begin();
   const std::string finish =
       shard_counts.size() == 1
-          ? "`pmoe-sweep missing " + config + " --shards " + std::to_string(*shard_counts.begin()) +
+          ? "`" +
+                HintCommand({"pmoe-sweep", "missing", config, "--shards",
+                             std::to_string(*shard_counts.begin())}) +
                 "` says which shards and how to finish"
-          : "running the sweep again (`pmoe-sweep run " + config + "`) finishes it";
+          : "running the sweep again (`" + HintCommand({"pmoe-sweep", "run", config}) +
+                "`) finishes it";
   return "warning: these files lack " + std::to_string(missing) + " of their sweep's " +
          std::to_string(expected * static_cast<int>(results.cells.size())) +
          " trials (an unfinished run or shard?), so N*, exponents and rates below are computed "

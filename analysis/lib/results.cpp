@@ -13,15 +13,10 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/h5_file.hpp"
+#include "pmoe/io/result_checks.hpp"
 
 namespace pmoe {
 namespace {
-
-template <typename T>
-std::vector<T> Column(const H5File& file, const std::string& name) {
-  if (!file.Exists(name)) throw SchemaError(file.path() + ": no column " + name);
-  return file.ReadColumn<T>(name);
-}
 
 // The (name, type) pairs of the file's trial_columns attribute ("name:type,..."), in order.
 std::vector<std::pair<std::string, std::string>> ColumnNames(const H5File& file) {
@@ -181,16 +176,16 @@ Results LoadResults(const std::vector<std::string>& paths) {
   std::vector<size_t> file_of;                                 // per record, into files
   for (const std::string& path : paths) {
     const H5File file = H5File::OpenReadOnly(path);
-    const auto version = file.IntAttribute("/", "schema_version");
-    if (!version || *version != 1)
-      throw SchemaError(path + ": not a pmoe-sweep result file of schema version 1");
+    // The same checks pmoe-sweep's reader makes (result_checks.hpp): what one refuses, so does
+    // the other.
+    const CheckedResult checked = ReadCheckedResult(file);
     results.files.push_back(path);
     const int64_t seed = file.IntAttribute("/", "master_seed").value_or(0);
     const size_t group = std::find(seeds.begin(), seeds.end(), seed) - seeds.begin();
     if (group == seeds.size()) seeds.push_back(seed);
-    const auto ids = Column<uint64_t>(file, "/cells/cell_id");
-    const auto keys = file.ReadStrings("/cells/key");
-    const auto labels = file.ReadStrings("/cells/label");
+    const auto& ids = checked.cell_ids;
+    const auto& keys = checked.keys;
+    const auto& labels = checked.labels;
     const UnkeyedValues unkeyed(file, keys);
     for (size_t i = 0; i < ids.size(); ++i) {
       if (cell_index.count(ids[i])) continue;
@@ -200,16 +195,16 @@ Results LoadResults(const std::vector<std::string>& paths) {
       unkeyed.AddTo(i, params);  // data.c = 2 of a binary cell, which its key leaves out
       results.cells.push_back({ids[i], labels.at(i), std::move(params), path});
     }
-    const auto cell = Column<uint64_t>(file, "/trials/cell_id");
-    const auto trial = Column<int32_t>(file, "/trials/trial");
-    const auto status = Column<uint8_t>(file, "/trials/status");
-    const auto success = Column<uint8_t>(file, "/trials/success");
-    const auto test_acc = Column<double>(file, "/trials/test_acc");
-    const auto train_acc = Column<double>(file, "/trials/train_acc");
-    const auto epochs = Column<int32_t>(file, "/trials/epochs");
-    const auto steps = Column<int64_t>(file, "/trials/steps");
-    const auto zero_error = Column<uint8_t>(file, "/trials/zero_train_error");
-    const auto stop = Column<uint8_t>(file, "/trials/stop_reason");
+    const auto& cell = checked.cell;
+    const auto& trial = checked.trial;
+    const auto& status = checked.status;
+    const auto& success = checked.success;
+    const auto& test_acc = checked.test_acc;
+    const auto& train_acc = checked.train_acc;
+    const auto& epochs = checked.epochs;
+    const auto& steps = checked.steps;
+    const auto& zero_error = checked.zero_train_error;
+    const auto& stop = checked.stop_reason;
     // The families' declared metrics, by name; a file may lack some another file has.
     std::vector<std::pair<int, std::vector<double>>> metric_values;
     for (const auto& [name, type] : ColumnNames(file)) {
@@ -226,10 +221,6 @@ Results LoadResults(const std::vector<std::string>& paths) {
     auto same_length = [&](size_t size) {
       if (size != cell.size()) throw SchemaError(path + ": /trials columns differ in length");
     };
-    for (size_t size :
-         {trial.size(), status.size(), success.size(), test_acc.size(), train_acc.size(),
-          epochs.size(), steps.size(), zero_error.size(), stop.size()})
-      same_length(size);
     for (const auto& [index, values] : metric_values) same_length(values.size());
     for (size_t r = 0; r < cell.size(); ++r) {
       const auto it = cell_index.find(cell[r]);

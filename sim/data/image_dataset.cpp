@@ -15,7 +15,12 @@ namespace {
 std::string FindFile(const std::string& dir, const std::string& stem) {
   for (const std::string& name : {stem, stem + ".gz"}) {
     const std::string path = dir + "/" + name;
-    if (std::filesystem::exists(path)) return path;
+    // The error_code form: a symlink loop (ELOOP) or a permission error is a clear SchemaError
+    // naming the path, where the throwing form's filesystem_error had aborted pmoe-sim.
+    std::error_code error;
+    const bool there = std::filesystem::exists(path, error);
+    if (error) throw SchemaError(path + ": cannot be read: " + error.message());
+    if (there) return path;
   }
   throw SchemaError(dir + ": no " + stem + " (or " + stem + ".gz): expected the four MNIST-format "
                     "files train-images-idx3-ubyte, train-labels-idx1-ubyte, "
@@ -50,7 +55,12 @@ ImageSplit LoadSplit(const std::string& dir, const std::string& prefix, int* row
 }  // namespace
 
 ImageDataset LoadImageDataset(const std::string& dir) {
-  if (!std::filesystem::is_directory(dir))
+  std::error_code error;
+  const bool directory = std::filesystem::is_directory(dir, error);
+  if (error && error != std::errc::no_such_file_or_directory)
+    throw SchemaError(dir + ": cannot be read: " + error.message() +
+                      " (data.idx_dir names a directory of MNIST-format IDX files)");
+  if (!directory)
     throw SchemaError(dir + ": not a directory (data.idx_dir names a directory of MNIST-format "
                       "IDX files; Debian's dataset-fashion-mnist installs one in "
                       "/usr/share/datasets/fashion-mnist)");

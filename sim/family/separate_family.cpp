@@ -1,6 +1,11 @@
 // The separately trained pMoE as a family (MODEL.md §4-5, Algorithm 1): the router phase on the
 // first router_N samples, then SGD on the experts over their routed patches; Lemma 4.1's router
 // hit rate on the test set.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
@@ -50,13 +55,48 @@ void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::s
 
 namespace {
 
+// "" when no routing value <w_s, x^(j)> of `router` on the patches of `x` overflows float (the
+// type routing computes in); else what overflowed. Checked by a bound first (|<w, x>| <=
+// ||w||_1 max|x|, in double), so a trial whose routers are far from overflow pays one pass over
+// its data; only near the bound is each value computed. Reads, never changes, anything: a trial
+// that does not overflow records the same numbers as before this check (issue 28).
+std::string RoutingOverflow(const RowMat<float>& router, const RowMat<float>& x) {
+  if (!router.allFinite()) return "router weights not finite";
+  const double largest_x = x.size() > 0 ? static_cast<double>(x.cwiseAbs().maxCoeff()) : 0.0;
+  if (!std::isfinite(largest_x)) return "";  // the data's own overflow is not the router's
+  const double limit = std::numeric_limits<float>::max();
+  double bound = 0;
+  for (Eigen::Index s = 0; s < router.rows(); ++s)
+    bound = std::max(bound, router.row(s).cast<double>().cwiseAbs().sum() * largest_x);
+  if (bound < limit / 2) return "";
+  const RowMat<double> values = x.cast<double>() * router.cast<double>().transpose();
+  if (values.cwiseAbs().maxCoeff() < limit / 2) return "";
+  return "routing values overflow (|<w_s, x>| up to " + std::to_string(values.cwiseAbs().maxCoeff()) +
+         ")";
+}
+
 class SeparateLearner final : public SgdLearner {
  public:
   using SgdLearner::SgdLearner;
 
+  // An overflowed router routes by arbitrary infinities: the trial is diverged, as the same
+  // overflow in the experts makes it (before, it was recorded ok).
+  TrainOutcome Train(const Dataset& train, Metrics& metrics) override {
+    TrainOutcome out = SgdLearner::Train(train, metrics);
+    auto& model = static_cast<SeparateMoe<float>&>(*model_);
+    if (const std::string why = RoutingOverflow(model.router(), train.x); !why.empty()) {
+      out.diverged = true;
+      out.stop = StopReason::kDiverged;
+      out.message = "separate pMoE: " + why + " on the training set";
+    }
+    return out;
+  }
+
   Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override {
     const PatchBlocks<float> routed = model_->Prepare(test.x, test.size());
-    const Evaluation on_test = EvaluateOn(routed, test, metrics);
+    Evaluation on_test = EvaluateOn(routed, test, metrics);
+    auto& model = static_cast<SeparateMoe<float>&>(*model_);
+    if (!RoutingOverflow(model.router(), test.x).empty()) on_test.finite = false;
     RecordRouterHits(SeparateRouterHits(routed.routes, routed.blocks, spec_.model.l, test),
                      metrics);
     return on_test;

@@ -42,6 +42,10 @@ std::string OutputFileProblem(const std::string& path) {
   if (path.find('\0') != std::string::npos) return "a path with a NUL byte";
   if (path.back() == '/') return "names a directory (expected a file name)";
   struct stat st;
+  // A link is never written through (issue 28): planted in a shared folder, it would redirect
+  // the write to any file its owner may not have meant to give.
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    return "a symbolic link, which is not written through (remove it, or write elsewhere)";
   if (::stat(path.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode)) return KindName(st.st_mode) + ", not a file that can be replaced";
     return "";

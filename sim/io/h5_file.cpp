@@ -8,6 +8,13 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/io/file_kind.hpp"
+#include "h5_vlen_guard.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 namespace pmoe {
 namespace {
@@ -90,6 +97,22 @@ hid_t StringType() {
   return type;
 }
 
+// A value that does not fit the type it is read into (an int64 of 300 read as uint8, -1 as
+// unsigned) fails the read instead of being clipped by HDF5 into some other, valid-looking value.
+H5T_conv_ret_t RefuseOutOfRange(H5T_conv_except_t except, hid_t, hid_t, void*, void*, void*) {
+  return except == H5T_CONV_EXCEPT_PRECISION ? H5T_CONV_UNHANDLED : H5T_CONV_ABORT;
+}
+
+// Whether another process holds `path` open for writing: HDF5 takes an exclusive flock on a
+// file it opens for writing, which a shared lock here cannot then get.
+bool HeldForWriting(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
+}
+
 // A chunked, extendible 1-D dataset creation property list for `rows` rows.
 hid_t ColumnProperties(hsize_t rows) {
   hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
@@ -132,10 +155,19 @@ H5File H5File::OpenReadOnly(const std::string& path) {
   Quiet();
   if (const std::string problem = InputFileProblem(path); !problem.empty())
     throw SchemaError(path + ": " + problem + " (expected an HDF5 result file)");
+  // Not a damaged file: another program writes it now. Said as such (a ConfigError, not the
+  // SchemaError of a damaged file), so that no tool suggests replacing it (--force would
+  // destroy it).
+  if (HeldForWriting(path))
+    throw ConfigError(path + ": another process holds this file open for writing (an HDF5 lock); "
+                  "wait for it to finish or close it, then try again");
   if (H5Fis_hdf5(path.c_str()) <= 0) throw SchemaError(path + ": not an HDF5 file");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw SchemaError(path + ": cannot open the HDF5 file");
-  return H5File(id, path);
+  H5File file(id, path);
+  if (const std::string problem = HeapCollectionsProblem(id, path); !problem.empty())
+    throw SchemaError(path + ": " + problem + " (a damaged file)");
+  return file;
 }
 
 H5File::H5File(H5File&& other) noexcept : id_(other.id_), path_(std::move(other.path_)) {
@@ -301,9 +333,14 @@ std::vector<T> H5File::ReadColumn(const std::string& name) const {
   }
   const hsize_t rows = ColumnRows(set.get(), name);
   std::vector<T> values(rows);
+  Handle transfer(H5Pcreate(H5P_DATASET_XFER));
+  H5Pset_type_conv_cb(transfer.get(), RefuseOutOfRange, nullptr);
   if (rows > 0 &&
-      H5Dread(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-    Fail("cannot read column " + name + " as numbers");
+      H5Dread(set.get(), MemoryType<T>(), H5S_ALL, H5S_ALL, transfer.get(), values.data()) < 0)
+    Fail("cannot read column " + name + " as " +
+         (std::is_floating_point_v<T> ? std::string("numbers")
+                                      : "integers of " + std::to_string(sizeof(T) * 8) +
+                                            " bits (a value out of range, or a damaged column)"));
   return values;
 }
 
@@ -317,6 +354,9 @@ std::vector<std::string> H5File::ReadStrings(const std::string& name) const {
   }
   // Checked first: a 2-D column read into a 1-D buffer overran it (a double free).
   const hsize_t rows = ColumnRows(set.get(), name);
+  // HDF5 follows each string's heap reference unchecked: a damaged one crashed the process.
+  if (const std::string problem = VlenStringProblem(id_, set.get(), path_); !problem.empty())
+    Fail(name + ": " + problem + " (a damaged file)");
   Handle type(StringType());
   std::vector<char*> pointers(rows, nullptr);
   if (rows > 0 &&

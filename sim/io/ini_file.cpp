@@ -24,8 +24,9 @@ constexpr const char kByteOrderMark[] = "\xef\xbb\xbf";
 // cut a value at a NUL and keep going, so "N = 100\0junk" read as N = 100.
 void RequirePlainText(const std::string& path, const std::string& text) {
   int line = 1;
-  for (const char c : text) {
-    if (c == '\n') ++line;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n' || (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) ++line;
     const auto u = static_cast<unsigned char>(c);
     if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7f) {
       char code[8];
@@ -53,6 +54,20 @@ struct OptionErrorAccess : po::error_with_option_name {
 
 }  // namespace
 
+std::string WithLfLineEnds(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out += text[i];
+    } else {
+      out += '\n';
+      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;  // CRLF: one line end
+    }
+  }
+  return out;
+}
+
 std::string ProgramOptionsMessage(const po::error& e) {
   if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) {
     po::error_with_option_name copy = *named;
@@ -74,7 +89,9 @@ IniFile ParseIniText(const std::string& path, const std::string& text_in) {
   IniFile ini;
   ini.path = path;
   ini.text = text;
-  std::istringstream stream(text);
+  // CRLF (Windows) and CR (old Mac) line ends read as LF: Boost's parser splits at LF only, so a
+  // CR-only file was one long comment line and the default sweep ran (issue 28).
+  std::istringstream stream(WithLfLineEnds(text));
   po::parsed_options parsed(nullptr);
   try {
     parsed = po::parse_config_file(stream, po::options_description(),

@@ -122,10 +122,20 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                         "[adaptive] or a [precision] setting)");
     }
   }
-  // The name becomes results/NAME.h5: it must be one file name, not a path.
-  if (config.name.empty() || config.name == "." || config.name == ".." ||
-      config.name.find('/') != std::string::npos)
-    throw ConfigError(path, "name", "a file name without '/' (results/NAME.h5 is written)",
+  // The name becomes results/NAME.h5 and the Slurm job name: one file name of safe characters
+  // (letters, digits, . _ - +, not starting with . or -), so that it never needs quoting and no
+  // newline or $(...) reaches a script through it (issue 28). Without `name`, it is the config
+  // file's stem, which must then be such a name too.
+  const bool safe =
+      !config.name.empty() && config.name.size() <= 100 && config.name[0] != '.' &&
+      config.name[0] != '-' &&
+      config.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                    "0123456789._-+") == std::string::npos;
+  if (!safe)
+    throw ConfigError(path, "name",
+                      "a name of letters, digits, '.', '_', '-' and '+', not starting with '.' "
+                      "or '-', at most 100 characters (results/NAME.h5 and the Slurm job name; "
+                      "without a name = line it is the config file's name)",
                       config.name);
   CheckLinkedAxes(config);
   if (config.adaptive) FinishAdaptive(config, trials_set);

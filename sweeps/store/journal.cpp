@@ -16,6 +16,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/family/family.hpp"
+#include "pmoe/io/durable_file.hpp"
 
 namespace pmoe {
 namespace {
@@ -103,6 +104,17 @@ const std::string& MagicBytes() {
   return bytes;
 }
 
+// Whether `data` is nothing or the start of an identity record cut short by a kill: the magic
+// number's first bytes, then (when that far) the identity's kind.
+bool TornFirstRecord(const std::string& data) {
+  const size_t magic = std::min<size_t>(data.size(), 4);
+  if (data.compare(0, magic, MagicBytes(), 0, magic) != 0) return false;
+  if (data.size() < 8) return true;
+  uint32_t kind;
+  std::memcpy(&kind, data.data() + 4, 4);
+  return kind == kIdentity;
+}
+
 // How many records began in data[from, to): the magic numbers found there, at least one.
 size_t RecordsIn(const std::string& data, size_t from, size_t to) {
   size_t count = 0;
@@ -164,7 +176,9 @@ void SyncDirectoryOf(const std::string& path) {
 
 // Opens `path` for appending and takes its lock; ConfigError when another process holds it.
 int OpenLocked(const std::string& path, int flags) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | flags, 0644);
+  // O_NOFOLLOW: a link planted at the journal's path would have us append to its target.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags, 0644);
+  if (fd < 0 && errno == ELOOP) RefuseSymlink(path, "the journal");
   if (fd < 0) Fail(path, "cannot open the journal");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
@@ -209,7 +223,10 @@ std::string RowProblem(const TrialRow& row, const RowLimits& limits) {
 std::string DescribeDamage(const std::string& path, const JournalDamage& d) {
   std::string out;
   auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
-  if (!d.moved_to.empty())
+  if (!d.moved_to.empty() && d.records_lost == 0)
+    add("it is not a journal pmoe-sweep wrote (no record of ours in it): moved to " + d.moved_to +
+        "; a fresh journal was started");
+  else if (!d.moved_to.empty())
     add("its first record (the sweep's identity) is damaged, so none of its " +
         std::to_string(d.records_lost) + " records can be attributed to this sweep: moved to " +
         d.moved_to + "; trials the result file does not hold will be computed again");
@@ -331,8 +348,9 @@ void Journal::Recover() {
   dropped_bytes_ = damage_.torn_tail_bytes + damage_.damaged_bytes;
   if (!contents.has_identity) {
     // Empty, or a torn first write: nothing was ever acknowledged. Otherwise rows may have been,
-    // and the file is kept for the user rather than reset.
-    if (damage_.damaged_regions > 0) MoveAside();
+    // and the file is kept for the user rather than reset; so is any short file that is not the
+    // beginning of a record of ours (issue 28: one was dropped without a word).
+    if (damage_.damaged_regions > 0 || !TornFirstRecord(data)) MoveAside();
     Reset();
     return;
   }
@@ -350,11 +368,7 @@ void Journal::Recover() {
 }
 
 void Journal::MoveAside() {
-  std::string target = path_ + ".damaged";
-  for (int i = 1; std::filesystem::exists(target) && i < 1000; ++i)
-    target = path_ + ".damaged." + std::to_string(i);
-  if (::rename(path_.c_str(), target.c_str()) != 0) Fail(path_, "cannot move aside to " + target);
-  damage_.moved_to = target;
+  damage_.moved_to = pmoe::MoveAside(path_, ".damaged");  // never over an earlier one
   const int fresh = OpenLocked(path_, O_TRUNC);
   ::close(fd_);
   fd_ = fresh;

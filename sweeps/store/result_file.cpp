@@ -14,6 +14,7 @@
 #include "pmoe/core/rng.hpp"
 #include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/h5_file.hpp"
+#include "pmoe/io/result_checks.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/sweep/work_plan.hpp"
 
@@ -301,6 +302,8 @@ void WriteResultFile(const std::string& path, const ResultMeta& meta,
 
 ResultContents ReadResultFile(const std::string& path) {
   const H5File file = H5File::OpenReadOnly(path);
+  // The checks every reader of result files makes (pmoe-analyze's too: result_checks.hpp).
+  (void)ReadCheckedResult(file);
   const auto version = file.IntAttribute("/", "schema_version");
   if (!version)
     throw SchemaError(path + ": no schema_version attribute: not a pmoe-sweep result file");

@@ -25,6 +25,7 @@ cli::Command MergeCommand();
 cli::Command StatusCommand();
 cli::Command MissingCommand();
 cli::Command SlurmCommand();
+cli::Command WatchCommand();
 
 int RunPlanCommand(const cli::Parsed& args, const std::string& command_line);
 int RunRunCommand(const cli::Parsed& args, const std::string& command_line);
@@ -32,5 +33,6 @@ int RunMergeCommand(const cli::Parsed& args, const std::string& command_line);
 int RunStatusCommand(const cli::Parsed& args, const std::string& command_line);
 int RunMissingCommand(const cli::Parsed& args, const std::string& command_line);
 int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line);
+int RunWatchCommand(const cli::Parsed& args, const std::string& command_line);
 
 }  // namespace pmoe

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/shell_quote.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
@@ -34,12 +35,20 @@ std::map<RowKey, int> Owners(const std::vector<Cell>& cells, int trials, int cou
 }
 
 // " --out X.h5" for a shard file X.shards/shard-I-of-K.h5 (where `run --out X.h5` puts it).
-std::string MergedOutOption(const std::string& shard_file) {
+std::vector<std::string> MergedOutOption(const std::string& shard_file) {
   const std::string dir = std::filesystem::path(shard_file).parent_path().string();
   const std::string suffix = ".shards";
   if (dir.size() <= suffix.size() || dir.compare(dir.size() - suffix.size(), suffix.size(), suffix))
-    return "";
-  return " --out " + dir.substr(0, dir.size() - suffix.size()) + ".h5";
+    return {};
+  return {"--out", dir.substr(0, dir.size() - suffix.size()) + ".h5"};
+}
+
+// `pmoe-sweep missing CONFIG --shards K [--out F]`, quoted for pasting (issue 28).
+std::string MissingHint(const std::string& config, int count, const std::string& shard_file) {
+  std::vector<std::string> words = {"pmoe-sweep", "missing", config, "--shards",
+                                    std::to_string(count)};
+  for (const std::string& w : MergedOutOption(shard_file)) words.push_back(w);
+  return HintCommand(words);
 }
 
 // Like `run`, merge does not overwrite a file of another sweep (or no result file at all) unless
@@ -179,8 +188,7 @@ int RunMergeCommand(const cli::Parsed& args, const std::string& command_line) {
                       " trials of the sweep are in none "
                       "of the files (an unfinished or missing shard?), e.g.:" +
                       list +
-                      (count > 0 ? "\n`pmoe-sweep missing " + first.config_path + " --shards " +
-                                       std::to_string(count) + MergedOutOption(files[1]) +
+                      (count > 0 ? "\n`" + MissingHint(first.config_path, count, files[1]) +
                                        "` says which shards lack trials and how to finish them"
                                  : std::string()));
   }

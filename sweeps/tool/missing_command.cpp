@@ -1,8 +1,15 @@
-// `pmoe-sweep missing CONFIG.ini --shards K [--out F]`: for each shard of a sharded sweep, whether
-// its file is complete, incomplete (how many trials short), absent, being written now or of
-// another sweep; then the exact command that finishes just the shards that need it (the
-// generated array script when there is one, else `pmoe-sweep run --shard I/K`), or the merge
-// command when all are complete. Exit status 0 when every shard is complete, 1 otherwise.
+// `pmoe-sweep missing CONFIG.ini --shards K [--out F] [--retry N]`: for each shard of a sharded
+// sweep, whether its file is complete, incomplete (how many trials short), absent, queued or
+// running in Slurm, being written now or of another sweep; then the exact command that finishes
+// just the shards that need it (the generated array script when there is one, else `pmoe-sweep
+// run --shard I/K`), or the merge command when all are complete. Every path in a printed command
+// is quoted for the shell (ShellQuote). Exit status 0 when every shard is complete, 1 otherwise.
+//
+// --retry N (the generated merge job passes its attempt number): shards that ran and failed for
+// a reason other than bad input or scancel (their logs/shard-I.state) are resubmitted with
+// more memory and time, and a merge job after them with attempt N+1, while N is below the
+// script's retries.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,21 +20,33 @@
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
+#include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 #include "sweep_state.hpp"
 
 namespace pmoe {
 namespace {
 
-enum class ShardCondition { kComplete, kIncomplete, kAbsent, kRunning, kOther };
+enum class ShardCondition { kComplete, kIncomplete, kAbsent, kRunning, kQueued, kOther };
 
-// Whether the generated array script at `path` is for K shards of this config.
-bool ScriptFits(const std::string& path, int shards) {
-  std::ifstream in(path);
-  if (!in) return false;
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
-  return text.str().find("--shard auto/" + std::to_string(shards) + " ") != std::string::npos;
+  return text.str();
+}
+
+// The generated array script's "# pmoe-sweep array: shards=K chunk=C retries=R" line; false when
+// the script is absent or for another shard count.
+bool ReadScriptLine(const std::string& script, int shards, int* chunk, int* retries) {
+  const std::string key = "\n# pmoe-sweep array: shards=" + std::to_string(shards) + " chunk=";
+  const size_t at = script.find(key);
+  if (at == std::string::npos) return false;
+  std::istringstream rest(script.substr(at + key.size()));
+  std::string retries_word;
+  rest >> *chunk >> retries_word;
+  *retries = retries_word.rfind("retries=", 0) == 0 ? std::atoi(retries_word.c_str() + 8) : 0;
+  return true;
 }
 
 std::string JoinIndices(const std::vector<int>& indices) {
@@ -42,6 +61,7 @@ const char* ConditionName(ShardCondition c) {
     case ShardCondition::kIncomplete: return "incomplete";
     case ShardCondition::kAbsent: return "absent";
     case ShardCondition::kRunning: return "running";
+    case ShardCondition::kQueued: return "queued";
     case ShardCondition::kOther: return "other_sweep";
   }
   return "";
@@ -53,6 +73,21 @@ struct ShardLine {
   ShardCondition condition = ShardCondition::kAbsent;
   std::string detail;
 };
+
+// "HH:MM:00" or "D-HH:MM:00" back to minutes; 0 when unreadable.
+int ParseSlurmTime(const std::string& text) {
+  int d = 0, h = 0, m = 0;
+  if (std::sscanf(text.c_str(), "%d-%d:%d", &d, &h, &m) == 3) return (d * 24 + h) * 60 + m;
+  if (std::sscanf(text.c_str(), "%d:%d", &h, &m) == 2) return h * 60 + m;
+  return 0;
+}
+
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
 
 }  // namespace
 
@@ -69,6 +104,8 @@ cli::Command MissingCommand() {
       {"out", "F", "the merged result file given to run/slurm --out (default results/NAME.h5)",
        {}, ""},
       {"json", "", "print the shards and the advice as one JSON object", {}, ""},
+      {"retry", "N", "(the merge job's) resubmit failed tasks, attempt N, with more time and "
+                     "memory", {}, ""},
   };
   return c;
 }
@@ -77,7 +114,7 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
                   const std::string& tool, int shards, const std::string& name,
                   const std::string& merged, const std::vector<std::string>& shard_files,
                   const std::vector<std::string>& others, const std::vector<int>& running,
-                  const std::vector<int>& to_submit);
+                  const std::vector<int>& to_submit, int retry);
 
 int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) {
   const std::string config = args.operands.at(0);
@@ -87,6 +124,10 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
     throw ConfigError("command line: missing needs --shards K (usage: " + MissingCommand().Usage() +
                       ")");
   const int shards = ParseShard("1/" + *args.Get("shards")).count;
+  const int retry = args.Has("retry")
+                        ? static_cast<int>(ParseNumber("--retry", *args.Get("retry"), 0, true, 100,
+                                                       "the merge job's attempt number, 0 or more"))
+                        : -1;
   cli::RequireConfigFile(config);
   std::ostringstream advice_text;
   std::ostream& advice = json ? advice_text : std::cout;
@@ -96,10 +137,16 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
   std::vector<int> to_submit, running;
   std::vector<std::string> shard_files, others;
   std::string merged, name;
+  SlurmQueue queue;
+  bool queue_asked = false;
   for (int i = 1; i <= shards; ++i) {
     const SweepSetup setup = PrepareSweep(config, out, {i, shards});
     merged = setup.merged_path;
     name = setup.config.name;
+    if (!queue_asked) {  // the array's tasks still queued or running, by shard
+      queue = QueuedShards(JobTag(std::filesystem::absolute(merged).string()));
+      queue_asked = true;
+    }
     shard_files.push_back(setup.out_path);
     ShardCondition condition = ShardCondition::kAbsent;
     std::string detail = "absent (never run, or its file was removed)";
@@ -125,15 +172,26 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
       } else if (missing > 0) {
         condition = ShardCondition::kIncomplete;
         detail = "incomplete: " + std::to_string(missing) + " of " +
-                 std::to_string(state.work.size()) + " trials missing";
+                 std::to_string(state.adaptive ? state.held.size() + missing : state.work.size()) +
+                 " trials missing" + (state.adaptive ? " (adaptive: this round's)" : "");
       } else {
         condition = ShardCondition::kComplete;
-        detail = "complete (" + std::to_string(state.work.size()) + " trials)";
+        // An adaptive shard's work is its current round: empty once every series has ended,
+        // so what it holds is counted instead.
+        detail = "complete (" + std::to_string(state.adaptive ? state.held.size() : state.work.size()) +
+                 " trials" + (state.adaptive ? ", adaptive search ended" : "") + ")";
       }
+    }
+    const auto queued = queue.state.find(i);
+    if (queued != queue.state.end() && condition != ShardCondition::kRunning &&
+        condition != ShardCondition::kOther && condition != ShardCondition::kComplete) {
+      condition = queued->second == "RUNNING" ? ShardCondition::kRunning : ShardCondition::kQueued;
+      detail = "in Slurm: task " + queue.job[i] + " " + queued->second + "; " + detail;
     }
     if (condition == ShardCondition::kIncomplete || condition == ShardCondition::kAbsent)
       to_submit.push_back(i);
-    if (condition == ShardCondition::kRunning) running.push_back(i);
+    if (condition == ShardCondition::kRunning || condition == ShardCondition::kQueued)
+      running.push_back(i);
     if (condition == ShardCondition::kOther) others.push_back(setup.out_path);
     lines.push_back({i, setup.out_path, condition, detail});
     if (!json)
@@ -141,7 +199,7 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
                 << "\n";
   }
   const int status = MissingAdvice(advice, config, out, tool, shards, name, merged, shard_files,
-                                   others, running, to_submit);
+                                   others, running, to_submit, retry);
   if (json) {
     JsonWriter w(std::cout);
     w.BeginObject().Field("config", config).Field("shards", shards).Field("merged", merged);
@@ -165,40 +223,90 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
                   const std::string& tool, int shards, const std::string& name,
                   const std::string& merged, const std::vector<std::string>& shard_files,
                   const std::vector<std::string>& others, const std::vector<int>& running,
-                  const std::vector<int>& to_submit) {
+                  const std::vector<int>& to_submit, int retry) {
 
   if (!others.empty()) {
     advice << "\n"
               << others.size() << " shard files hold another sweep; move them away "
               << "(pmoe-sweep refuses to overwrite them), then run this command again:\n";
     for (const std::string& f : others)
-      advice << "  mv " << ShellQuote(f) << " " << ShellQuote(f + ".other") << "\n";
+      advice << "  " << ShellCommand({"mv", f, f + ".other"}) << "\n";
     return 1;
   }
+  std::vector<std::string> merge_words = {tool, "merge", merged};
+  merge_words.insert(merge_words.end(), shard_files.begin(), shard_files.end());
   if (!running.empty())
-    advice << "\nshards " << JoinIndices(running) << " are running; wait for them "
-              << "(squeue --me) before resubmitting them\n";
+    advice << "\nshards " << JoinIndices(running) << " are queued or running; wait for them "
+              << "(pmoe-sweep watch, squeue --me) before resubmitting them\n";
   if (to_submit.empty() && running.empty()) {
     advice << "\nall " << shards << " shards of " << name << " are complete; merge them:\n  "
-              << tool << " merge " << merged;
-    for (const std::string& f : shard_files) advice << " " << f;
-    advice << "\n";
+              << ShellCommand(merge_words) << "\n";
     return 0;
   }
   if (to_submit.empty()) return 1;
-  const std::string array = ArrayScriptPath(merged), merge = MergeScriptPath(merged);
+
+  const std::string array_path = ArrayScriptPath(merged);
+  const std::string script = ReadText(array_path);
+  SlurmJob job;
+  job.out = merged;
+  job.shards = shards;
+  job.workdir = std::filesystem::current_path().string();
+  const bool fits = ReadScriptLine(script, shards, &job.chunk, &job.retries);
+  if (retry >= 0 && fits) {
+    // The merge job: resubmit what failed for reasons worth retrying, with more of both.
+    std::vector<int> again;
+    for (int i : to_submit) {
+      const std::string state = FirstLine(ShardStatePath(merged, i));
+      if (RetryableState(state))
+        again.push_back(i);
+      else
+        advice << "shard " << i << ": not retried ("
+                  << (state.empty() ? "its task never started: cancelled while pending?"
+                                    : "its task ended: " + state)
+                  << ")\n";
+    }
+    if (!again.empty() && retry >= job.retries)
+      advice << "shards " << JoinIndices(again) << " failed; not retried again: "
+                << retry << " retries made (the cap is " << job.retries << ")\n";
+    if (!again.empty() && retry < job.retries) {
+      const double factor = std::pow(1.5, retry + 1);
+      const int mem = static_cast<int>(std::atoi(ScriptDirective(script, "mem").c_str()) * factor);
+      const int minutes =
+          static_cast<int>(ParseSlurmTime(ScriptDirective(script, "time")) * factor);
+      std::string more;
+      if (mem > 0) more += " --mem=" + std::to_string(mem) + "M";
+      if (minutes > 0) more += " --time=" + SlurmTime(minutes);
+      std::string after;
+      for (const std::string& command : ArraySubmitCommands(job, again, more)) {
+        bool ok = false;
+        const std::string id = RunCommand(command, &ok, true);
+        if (!ok) throw ConfigError("retry: \"" + command + "\" failed: " + id);
+        after += ":" + id.substr(0, id.find_first_of(";\n"));
+      }
+      bool ok = false;
+      const std::string merge_command = "sbatch --parsable --dependency=afterany" + after +
+                                        " --export=ALL,PMOE_RETRY=" + std::to_string(retry + 1) +
+                                        " " + ShellQuote(MergeScriptPath(merged));
+      const std::string id = RunCommand(merge_command, &ok, true);
+      if (!ok) throw ConfigError("retry: \"" + merge_command + "\" failed: " + id);
+      advice << "retry " << retry + 1 << " of " << job.retries << ": resubmitted shards "
+                << JoinIndices(again) << " with" << more << " (x" << factor
+                << "), and a merge job after them: " << id;
+      return 1;
+    }
+  }
   advice << "\nto finish, run again the shards that lack trials (" << JoinIndices(to_submit)
             << "); each resumes from what its file holds:\n";
-  if (ScriptFits(array, shards)) {
-    advice << "  jid=$(sbatch --parsable --array=" << JoinIndices(to_submit) << " " << array
-              << ") && sbatch --dependency=afterany:$jid " << merge << "\n";
+  if (fits) {
+    advice << "  " << SubmitCommand(job, to_submit, "") << "\n";
   } else {
-    for (int i : to_submit)
-      advice << "  " << tool << " run " << config << " --shard " << i << "/" << shards
-                << (out.empty() ? "" : " --out " + out) << "\n";
-    advice << "then merge: " << tool << " merge " << merged;
-    for (const std::string& f : shard_files) advice << " " << f;
-    advice << "\n";
+    for (int i : to_submit) {
+      std::vector<std::string> run = {tool, "run", config, "--shard",
+                                      std::to_string(i) + "/" + std::to_string(shards)};
+      if (!out.empty()) run.insert(run.end(), {"--out", out});
+      advice << "  " << ShellCommand(run) << "\n";
+    }
+    advice << "then merge: " << ShellCommand(merge_words) << "\n";
   }
   return 1;
 }

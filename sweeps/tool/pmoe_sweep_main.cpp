@@ -46,7 +46,8 @@ pmoe::cli::Tool SweepTool() {
   tool.name = "pmoe-sweep";
   tool.summary = "Runs grids of cells (a sweep config) into crash-safe HDF5 result files.";
   tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),   pmoe::SlurmCommand(),
-                   pmoe::MissingCommand(), pmoe::MergeCommand(), pmoe::StatusCommand()};
+                   pmoe::MissingCommand(), pmoe::MergeCommand(), pmoe::StatusCommand(),
+                   pmoe::WatchCommand()};
   tool.references = {{"schema", [] { return pmoe::ResultSchemaMarkdown(); }}};
   return tool;
 }
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
         if (command.name == "merge") return pmoe::RunMergeCommand(parsed, command_line);
         if (command.name == "status") return pmoe::RunStatusCommand(parsed, command_line);
         if (command.name == "missing") return pmoe::RunMissingCommand(parsed, command_line);
+        if (command.name == "watch") return pmoe::RunWatchCommand(parsed, command_line);
         return pmoe::RunSlurmCommand(parsed, command_line);
       });
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,8 @@
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/pilot.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/io/durable_file.hpp"
+#include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 
 namespace pmoe {
@@ -32,9 +35,15 @@ struct SlurmOptions {
   size_t pilot = 16;
   double margin = 2;
   int time_minutes = 0, mem_mb = 0;  // 0: estimated
-  std::vector<std::string> extra;
+  std::vector<std::string> extra, setup;
+  int throttle = 0, retries = 2, array_limit = -1;  // array_limit -1: ask scontrol
   bool print = false, submit = false, json = false;
 };
+
+// Slurm sends --signal's USR1 up to 60 s before the time asked (its timer's resolution), so a
+// task may get it 150 s before its limit; under this floor a task could do little else than
+// save and requeue, again and again.
+constexpr int kMinTaskMinutes = 5;
 
 std::string Format(const char* format, double a, double b = 0, double c = 0) {
   char buf[256];
@@ -48,6 +57,7 @@ void ReadTemplate(const std::string& path, std::vector<std::string>* extra) {
   std::ifstream in(path);
   if (!in) throw ConfigError("--sbatch-file " + path + ": cannot read it");
   for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a file with CRLF line ends
     if (line.find_first_not_of(" \t\r") == std::string::npos || line.rfind("#!", 0) == 0) continue;
     if (line.rfind("#SBATCH ", 0) != 0)
       throw ConfigError("--sbatch-file " + path + ": \"" + line +
@@ -76,14 +86,35 @@ SlurmOptions Parse(const cli::Parsed& args) {
       o.pilot = static_cast<size_t>(whole(0, 1e6, "a whole number of trials, 0 or more"));
     else if (name == "margin")
       o.margin = ParseNumber(a, text, 1, true, 100, "a factor of 1 or more");
-    else if (name == "time")
+    else if (name == "time") {
       o.time_minutes = static_cast<int>(whole(1, 1e6, "whole minutes, 1 or more"));
-    else if (name == "mem")
+      if (o.time_minutes < kMinTaskMinutes)
+        throw ConfigError("--time " + std::to_string(o.time_minutes) + ": at least " +
+                          std::to_string(kMinTaskMinutes) +
+                          " minutes (a task is told to save up to 150 s before its limit: "
+                          "Slurm's USR1 comes 90 s before it, or up to 60 s earlier)");
+    } else if (name == "throttle")
+      o.throttle = static_cast<int>(whole(1, 1e6, "a whole number of tasks at once, 1 or more"));
+    else if (name == "retries")
+      o.retries = static_cast<int>(whole(0, 10, "a whole number of retries, 0 to 10"));
+    else if (name == "array-limit")
+      o.array_limit = static_cast<int>(whole(2, 1e7, "the cluster's MaxArraySize, 2 or more"));
+    else if (name == "setup") {
+      if (text.find_first_of("\n\r") != std::string::npos)
+        throw ConfigError("--setup: one line at a time (give --setup again for another)");
+      o.setup.push_back(text);
+    } else if (name == "mem")
       o.mem_mb = static_cast<int>(whole(1, 1e9, "whole megabytes, 1 or more"));
     else if (name == "sbatch") {
       std::string line = text;
+      if (line.find_first_of("\n\r") != std::string::npos)
+        throw ConfigError("--sbatch: one line at a time");
       if (line.rfind("#SBATCH ", 0) != 0) line = "#SBATCH " + line;
-      if (line.find('\n') != std::string::npos) throw ConfigError("--sbatch: one line at a time");
+      // An #SBATCH line holds sbatch options; "module load gcc" would be ignored there.
+      if (line.find_first_not_of(' ', 8) == std::string::npos || line[line.find_first_not_of(' ', 8)] != '-')
+        throw ConfigError("--sbatch \"" + line.substr(8) +
+                          "\": expected an sbatch option such as --partition=P; a shell line "
+                          "(module load ..., source ...) goes in with --setup");
       o.extra.push_back(line);
     } else if (name == "sbatch-file")
       ReadTemplate(text, &o.extra);
@@ -102,18 +133,44 @@ SlurmOptions Parse(const cli::Parsed& args) {
   return o;
 }
 
-// Runs `command` and returns its first line of output; throws naming it when it fails.
-std::string RunForLine(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) throw ConfigError("cannot run " + command);
-  std::string output;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, pipe)) output += buf;
-  const int status = ::pclose(pipe);
-  if (status != 0)
-    throw ConfigError("\"" + command + "\" failed: " + output +
+// Runs an sbatch --parsable command; returns the job id it printed ("JOBID[;CLUSTER]").
+std::string SubmittedId(const std::string& command) {
+  bool ok = false;
+  const std::string output = RunCommand(command, &ok, /*with_errors=*/true);
+  const std::string id = output.substr(0, output.find_first_of(";\n"));
+  if (!ok || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+    throw ConfigError("\"" + command + "\" failed" + (output.empty() ? "" : ": " + output) +
                       (output.find("not found") != std::string::npos ? " (no Slurm here?)" : ""));
-  return output.substr(0, output.find_first_of("\n;"));  // --parsable: "JOBID[;CLUSTER]"
+  return id;
+}
+
+// "P" of an #SBATCH --partition=P or -p P line; "" when none names one.
+std::string PartitionOf(const std::vector<std::string>& extra) {
+  std::string partition;
+  for (const std::string& line : extra) {
+    for (const char* key : {"--partition=", "-p "}) {
+      const size_t at = line.find(key);
+      if (at == std::string::npos) continue;
+      const size_t start = line.find_first_not_of(' ', at + std::strlen(key));
+      if (start != std::string::npos) partition = line.substr(start, line.find(' ', start) - start);
+    }
+  }
+  return partition;
+}
+
+// Writes a generated script without following a link at its path; a file there that is not
+// one of ours (its first line and comment) is moved aside with a message, never overwritten.
+void WriteScript(const std::string& path, const std::string& text, const std::string& ours) {
+  RefuseSymlink(path, "the Slurm script");
+  std::ifstream old(path, std::ios::binary);
+  if (old) {
+    std::string head(ours.size(), '\0');
+    old.read(&head[0], static_cast<std::streamsize>(head.size()));
+    if (head != ours)
+      std::cerr << "pmoe-sweep: " << path << " is not a script pmoe-sweep wrote: moved to "
+                << MoveAside(path) << "\n";
+  }
+  ReplaceFileDurably(path, std::vector<char>(text.begin(), text.end()));
 }
 
 }  // namespace
@@ -140,6 +197,13 @@ cli::Command SlurmCommand() {
       {"mem", "MB", "the memory per task instead of the estimate", {}, ""},
       {"sbatch", "LINE", "an extra #SBATCH line for both scripts (repeatable)", {}, ""},
       {"sbatch-file", "F", "a site template of #SBATCH lines", {"sbatch_file"}, ""},
+      {"setup", "LINE", "a shell line run before the tool in both scripts, e.g. 'module load gcc' "
+                        "(repeatable)", {}, ""},
+      {"throttle", "N", "at most N array tasks running at once (%N)", {}, ""},
+      {"retries", "R", "resubmissions of tasks that failed for reasons other than bad input, "
+                       "with more time and memory, 0..10 (default 2)", {}, ""},
+      {"array-limit", "N", "the cluster's MaxArraySize (default: asked of scontrol)",
+       {"array_limit"}, ""},
       {"print", "", "print the scripts instead of writing them", {}, ""},
       {"submit", "", "write and submit both (sbatch), the merge after the array", {}, ""},
       {"json", "", "print the job (scripts, tasks, time, memory, notes) as one JSON object",
@@ -162,7 +226,18 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   job.shards = o.shards;
   job.cpus = o.cpus;
   job.extra = o.extra;
+  job.setup = o.setup;
+  job.throttle = o.throttle;
+  job.retries = o.retries;
   job.generated_by = command_line;
+  CheckJob(job);  // a newline in a path: refused before anything is measured or written
+  const int max_array = o.array_limit > 0 ? o.array_limit : SlurmMaxArraySize();
+  if (max_array > 0 && o.shards > max_array - 1) {
+    job.chunk = max_array - 1;
+    job.notes.push_back("array: " + std::to_string(o.shards) + " shards in chunks of " +
+                        std::to_string(job.chunk) + " tasks (the cluster's MaxArraySize is " +
+                        std::to_string(max_array) + ")");
+  }
 
   // The static model's cost of each shard, and of the test sets a task may keep.
   const std::vector<WorkItem> all = PlanWork(setup.cells, setup.config.trials);
@@ -222,6 +297,12 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
         Format(" x margin %.3g", o.margin));
 
   const std::string array = ArrayScript(job), merge = MergeScript(job);
+  const std::string partition = PartitionOf(o.extra);
+  if (const int node_cpus = SlurmMaxNodeCpus(partition); node_cpus > 0 && o.cpus > node_cpus)
+    std::cerr << "pmoe-sweep: warning: --cpus " << o.cpus << " but the nodes of "
+              << (partition.empty() ? "the default partition" : "partition " + partition)
+              << " have at most " << node_cpus << " CPUs: the tasks would stay pending forever "
+              << "(use --cpus " << node_cpus << " or less)\n";
   if (o.print) {
     std::cout << "# " << ArrayScriptPath(job.out) << "\n"
               << array << "\n# " << MergeScriptPath(job.out) << "\n"
@@ -229,30 +310,38 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
     return 0;
   }
   std::filesystem::create_directories(job.script_dir + "/logs");
-  std::ofstream(ArrayScriptPath(job.out)) << array;
-  std::ofstream(MergeScriptPath(job.out)) << merge;
-  if (!std::ofstream(ArrayScriptPath(job.out), std::ios::app) ||
-      !std::ofstream(MergeScriptPath(job.out), std::ios::app))
-    throw IoError(job.script_dir + ": cannot write the scripts");
+  WriteScript(ArrayScriptPath(job.out), array, "#!/bin/bash\n# Sweep ");
+  WriteScript(MergeScriptPath(job.out), merge, "#!/bin/bash\n# Merges the ");
   std::cout << "wrote " << ArrayScriptPath(job.out) << " (" << o.shards << " tasks, " << o.cpus
             << (o.cpus == 1 ? " CPU, " : " CPUs, ") << SlurmTime(job.time_minutes) << ", "
             << job.mem_mb << " MB each) and " << MergeScriptPath(job.out) << "; logs go to "
             << job.script_dir << "/logs\n";
   for (const std::string& note : job.notes) std::cout << "  " << note << "\n";
-  const std::string submit_array = "sbatch --parsable " + ShellQuote(ArrayScriptPath(job.out));
+  const std::string submit = SubmitCommand(job);
   if (!o.submit) {
-    std::cout << "submit with:\n  jid=$(sbatch --parsable " << ArrayScriptPath(job.out)
-              << ") && sbatch --dependency=afterany:$jid " << MergeScriptPath(job.out) << "\n";
+    std::cout << "submit with:\n  " << submit << "\n";
     return 0;
   }
-  const std::string array_id = RunForLine(submit_array);
-  const std::string merge_id = RunForLine("sbatch --parsable --dependency=afterany:" + array_id +
-                                          " " + ShellQuote(MergeScriptPath(job.out)));
+  std::vector<int> every_shard;
+  for (int i = 1; i <= o.shards; ++i) every_shard.push_back(i);
+  std::string array_id, after;
+  for (const std::string& command : ArraySubmitCommands(job, every_shard, "")) {
+    const std::string id = SubmittedId(command);
+    array_id += (array_id.empty() ? "" : ",") + id;
+    after += ":" + id;
+  }
+  const std::string merge_id = SubmittedId("sbatch --parsable --dependency=afterany" + after + " " +
+                                           ShellQuote(MergeScriptPath(job.out)));
+  const std::string tool = command_line.substr(0, command_line.find(' '));
+  std::vector<std::string> missing = {tool, "missing", o.config, "--shards",
+                                      std::to_string(o.shards)};
+  if (!o.out.empty()) missing.insert(missing.end(), {"--out", o.out});
   std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and merge job "
             << merge_id << " after it\n"
-            << "  watch: squeue --me;  after it: " << command_line.substr(0, command_line.find(' '))
-            << " missing " << o.config << " --shards " << o.shards
-            << (o.out.empty() ? "" : " --out " + o.out) << "\n";
+            << "  watch: " << ShellCommand({tool, "watch", o.config, "--shards",
+                                             std::to_string(o.shards)})
+            << (o.out.empty() ? "" : " --out " + ShellQuote(o.out))
+            << ";  after it: " << ShellCommand(missing) << "\n";
   return 0;
 }
 

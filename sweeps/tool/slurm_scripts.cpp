@@ -1,9 +1,14 @@
 // The text of the generated Slurm scripts. Each says in comments what it is, how its time and
 // memory were chosen and how to resubmit part of it, so that a user can read and adapt it.
+// Every outside value goes through ShellQuote (commands, #SBATCH values) or CommentText
+// (comments); sbatch's parser of #SBATCH lines honours the same single quotes as the shell.
 #include "slurm_scripts.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/rng.hpp"
 #include "pmoe/sweep/work_plan.hpp"
 
 namespace pmoe {
@@ -15,8 +20,9 @@ std::string Stem(const std::string& out) {
 }
 
 std::string Header(const SlurmJob& job, const std::string& what) {
-  std::string s = "#!/bin/bash\n# " + what + "\n# Written by: " + job.generated_by + "\n";
-  for (const std::string& note : job.notes) s += "# " + note + "\n";
+  std::string s = "#!/bin/bash\n# " + CommentText(what) +
+                  "\n# Written by: " + CommentText(job.generated_by) + "\n";
+  for (const std::string& note : job.notes) s += "# " + CommentText(note) + "\n";
   return s;
 }
 
@@ -26,18 +32,63 @@ std::string Absolute(const SlurmJob& job, const std::string& path) {
   return !path.empty() && path[0] == '/' ? path : job.workdir + "/" + path;
 }
 
+// A directory for #SBATCH --output: % starts a Slurm file-name pattern, %% is a plain %.
+std::string LogPattern(const SlurmJob& job, const std::string& file_pattern) {
+  std::string dir;
+  for (char c : Absolute(job, job.script_dir + "/logs")) dir += c == '%' ? "%%" : std::string(1, c);
+  return ShellQuote(dir + "/" + file_pattern, "the log directory");
+}
+
 std::string CommonLines(const SlurmJob& job) {
-  std::string s;
+  std::string s = "#SBATCH --comment=" + JobTag(Absolute(job, job.out)) + "\n";
   for (const std::string& line : job.extra) s += line + "\n";
-  s += "set -u\ncd " + ShellQuote(job.workdir) + " || exit 1\n";
+  s += "set -u\n";
+  if (!job.setup.empty()) s += "# The site's setup (--setup):\n";
+  for (const std::string& line : job.setup) s += line + "\n";
+  s += "cd " + ShellQuote(job.workdir, "the working directory") + " || exit 1\n";
   return s;
 }
 
+std::string Q(const std::string& word) { return ShellQuote(word); }
+
 }  // namespace
+
+void CheckJob(const SlurmJob& job) {
+  const std::pair<const std::string*, const char*> values[] = {
+      {&job.tool, "the path of pmoe-sweep"}, {&job.workdir, "the working directory"},
+      {&job.config, "the config's path"},    {&job.out, "--out"},
+      {&job.script_dir, "the script directory"}, {&job.name, "the sweep's name"}};
+  for (const auto& [value, what] : values)
+    if (const std::string problem = UnquotableProblem(*value, what); !problem.empty())
+      throw ConfigError(problem);
+  for (const std::string& line : job.extra)
+    if (line.find_first_of("\n\r") != std::string::npos)
+      throw ConfigError("an #SBATCH line holds a newline: one line at a time");
+  for (const std::string& line : job.setup)
+    if (line.find_first_of("\n\r") != std::string::npos)
+      throw ConfigError("--setup \"" + CommentText(line) + "\": one line at a time (give --setup "
+                        "again for another line)");
+}
 
 std::string SlurmDir(const std::string& out) { return Stem(out) + ".slurm"; }
 std::string ArrayScriptPath(const std::string& out) { return SlurmDir(out) + "/array.sbatch"; }
 std::string MergeScriptPath(const std::string& out) { return SlurmDir(out) + "/merge.sbatch"; }
+std::string ShardStatePath(const std::string& out, int shard) {
+  return SlurmDir(out) + "/logs/shard-" + std::to_string(shard) + ".state";
+}
+
+bool RetryableState(const std::string& state) {
+  if (state == "started" || state == "requeue-cap") return true;
+  return state.rfind("exit ", 0) == 0 && state != "exit 0" && state != "exit 2";
+}
+
+std::string JobTag(const std::string& absolute_out) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "pmoe-%016llx",
+                static_cast<unsigned long long>(HashString(
+                    std::filesystem::path(absolute_out).lexically_normal().string())));
+  return buf;
+}
 
 std::string SlurmTime(int minutes) {
   char buf[32];
@@ -49,79 +100,174 @@ std::string SlurmTime(int minutes) {
   return buf;
 }
 
-std::string ShellQuote(const std::string& word) {
-  std::string s = "'";
-  for (char c : word) s += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return s + "'";
+std::string OffsetOptions(const SlurmJob& job, int offset) {
+  if (offset == 0) return "";
+  const std::string n = std::to_string(offset);
+  return " --export=ALL,PMOE_SHARD_OFFSET=" + n + " --comment=" + JobTag(Absolute(job, job.out)) +
+         "+" + n;
+}
+
+std::string ArrayChunk::ArraySpec(int throttle) const {
+  std::string s;
+  for (size_t i = 0; i < task_ids.size();) {
+    size_t j = i;
+    while (j + 1 < task_ids.size() && task_ids[j + 1] == task_ids[j] + 1) ++j;
+    if (j < i + 2) j = i;  // a range from three ids on: "3,4" reads better than "3-4"
+    s += (s.empty() ? "" : ",") + std::to_string(task_ids[i]);
+    if (j > i) s += "-" + std::to_string(task_ids[j]);
+    i = j + 1;
+  }
+  return throttle > 0 ? s + "%" + std::to_string(throttle) : s;
+}
+
+std::vector<ArrayChunk> ChunksOf(const std::vector<int>& shards, int chunk) {
+  std::vector<ArrayChunk> chunks;
+  for (int shard : shards) {
+    const int offset = chunk > 0 ? (shard - 1) / chunk * chunk : 0;
+    if (chunks.empty() || chunks.back().offset != offset) chunks.push_back({offset, {}});
+    chunks.back().task_ids.push_back(shard - offset);
+  }
+  return chunks;
+}
+
+std::vector<std::string> ArraySubmitCommands(const SlurmJob& job, const std::vector<int>& shards,
+                                             const std::string& more) {
+  std::vector<int> all;
+  for (int i = 1; i <= job.shards; ++i) all.push_back(i);
+  const bool everything = shards == all;
+  const std::vector<ArrayChunk> chunks = ChunksOf(shards, job.chunk);
+  std::vector<std::string> commands;
+  for (const ArrayChunk& chunk : chunks) {
+    std::string s = "sbatch --parsable";
+    // The script's own --array covers all shards in one chunk without a throttle.
+    if (!everything || chunks.size() > 1 || job.throttle > 0)
+      s += " --array=" + chunk.ArraySpec(job.throttle);
+    s += OffsetOptions(job, chunk.offset) + more + " " + Q(ArrayScriptPath(job.out));
+    commands.push_back(s);
+  }
+  return commands;
+}
+
+std::string SubmitCommand(const SlurmJob& job, const std::vector<int>& shards,
+                          const std::string& more) {
+  const std::vector<std::string> arrays = ArraySubmitCommands(job, shards, more);
+  std::string s, after;
+  for (size_t c = 0; c < arrays.size(); ++c) {
+    const std::string var = arrays.size() == 1 ? "jid" : "jid" + std::to_string(c + 1);
+    s += var + "=$(" + arrays[c] + ") && ";
+    after += ":$" + var;
+  }
+  return s + "sbatch --dependency=afterany" + after + " " + Q(MergeScriptPath(job.out));
+}
+
+std::string SubmitCommand(const SlurmJob& job) {
+  std::vector<int> all;
+  for (int i = 1; i <= job.shards; ++i) all.push_back(i);
+  return SubmitCommand(job, all, "");
+}
+
+std::string ScriptDirective(const std::string& script, const std::string& key) {
+  const std::string prefix = "#SBATCH --" + key + "=";
+  for (size_t at = script.find(prefix); at != std::string::npos; at = script.find(prefix, at + 1))
+    if (at == 0 || script[at - 1] == '\n') {
+      const size_t start = at + prefix.size();
+      return script.substr(start, script.find('\n', start) - start);
+    }
+  return "";
 }
 
 std::string ArrayScript(const SlurmJob& job) {
+  CheckJob(job);
   const std::string k = std::to_string(job.shards);
-  const std::string logs = Absolute(job, job.script_dir + "/logs");
+  const int first_chunk = job.chunk > 0 && job.chunk < job.shards ? job.chunk : job.shards;
   std::string s = Header(job, "Sweep " + job.name +
                                   " as a Slurm job array: task I runs shard "
-                                  "I/" +
-                                  k + " of it (pmoe-sweep run --shard auto/" + k + ").");
-  s += "# Submit all:  sbatch " + ArrayScriptPath(job.out) +
-       "\n"
-       "# Resubmit some shards (the task id is the shard number):  sbatch --array=I,J,... " +
-       ArrayScriptPath(job.out) +
-       "\n"
-       "# A task still running " +
-       std::to_string(job.signal_seconds) +
-       " s before its time "
-       "limit gets USR1: it saves what finished and is requeued, and resumes where it stopped.\n";
-  s += "#SBATCH --job-name=pmoe-" + job.name + "\n";
-  s += "#SBATCH --array=1-" + k + "\n";
+                                  "I + PMOE_SHARD_OFFSET (default 0) of " +
+                                  k + ".");
+  s += "# pmoe-sweep array: shards=" + k + " chunk=" + std::to_string(job.chunk) +
+       " retries=" + std::to_string(job.retries) + "\n";
+  s += "# Submit all (and the merge job after it):\n#   " + SubmitCommand(job) + "\n";
+  s += "# Resubmit some shards: pmoe-sweep missing prints the command.\n";
+  s += "# A task still running " + std::to_string(job.signal_seconds) +
+       " s before its time limit gets USR1: it saves what finished, requeues itself (only\n"
+       "# itself: array id _ task id), and resumes where it stopped; at most " +
+       std::to_string(job.max_requeues) + " times.\n";
+  s += "#SBATCH --job-name=" + Q("pmoe-" + job.name) + "\n";
+  s += "#SBATCH --array=1-" + std::to_string(first_chunk) +
+       (job.throttle > 0 ? "%" + std::to_string(job.throttle) : "") + "\n";
   s += "#SBATCH --cpus-per-task=" + std::to_string(job.cpus) + "\n";
   s += "#SBATCH --time=" + SlurmTime(job.time_minutes) + "\n";
   s += "#SBATCH --mem=" + std::to_string(job.mem_mb) + "M\n";
-  s += "#SBATCH --output=" + logs + "/%x-%A_%a.out\n";
+  s += "#SBATCH --output=" + LogPattern(job, "%x-%A_%a.out") + "\n";
   s += "#SBATCH --open-mode=append\n";
   s += "#SBATCH --signal=B:USR1@" + std::to_string(job.signal_seconds) + "\n";
   s += "#SBATCH --requeue\n";
   s += CommonLines(job);
-  s += ShellQuote(job.tool) + " run " + ShellQuote(job.config) + " --shard auto/" + k + " --out " +
-       ShellQuote(job.out) +
+  s += "shard=$((SLURM_ARRAY_TASK_ID + ${PMOE_SHARD_OFFSET:-0}))\n";
+  s += "state=" + Q(Absolute(job, job.script_dir + "/logs")) + "/shard-$shard.state\n";
+  s += "echo started > \"$state\"\n";
+  s += Q(job.tool) + " run " + Q(job.config) + " --shard \"$shard/" + k + "\" --out " +
+       Q(job.out) +
        " \\\n    --threads \"${SLURM_CPUS_PER_TASK:-1}\" "
        "--test-cache-mb " +
        std::to_string(job.test_cache_mb) + " &\n";
   s += "pid=$!\n"
        "# USR1 (the time limit is near): pmoe-sweep stops taking trials, saves, exits 130, and\n"
        "# the task is requeued. TERM (scancel): it saves and exits; the task ends cancelled.\n"
-       "requeue=0\n"
-       "trap 'requeue=1; kill -TERM \"$pid\" 2>/dev/null' USR1\n"
-       "trap 'kill -TERM \"$pid\" 2>/dev/null' TERM\n"
-       "wait \"$pid\"; status=$?\n"
-       "while kill -0 \"$pid\" 2>/dev/null; do wait \"$pid\"; status=$?; done\n"
+       "requeue=0 cancelled=0\n"
+       "trap 'trapped=1 requeue=1; kill -TERM \"$pid\" 2>/dev/null' USR1\n"
+       "trap 'trapped=1 cancelled=1; kill -TERM \"$pid\" 2>/dev/null' TERM\n"
+       "# A trapped signal ends `wait` early (status 128 + signal): wait again, until it returns\n"
+       "# pmoe-sweep's own exit status.\n"
+       "while :; do trapped=0; wait \"$pid\"; status=$?; [ \"$trapped\" = 1 ] || break; done\n"
+       "# What the merge job's `missing --retry` reads: bad input (exit 2) and cancelled tasks\n"
+       "# are not resubmitted; other failures are, with more memory and time.\n"
+       "if [ \"$cancelled\" = 1 ]; then echo cancelled; elif [ \"$status\" = 2 ]; then echo bad-input;\n"
+       "elif [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then echo started;\n"
+       "else echo \"exit $status\"; fi > \"$state\"\n"
        "if [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then\n"
-       "  echo \"pmoe-sweep: shard $SLURM_ARRAY_TASK_ID/" +
+       "  if [ \"${SLURM_RESTART_COUNT:-0}\" -ge " +
+       std::to_string(job.max_requeues) +
+       " ]; then\n"
+       "    echo \"pmoe-sweep: shard $shard/" +
        k +
-       " saved before the time limit; "
-       "requeueing it\"\n"
-       "  scontrol requeue \"$SLURM_JOB_ID\" && exit 0\n"
+       " saved before the time limit, but not requeued: it was requeued "
+       "${SLURM_RESTART_COUNT} times already (the cap is " +
+       std::to_string(job.max_requeues) +
+       "); give it more --time\"\n"
+       "    echo requeue-cap > \"$state\"\n"
+       "    exit 1\n"
+       "  fi\n"
+       "  echo \"pmoe-sweep: shard $shard/" +
+       k +
+       " saved before the time limit; requeueing it\"\n"
+       "  # This task only: for the array's last task $SLURM_JOB_ID is the whole array's id.\n"
+       "  scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\" && exit 0\n"
        "fi\n"
        "exit \"$status\"\n";
   return s;
 }
 
 std::string MergeScript(const SlurmJob& job) {
+  CheckJob(job);
   const std::string k = std::to_string(job.shards);
   std::string s = Header(job, "Merges the " + k + " shards of sweep " + job.name + " into " +
                                   job.out + " once the array has ended (--dependency=afterany).");
-  s += "# When a shard is missing or incomplete it merges nothing, and its log says which and\n"
-       "# the command that finishes them (pmoe-sweep missing).\n";
-  s += "#SBATCH --job-name=pmoe-" + job.name + "-merge\n";
+  s += "# When a shard is missing or incomplete it merges nothing: pmoe-sweep missing --retry\n"
+       "# resubmits the shards that failed for reasons other than bad input, with more memory\n"
+       "# and time, and a merge job after them (at most " +
+       std::to_string(job.retries) +
+       " times); its log says what it did and what is left.\n";
+  s += "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
   s += "#SBATCH --cpus-per-task=1\n";
   s += "#SBATCH --time=" + SlurmTime(job.merge_time_minutes) + "\n";
   s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
-  s += "#SBATCH --output=" + Absolute(job, job.script_dir + "/logs") + "/%x-%j.out\n";
+  s += "#SBATCH --output=" + LogPattern(job, "%x-%j.out") + "\n";
   s += CommonLines(job);
-  s += ShellQuote(job.tool) + " missing " + ShellQuote(job.config) + " --shards " + k + " --out " +
-       ShellQuote(job.out) + " || exit 1\n";
-  s += ShellQuote(job.tool) + " merge " + ShellQuote(job.out);
-  for (int i = 1; i <= job.shards; ++i)
-    s += " \\\n    " + ShellQuote(ShardPath(job.out, {i, job.shards}));
+  s += Q(job.tool) + " missing " + Q(job.config) + " --shards " + k + " --out " + Q(job.out) +
+       " --retry \"${PMOE_RETRY:-0}\" || exit 1\n";
+  s += Q(job.tool) + " merge " + Q(job.out);
+  for (int i = 1; i <= job.shards; ++i) s += " \\\n    " + Q(ShardPath(job.out, {i, job.shards}));
   s += "\n";
   return s;
 }

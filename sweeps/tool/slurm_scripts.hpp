@@ -1,10 +1,16 @@
 // The Slurm batch scripts `pmoe-sweep slurm` writes: a job array with one task per shard (the
-// task id is the shard number, so any subset can be resubmitted with --array=I,J) and a merge
-// job chained after it. Text only: no file is touched here.
+// task id plus the chunk's offset is the shard number, so any subset can be resubmitted with
+// --array=I,J) and a merge job chained after it. Text only: no file is touched here.
+//
+// Everything from outside (paths, the sweep's name, the command line) is written through
+// ShellQuote or CommentText (pmoe/core/shell_quote.hpp): a path holding a newline is refused
+// by name, and a quote, a space or $(...) in one stays part of its word (issue 28).
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "pmoe/core/shell_quote.hpp"
 
 namespace pmoe {
 
@@ -20,24 +26,66 @@ struct SlurmJob {
   int time_minutes = 10, mem_mb = 1000;              // per array task
   int merge_time_minutes = 10, merge_mem_mb = 1000;  // the merge job
   int test_cache_mb = 1000;
-  int signal_seconds = 90;         // USR1 this long before the time limit: save and requeue
+  int signal_seconds = 90;  // USR1 this long before the time limit: save and requeue
+  int max_requeues = 5;     // a task requeued this often is not requeued again
+  int throttle = 0;         // at most this many tasks at once (--array=...%N); 0: no limit
+  int chunk = 0;            // largest array task id the cluster takes (MaxArraySize - 1); 0: any
+  int retries = 2;          // automatic resubmissions of failed shards by the merge job
   std::vector<std::string> notes;  // comment lines: how time and memory were chosen
   std::vector<std::string> extra;  // the user's own #SBATCH lines (partition, account, ...)
+  std::vector<std::string> setup;  // the user's shell lines run before pmoe-sweep (modules)
   std::string generated_by;        // the command line
 };
+
+// Refuses (ConfigError, naming it) any path or value of the job that cannot be quoted.
+void CheckJob(const SlurmJob& job);
 
 // "<out without .h5>.slurm": where the scripts of the sweep whose merged file is `out` go.
 std::string SlurmDir(const std::string& out);
 std::string ArrayScriptPath(const std::string& out);  // SlurmDir(out) + "/array.sbatch"
 std::string MergeScriptPath(const std::string& out);  // SlurmDir(out) + "/merge.sbatch"
+// SlurmDir(out) + "/logs/shard-I.state": one line the array task writes about shard I:
+// "started" when it begins, then "exit S" (pmoe-sweep's exit status), "bad-input" (exit 2),
+// "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry` resubmits only
+// shards that started and then failed otherwise ("started" left: the node or the task died).
+std::string ShardStatePath(const std::string& out, int shard);
+// Whether a shard whose state file holds `state` is worth resubmitting automatically.
+bool RetryableState(const std::string& state);
 
 std::string ArrayScript(const SlurmJob& job);
 std::string MergeScript(const SlurmJob& job);
 
+// The submissions of the array (one per chunk of at most `job.chunk` shards) and of the merge
+// job after them, as a shell command to paste: "jid1=$(sbatch ...) && ... && sbatch ...".
+std::string SubmitCommand(const SlurmJob& job);
+// The same for some shards only, each sbatch given `more` options too (" --mem=2000M").
+std::string SubmitCommand(const SlurmJob& job, const std::vector<int>& shards,
+                          const std::string& more);
+// One "sbatch --parsable [--array=...] [offset options]MORE 'array.sbatch'" per chunk.
+std::vector<std::string> ArraySubmitCommands(const SlurmJob& job, const std::vector<int>& shards,
+                                             const std::string& more);
+
+// One chunk of shards to submit: task ids first..last (each + offset is a shard number).
+struct ArrayChunk {
+  int offset = 0;
+  std::vector<int> task_ids;
+  std::string ArraySpec(int throttle) const;  // "1-1000%8" or "3,7"
+};
+// The shards (1-based, sorted) in chunks the cluster accepts; chunk 0 means no limit.
+std::vector<ArrayChunk> ChunksOf(const std::vector<int>& shards, int chunk);
+
+// The sbatch options of a chunk submitted with `offset` (its environment and its tag "TAG+N"),
+// "" for offset 0.
+std::string OffsetOptions(const SlurmJob& job, int offset);
+
 // Slurm's time format: "M" minutes as "HH:MM:00", or "D-HH:MM:00" from a day on.
 std::string SlurmTime(int minutes);
 
-// A word quoted for the shell ('...' with ' escaped).
-std::string ShellQuote(const std::string& word);
+// A tag for the sweep's jobs (--comment), from the absolute merged path: `missing` and `watch`
+// find the array's tasks in squeue by it.
+std::string JobTag(const std::string& absolute_out);
+
+// Reading a generated array script back: the value of `#SBATCH --KEY=VALUE`, "" when absent.
+std::string ScriptDirective(const std::string& script, const std::string& key);
 
 }  // namespace pmoe

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "pmoe/analysis/results.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/result_checks.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/journal.hpp"
 #include "pmoe/sweep/result_file.hpp"
@@ -249,6 +252,43 @@ void Edit(const std::string& path, Script& in) {
   H5Fclose(file);
 }
 
+// Bytes flipped where HDF5 trusts them most (issue 28): inside the global heap collections that
+// hold the variable-length strings ("GCOL" and its objects' headers and data), and inside the
+// raw references of the string columns' chunks (length, collection address, object index).
+void FlipStringBytes(const std::string& path, Script& in) {
+  if (in.empty()) return;
+  std::string bytes;
+  {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream s;
+    s << file.rdbuf();
+    bytes = s.str();
+  }
+  std::vector<size_t> regions;  // starts of heap collections and of string chunks
+  for (size_t at = bytes.find("GCOL"); at != std::string::npos; at = bytes.find("GCOL", at + 4))
+    regions.push_back(at);
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  for (const char* name : {"/trials/message", "/cells/key", "/cells/label"}) {
+    hid_t set = file >= 0 ? H5Dopen2(file, name, H5P_DEFAULT) : -1;
+    hsize_t offset = 0, size = 0;
+    haddr_t address = 0;
+    unsigned mask = 0;
+    const hid_t space = set >= 0 ? H5Dget_space(set) : -1;
+    if (set >= 0 && H5Dget_chunk_info(set, space, 0, &offset, &mask, &address, &size) >= 0 &&
+        address < bytes.size())
+      regions.push_back(static_cast<size_t>(address));
+    if (space >= 0) H5Sclose(space);
+    if (set >= 0) H5Dclose(set);
+  }
+  if (file >= 0) H5Fclose(file);
+  if (regions.empty()) return;
+  for (int flips = 1 + in.Byte() % 4; flips > 0 && !in.empty(); --flips) {
+    const size_t at = regions[in.Byte() % regions.size()] + in.Value<uint16_t>() % 512;
+    if (at < bytes.size()) bytes[at] = static_cast<char>(bytes[at] ^ (in.Byte() | 1));
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -256,7 +296,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = fuzz::ScratchPath("result.h5");
   fuzz::WriteFile(path, reinterpret_cast<const uint8_t*>(t.bytes.data()), t.bytes.size());
   Script script(data, size);
-  Edit(path, script);
+  // The first byte chooses: API edits (values, types, shapes, attributes), then byte flips in
+  // the string heaps, or both.
+  const uint8_t mode = script.Byte() % 3;
+  if (mode != 1) Edit(path, script);
+  if (mode != 0) FlipStringBytes(path, script);
+  // pmoe-analyze's reader: what it accepts holds every rule of result_checks.hpp.
+  try {
+    const Results results = LoadResults({path});
+    for (const TrialRecord& t : results.trials) {
+      PMOE_FUZZ_REQUIRE(t.cell < results.cells.size());
+      PMOE_FUZZ_REQUIRE(t.trial >= 0 && t.status >= 0 && t.status <= 3);
+      PMOE_FUZZ_REQUIRE(std::isnan(t.test_acc) || (t.test_acc >= 0 && t.test_acc <= 1));
+      PMOE_FUZZ_REQUIRE(t.epochs >= 0 && t.steps >= 0);
+    }
+  } catch (const SchemaError&) {
+  } catch (const ConfigError&) {
+  }
   try {
     const ResultContents contents = ReadResultFile(path);
     std::vector<std::string> keys;

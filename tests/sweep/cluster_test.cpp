@@ -275,12 +275,12 @@ TEST_CASE(
   CHECK_THAT(
       printed.out,
       Contains("#SBATCH --array=1-3\n") && Contains("#SBATCH --cpus-per-task=2\n") &&
-          Contains("--shard auto/3 ") && Contains("--threads \"${SLURM_CPUS_PER_TASK:-1}\"") &&
+          Contains("--shard \"$shard/3\"") && Contains("--threads \"${SLURM_CPUS_PER_TASK:-1}\"") &&
           Contains("#SBATCH --signal=B:USR1@90\n") &&
           Contains("#SBATCH --qos=low\n#SBATCH --partition=short\n"
                    "#SBATCH --account=lab\n") &&
           Contains("x margin 3") && Contains("a pilot of 4 trials") &&
-          Contains("--dependency=afterany") && Contains(" missing '" + config + "' --shards 3"));
+          Contains("--dependency=afterany") && Contains(" missing " + config + " --shards 3"));
   std::ofstream(dir + "/bad.sbatch") << "#SBATCH --partition=short\nmodule load gcc\n";
   const auto bad = RunCommand(
       SweepCommand("slurm " + config + " --shards 3 --sbatch-file " + dir + "/bad.sbatch"));
@@ -303,7 +303,7 @@ TEST_CASE(
   std::filesystem::permissions(dir + "/bin/scontrol", std::filesystem::perms::owner_all);
   const std::string task = "env PATH=" + dir +
                            "/bin:$PATH SLURM_ARRAY_TASK_ID=2 "
-                           "SLURM_JOB_ID=4242 SLURM_CPUS_PER_TASK=1 bash " +
+                           "SLURM_ARRAY_JOB_ID=4240 SLURM_JOB_ID=4242 SLURM_CPUS_PER_TASK=1 bash " +
                            array;
   const int pid = test::SpawnCommand(task, dir + "/task.log");
   WaitForRows(ShardFile(dir, 2, 3) + ".journal");
@@ -316,7 +316,7 @@ TEST_CASE(
     WARN("the shard finished before USR1 reached it");
   } else {
     CHECK(status == 0);
-    CHECK(asked == "requeue 4242");
+    CHECK(asked == "requeue 4240_2");  // the task itself, never the array (issue 28)
     const auto partial = RunCommand(SweepCommand("status " + ShardFile(dir, 2, 3)));
     CHECK(partial.status == 1);  // saved, not finished
   }

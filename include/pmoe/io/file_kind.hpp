@@ -14,7 +14,8 @@ namespace pmoe {
 // FIFO (named pipe), not a regular file", "cannot read: Permission denied".
 std::string InputFileProblem(const std::string& path);
 
-// Where a new file may be written: not empty, not an existing directory or special file, and
+// Where a new file may be written: not empty, not a symbolic link (never written through), not
+// an existing directory or special file, and
 // every existing ancestor a directory (a missing parent is fine: it is created).
 std::string OutputFileProblem(const std::string& path);
 

@@ -29,7 +29,11 @@ struct IniFile {
 // Throws ConfigError naming the file when it cannot be read, is malformed, or sets a key twice.
 IniFile ReadIniFile(const std::string& path);
 
-// The same from text already in memory; `path` only names it in messages.
+// The same from text already in memory; `path` only names it in messages. LF, CRLF and CR line
+// ends read the same.
 IniFile ParseIniText(const std::string& path, const std::string& text);
+
+// `text` with every CRLF and lone CR made LF.
+std::string WithLfLineEnds(const std::string& text);
 
 }  // namespace pmoe
