@@ -25,8 +25,8 @@ std::string OptionSynopsis(const Option& o) {
 }
 
 // Boost's table of the command's options, grouped by section, plus --help.
-po::options_description Describe(const Command& command, unsigned width = 100) {
-  po::options_description all(width, width / 2);
+po::options_description Describe(const Command& command, unsigned width = 80) {
+  po::options_description all(width, width / 2);  // Boost's own 80/40
   std::vector<std::pair<std::string, po::options_description>> groups;
   auto group = [&](const std::string& name) -> po::options_description& {
     for (auto& g : groups)

@@ -16,7 +16,7 @@ tools=(
   python3-h5py python3-matplotlib python3-numpy python3-pandas
 )
 tests=(
-  catch2 hdf5-tools python3-pytest
+  catch2 hdf5-tools python3-pytest pyflakes3 clang-format
   dataset-fashion-mnist  # the image data model's tests (and image sweeps: sweeps/configs/image_*)
   clang libclang-rt-14-dev  # the fuzz targets (scripts/fuzz.sh): libFuzzer, ASan, UBSan
   slurmctld slurmd slurm-client munge  # tests/slurm: a real one-node Slurm (no daemon is started)

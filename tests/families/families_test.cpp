@@ -359,7 +359,7 @@ TEST_CASE("A shared parameter's check runs for every family that reads it, and o
   CHECK_NOTHROW(ValidateSpec(toy, "t"));
 }
 
-TEST_CASE("Experts and models are what each SGD family declares; other families have none",
+TEST_CASE("Experts and models are what each SGD family declares, and others have none",
           "[family]") {
   ModelSpec spec;
   spec.k = 0;

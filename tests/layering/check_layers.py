@@ -20,12 +20,14 @@ LAYERS = {
     "train": ["core", "models", "data"],
     "family": ["core", "io", "data", "models", "train"],
     "trial": ["core", "io", "data", "models", "train", "family"],
-    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial"],
+    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial", "precision"],
+    # Precision targets are a work source of the sweep layer: each names the other.
+    "precision": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep"],
     "analysis": ["core", "io", "stats"],
     "tool": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep",
-             "analysis"],
+             "precision", "analysis"],
     "bench": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep",
-              "analysis", "tool"],
+              "precision", "analysis", "tool"],
 }
 
 # Directories (relative to the source root) and their layer; an include "pmoe/X/..." is in the
@@ -41,6 +43,7 @@ DIRS = {
     "include/pmoe/trial": "trial", "sim/trial": "trial",
     "include/pmoe/sweep": "sweep", "sweeps/adaptive": "sweep", "sweeps/grid": "sweep",
     "sweeps/run": "sweep", "sweeps/store": "sweep",
+    "include/pmoe/precision": "precision", "sweeps/precision": "precision",
     "include/pmoe/analysis": "analysis", "analysis/lib": "analysis",
     "sim/tool": "tool", "sweeps/tool": "tool", "analysis/tool": "tool",
     "sim/bench": "bench", "sweeps/bench": "bench",

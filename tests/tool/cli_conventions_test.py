@@ -33,10 +33,10 @@ class Conventions(unittest.TestCase):
     def setUpClass(cls):
         shutil.rmtree(WORK, ignore_errors=True)
         os.makedirs(WORK)
-        # Two cells over model.l, a few fast trials: a complete result file.
-        cls.config = write("tiny.ini", "name = tiny\nseed = 2\ntrials = 3\nN = 40\n"
+        # Four cells over model.l and N, a few fast trials: a complete result file.
+        cls.config = write("tiny.ini", "name = tiny\nseed = 2\ntrials = 3\n"
                                        "N_test = 100\n[model]\nm = 10\nepochs = 5\n"
-                                       "[grid]\nmodel.l = 2,4\n")
+                                       "[grid]\nmodel.l = 2,4\nN = 40,80\n")
         cls.result = os.path.join(WORK, "tiny.h5")
         status, out, err = run(SWEEP, "run", cls.config, "--out", cls.result, "--json")
         assert status == 0, err
@@ -73,19 +73,19 @@ class Conventions(unittest.TestCase):
         self.assertIn("--N_test", out)  # the alias is listed
 
     def test_json_outputs_parse(self):
-        self.assertEqual(self.run_json["ran"], 6)
+        self.assertEqual(self.run_json["ran"], 12)
         self.assertFalse(self.run_json["interrupted"])
         status, out, err = run(SIM, "--l", "2", "--m", "10", "--N", "40", "--n-test", "100",
                                "--epochs", "5", "--trials", "2", "--json")
         self.assertEqual(status, 0, err)
-        self.assertEqual(json.loads(out)["trials"], 2)
+        self.assertEqual(len(json.loads(out)["trials"]), 2)
         status, out, err = run(SWEEP, "plan", self.config, "--out", self.result, "--json")
         self.assertEqual(status, 0, err)
-        self.assertEqual(json.loads(out)["cells"], 2)
+        self.assertEqual(json.loads(out)["cells"], 4)
         status, out, err = run(SWEEP, "status", self.result, "--json")
         self.assertEqual(status, 0, err)
         doc = json.loads(out)
-        self.assertEqual(doc["files"][0]["held"], 6)
+        self.assertEqual(doc["files"][0]["held"], 12)
         self.assertTrue(doc["files"][0]["complete"])
         status, out, err = run(SWEEP, "missing", self.config, "--shards", "2", "--out",
                                self.result, "--json")
@@ -111,7 +111,7 @@ class Conventions(unittest.TestCase):
                                os.path.join(shards, "shard-1-of-2.h5"),
                                os.path.join(shards, "shard-2-of-2.h5"), "--json")
         self.assertEqual(status, 0, err)
-        self.assertEqual(json.loads(out)["trials"], 6)
+        self.assertEqual(json.loads(out)["trials"], 12)
 
     def test_old_spellings_are_aliases(self):
         status, _, err = run(SIM, "--l", "2", "--m", "10", "--N", "40", "--N_test", "100",

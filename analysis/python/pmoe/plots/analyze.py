@@ -20,7 +20,9 @@ class Analyzer:
 
     def _run(self, *args):
         if args not in self._cache:
-            extra = ["--bootstrap", str(self.bootstrap)] if self.bootstrap else []
+            # summary draws no bootstrap: pmoe-analyze refuses --bootstrap there.
+            extra = (["--bootstrap", str(self.bootstrap)]
+                     if self.bootstrap and args[0] != "summary" else [])
             out = subprocess.run([self.binary, *args, *self.files, "--json", *extra],
                                  check=True, capture_output=True, text=True)
             self._cache[args] = json.loads(out.stdout)

@@ -37,8 +37,9 @@ class Evidence:
 
     def _json(self, *args):
         if args not in self._cache:
-            out = subprocess.run([self.analyze, *args, self.path, "--json", "--bootstrap",
-                                  str(BOOTSTRAP)], check=True,
+            # summary draws no bootstrap: pmoe-analyze refuses --bootstrap there.
+            extra = [] if args[0] == "summary" else ["--bootstrap", str(BOOTSTRAP)]
+            out = subprocess.run([self.analyze, *args, self.path, "--json", *extra], check=True,
                                  capture_output=True, text=True)
             self._cache[args] = json.loads(out.stdout)
         return self._cache[args]

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Every relative link in README.md and docs/ resolves: the file exists and, for `file.md#anchor`,
+the anchor is one of the target's headings (GitHub's slugs). Usage: check_links.py ROOT.
+Exits 1 listing every broken link, 0 when all resolve."""
+import os
+import re
+import sys
+
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def slug(heading):
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to '-'."""
+    text = re.sub(r"`", "", heading.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(path):
+    found, fence = set(), False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence and line.startswith("#"):
+                found.add(slug(line.lstrip("#")))
+    return found
+
+
+def links(path):
+    fence = False
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith("```"):
+                fence = not fence
+                continue
+            if fence:
+                continue
+            for m in LINK.finditer(re.sub(r"`[^`]*`", "", line)):
+                yield number, m.group(1) or m.group(2)
+
+
+def broken(root):
+    pages = [os.path.join(root, "README.md")]
+    for folder, _, files in os.walk(os.path.join(root, "docs")):
+        pages += [os.path.join(folder, f) for f in files if f.endswith(".md")]
+    out = []
+    for page in sorted(pages):
+        for number, target in links(page):
+            if re.match(r"^[a-z]+:", target):  # http:, https:, mailto:
+                continue
+            file, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(page), file)) if file else page
+            where = f"{os.path.relpath(page, root)}:{number}: {target}"
+            if not os.path.exists(dest):
+                out.append(f"{where}: no such file")
+            elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
+                out.append(f"{where}: no heading with anchor #{anchor}")
+    return out
+
+
+if __name__ == "__main__":
+    problems = broken(sys.argv[1] if len(sys.argv) > 1 else ".")
+    for p in problems:
+        print(p)
+    print(f"check_links: {len(problems)} broken link(s)" if problems else "check_links: every link resolves")
+    sys.exit(1 if problems else 0)

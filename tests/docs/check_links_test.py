@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""The link checker finds what it must: a missing file and a missing anchor, and passes good links."""
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_links  # noqa: E402
+
+with tempfile.TemporaryDirectory() as root:
+    os.makedirs(os.path.join(root, "docs"))
+    with open(os.path.join(root, "docs", "a.md"), "w") as f:
+        f.write("# A page\n\n## The `run` command: details\n")
+    with open(os.path.join(root, "README.md"), "w") as f:
+        f.write("[ok](docs/a.md) [ok](docs/a.md#the-run-command-details) [web](https://x.org)\n"
+                "[gone](docs/b.md) [bad](docs/a.md#nowhere)\n```\n[in code](nothing.md)\n```\n")
+    problems = check_links.broken(root)
+    assert len(problems) == 2, problems
+    assert "docs/b.md: no such file" in problems[0], problems
+    assert "#nowhere" in problems[1], problems
+print("check_links_test: ok")
