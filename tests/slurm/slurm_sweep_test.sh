@@ -19,16 +19,16 @@ trap stop_slurm EXIT
 start_slurm "$work/slurm"
 started=$(date +%s)
 
-# The README's cluster section: its ```sh blocks, one file each, in order.
+# The cluster guide's walk-through (docs/guide/clusters.md): its ```sh blocks, one file each.
 awk -v dir="$work" '
   /^## Running on a Slurm cluster/ { inside = 1; next }
   inside && /^## / { inside = 0 }
   inside && /^```sh$/ { n++; file = dir "/readme-" n ".sh"; printf "" > file; block = 1; next }
   inside && block && /^```$/ { block = 0; next }
   inside && block { print > file }
-' "$src/README.md"
+' "$src/docs/guide/clusters.md"
 blocks=$(ls "$work"/readme-*.sh 2>/dev/null | wc -l)
-[ "$blocks" -eq 4 ] || fail "README's cluster section has $blocks sh blocks; this test runs 4"
+[ "$blocks" -eq 4 ] || fail "the cluster guide's walk-through has $blocks sh blocks; this test runs 4"
 # readme N: runs block N in the project directory; prints its output; returns its status.
 readme() {
   echo "+ README block $1:"; sed 's/^/+   /' "$work/readme-$1.sh"
