@@ -31,8 +31,8 @@ po::options_description Describe(const Command& command, unsigned width = 80) {
   auto group = [&](const std::string& name) -> po::options_description& {
     for (auto& g : groups)
       if (g.first == name) return g.second;
-    groups.emplace_back(name, po::options_description(name.empty() ? "Options" : name, width,
-                                                      width / 2));
+    groups.emplace_back(name,
+                        po::options_description(name.empty() ? "Options" : name, width, width / 2));
     return groups.back().second;
   };
   for (const Option& o : command.options) {
@@ -64,7 +64,8 @@ std::vector<std::string> AllNames(const Command& command) {
 
 [[noreturn]] void UnknownOption(const Command& command, const std::string& given,
                                 const std::vector<Command>& siblings) {
-  std::string message = "command line: unrecognised option " + given + " of " + command.Invocation();
+  std::string message =
+      "command line: unrecognised option " + given + " of " + command.Invocation();
   std::string name = given.substr(given.find_first_not_of('-'));
   name = name.substr(0, name.find('='));
   std::vector<std::string> others;
@@ -127,7 +128,7 @@ std::vector<std::string> Parsed::All(const std::string& name) const {
 Parsed Parse(const Command& command, const std::vector<std::string>& args,
              const std::vector<Command>& siblings) {
   Parsed parsed;
-  std::vector<std::string> canonical;  // what Boost parses
+  std::vector<std::string> canonical;     // what Boost parses
   std::vector<std::string> after_dashes;  // operands after "--", whatever they look like
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -165,6 +166,12 @@ Parsed Parse(const Command& command, const std::vector<std::string>& args,
                           "; " + command.Invocation() + " --help)");
       value = args[++i];
     }
+    // Boost reads "--out=" as a missing argument; an empty value is a value of the wrong kind.
+    if (value.empty())
+      throw ConfigError(
+          "command line", "--" + option->name,
+          option->value == "F" ? "a file name" : "a value (" + OptionSynopsis(*option) + ")",
+          value);
     canonical.push_back("--" + option->name + "=" + value);
   }
   if (parsed.help) return parsed;
@@ -174,13 +181,10 @@ Parsed Parse(const Command& command, const std::vector<std::string>& args,
   po::positional_options_description operands;
   operands.add("operand", -1);
   try {
-    const auto style = po::command_line_style::allow_long |
-                       po::command_line_style::long_allow_adjacent;
-    const po::parsed_options result = po::command_line_parser(canonical)
-                                          .options(table)
-                                          .positional(operands)
-                                          .style(style)
-                                          .run();
+    const auto style =
+        po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent;
+    const po::parsed_options result =
+        po::command_line_parser(canonical).options(table).positional(operands).style(style).run();
     for (const po::option& o : result.options) {
       if (o.string_key == "operand") {
         parsed.operands.insert(parsed.operands.end(), o.value.begin(), o.value.end());
@@ -195,10 +199,10 @@ Parsed Parse(const Command& command, const std::vector<std::string>& args,
   parsed.operands.insert(parsed.operands.end(), after_dashes.begin(), after_dashes.end());
   if (parsed.operands.size() < command.min_operands ||
       (command.max_operands != SIZE_MAX && parsed.operands.size() > command.max_operands)) {
-    std::string problem = parsed.operands.size() < command.min_operands
-                              ? "missing " + command.operands
-                              : "unexpected argument \"" +
-                                    parsed.operands[command.max_operands] + "\"";
+    std::string problem =
+        parsed.operands.size() < command.min_operands
+            ? "missing " + command.operands
+            : "unexpected argument \"" + parsed.operands[command.max_operands] + "\"";
     throw ConfigError("command line: " + problem + " (usage: " + command.Usage() + ")");
   }
   return parsed;
@@ -206,8 +210,8 @@ Parsed Parse(const Command& command, const std::vector<std::string>& args,
 
 std::string Help(const Command& command) {
   std::ostringstream out;
-  out << "usage: " << command.Invocation() << (command.operands.empty() ? "" : " " + command.operands)
-      << " [options]\n\n"
+  out << "usage: " << command.Invocation()
+      << (command.operands.empty() ? "" : " " + command.operands) << " [options]\n\n"
       << command.summary << "\n";
   if (!command.description.empty()) out << "\n" << command.description << "\n";
   out << "\n" << Describe(command);
@@ -243,7 +247,8 @@ std::string Markdown(const Command& command) {
       out << "| Option | Meaning |\n|---|---|\n";
     }
     std::string names = "`" + OptionSynopsis(o) + "`";
-    for (const std::string& a : o.aliases) names += ", `" + std::string(a.size() == 1 ? "-" : "--") + a + "`";
+    for (const std::string& a : o.aliases)
+      names += ", `" + std::string(a.size() == 1 ? "-" : "--") + a + "`";
     out << "| " << MarkdownCell(names) << " | " << MarkdownCell(o.help) << " |\n";
   }
   if (command.options.empty()) out << "No options but `--help`.\n";

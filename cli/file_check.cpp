@@ -54,7 +54,8 @@ void RequireResultFile(const std::string& path) {
     case FileKind::kJournal: {
       std::string h5 = path;
       const std::string suffix = ".journal";
-      if (h5.size() > suffix.size() && h5.compare(h5.size() - suffix.size(), suffix.size(), suffix) == 0)
+      if (h5.size() > suffix.size() &&
+          h5.compare(h5.size() - suffix.size(), suffix.size(), suffix) == 0)
         h5.resize(h5.size() - suffix.size());
       throw SchemaError(path + ": this is a pmoe-sweep journal, not a result file (give " + h5 +
                         "; pmoe-sweep status " + h5 + " reads the journal too)");

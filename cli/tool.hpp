@@ -37,8 +37,8 @@ struct Tool {
   std::vector<std::pair<std::string, std::function<std::string()>>> references;
 
   const Command* Find(const std::string& command) const;
-  std::string Help() const;       // `TOOL --help`: every command's usage and summary
-  std::string Markdown() const;   // the whole reference page
+  std::string Help() const;      // `TOOL --help`: every command's usage and summary
+  std::string Markdown() const;  // the whole reference page
 };
 
 // Runs `body` and maps what it throws to an exit status, printing "TOOL: error: ..." on stderr:

@@ -12,7 +12,9 @@ namespace {
 // dozen trials, decisive only where the likelihood alone has no maximum.
 constexpr double kRidge = 0.05;
 
-double Sigmoid(double z) { return z >= 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z)); }
+double Sigmoid(double z) {
+  return z >= 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z));
+}
 
 double Objective(const std::vector<SuccessPoint>& p, const std::vector<double>& x, double alpha,
                  double beta) {

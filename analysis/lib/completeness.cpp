@@ -59,13 +59,12 @@ std::string DescribeMissingTrials(const Results& results) {
           std::to_string(count);
   const std::string config = *configs.begin();
   const std::string finish =
-      shard_counts.size() == 1
-          ? "`" +
-                HintCommand({"pmoe-sweep", "missing", config, "--shards",
-                             std::to_string(*shard_counts.begin())}) +
-                "` says which shards and how to finish"
-          : "running the sweep again (`" + HintCommand({"pmoe-sweep", "run", config}) +
-                "`) finishes it";
+      shard_counts.size() == 1 ? "`" +
+                                     HintCommand({"pmoe-sweep", "missing", config, "--shards",
+                                                  std::to_string(*shard_counts.begin())}) +
+                                     "` says which shards and how to finish"
+                               : "running the sweep again (`" +
+                                     HintCommand({"pmoe-sweep", "run", config}) + "`) finishes it";
   return "warning: these files lack " + std::to_string(missing) + " of their sweep's " +
          std::to_string(expected * static_cast<int>(results.cells.size())) +
          " trials (an unfinished run or shard?), so N*, exponents and rates below are computed "

@@ -25,9 +25,8 @@ std::string Resolve(const std::string& text, const std::string& name,
   }
   if (matches.size() == 1) return matches[0];
   std::string list;
-  for (const std::string& k : (matches.empty() ? std::vector<std::string>(known.begin(),
-                                                                         known.end())
-                                               : matches))
+  for (const std::string& k :
+       (matches.empty() ? std::vector<std::string>(known.begin(), known.end()) : matches))
     list += (list.empty() ? "" : ", ") + k;
   throw std::invalid_argument("--over " + text + ": " + name +
                               (matches.empty() ? " is not a parameter of these results (they have "
@@ -53,8 +52,8 @@ Results WithDerivedAxis(const Results& results, const std::string& text, Derived
   std::set<std::string> known;
   for (const CellRecord& c : results.cells)
     for (const auto& [name, value] : c.params) known.insert(name);
-  const Expression full = Expression::Parse(parsed.Rewrite(
-      [&](const std::string& name) { return Resolve(text, name, known); }));
+  const Expression full = Expression::Parse(
+      parsed.Rewrite([&](const std::string& name) { return Resolve(text, name, known); }));
   axis->name = full.text();
   axis->params = full.names();
   for (const std::string& p : axis->params)

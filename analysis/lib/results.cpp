@@ -170,10 +170,10 @@ Results LoadResults(const std::vector<std::string>& paths) {
   // one set of rows (shards, a merged file, a grown sweep and its older copy): a row in two of
   // them is counted once, and refused if the copies differ. Files of other seeds hold other
   // draws: pooled, their trials numbered after those of the seeds before them.
-  std::vector<int64_t> seeds;                                  // in order of first sight
-  std::map<std::tuple<size_t, size_t, int>, size_t> seen;      // (seed, cell, trial) -> record
-  std::vector<size_t> seed_of;                                 // per record
-  std::vector<size_t> file_of;                                 // per record, into files
+  std::vector<int64_t> seeds;                              // in order of first sight
+  std::map<std::tuple<size_t, size_t, int>, size_t> seen;  // (seed, cell, trial) -> record
+  std::vector<size_t> seed_of;                             // per record
+  std::vector<size_t> file_of;                             // per record, into files
   for (const std::string& path : paths) {
     const H5File file = H5File::OpenReadOnly(path);
     // The same checks pmoe-sweep's reader makes (result_checks.hpp): what one refuses, so does
@@ -240,8 +240,8 @@ Results LoadResults(const std::vector<std::string>& paths) {
       t.stop_reason = stop[r];
       t.metrics.assign(results.metrics.size(), NAN);
       for (const auto& [index, values] : metric_values) t.metrics[index] = values[r];
-      const auto [copy, fresh] = seen.emplace(std::tuple{group, t.cell, t.trial},
-                                              results.trials.size());
+      const auto [copy, fresh] =
+          seen.emplace(std::tuple{group, t.cell, t.trial}, results.trials.size());
       if (!fresh) {
         if (SameRow(results.trials[copy->second], t)) continue;
         throw SchemaError(path + " and " + results.files[file_of[copy->second]] +

@@ -86,7 +86,8 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
         continue;
       const std::string part = p + "=" + cell.Text(p);
       label += (label.empty() ? "" : ", ") + part;
-      if (p != "model.kind" && !reads.ModelSpecific(p)) others += (others.empty() ? "" : ", ") + part;
+      if (p != "model.kind" && !reads.ModelSpecific(p))
+        others += (others.empty() ? "" : ", ") + part;
     }
     if (label.empty()) label = "all";
     auto [it, fresh] = index.emplace(label, series.size());
@@ -112,7 +113,8 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
           throw std::invalid_argument(
               axis + " = " + text + " at N = " + results.cells[other].Text("N") +
               " holds two cells of series " + label + " (\"" + results.cells[other].label +
-              "\" and \"" + cell.label + "\"): a derived axis needs one cell per value and N "
+              "\" and \"" + cell.label +
+              "\"): a derived axis needs one cell per value and N "
               "in a series; link its parameters in the sweep (a zip, or a rule such as "
               "model.l = ${data.n} / 4), or keep a part of the results (--from/--to)");
       point->cells.push_back(c);

@@ -29,10 +29,18 @@ namespace {
 // The options the estimating commands share, and each command's table.
 std::vector<cli::Option> RangeOptions() {
   return {
-      {"over", "AXIS", "the swept axis (l, k, n, m, d, p or any parameter name, e.g. "
-                       "data.delta_r); it must be one the files swept", {}, ""},
-      {"from", "X", "keep only cells with the axis value >= X (e.g. --over l --from 4: l >= l*, "
-                    "where the theory's scaling applies)", {}, ""},
+      {"over",
+       "AXIS",
+       "the swept axis (l, k, n, m, d, p or any parameter name, e.g. "
+       "data.delta_r); it must be one the files swept",
+       {},
+       ""},
+      {"from",
+       "X",
+       "keep only cells with the axis value >= X (e.g. --over l --from 4: l >= l*, "
+       "where the theory's scaling applies)",
+       {},
+       ""},
       {"to", "Y", "keep only cells with the axis value <= Y", {}, ""},
   };
 }
@@ -40,10 +48,18 @@ std::vector<cli::Option> RangeOptions() {
 std::vector<cli::Option> EstimateOptions() {
   return {
       {"threshold", "P", "success probability that defines N* (default 0.5)", {}, ""},
-      {"target-accuracy", "A", "mean test accuracy that defines N_acc (default 0.95: 1 - "
-                               "epsilon)", {"target_accuracy"}, ""},
-      {"min-converged", "F", "flag estimates whose nearby trials reached zero training error "
-                             "less often than F (default 0.9)", {"min_converged"}, ""},
+      {"target-accuracy",
+       "A",
+       "mean test accuracy that defines N_acc (default 0.95: 1 - "
+       "epsilon)",
+       {"target_accuracy"},
+       ""},
+      {"min-converged",
+       "F",
+       "flag estimates whose nearby trials reached zero training error "
+       "less often than F (default 0.9)",
+       {"min_converged"},
+       ""},
       {"bootstrap", "B", "bootstrap replicates (default 1000)", {}, ""},
       {"level", "L", "confidence level of the intervals (default 0.95)", {}, ""},
       {"seed", "S", "bootstrap seed (default 1)", {}, ""},
@@ -75,13 +91,21 @@ cli::Command AnalyzeCommand(const std::string& name, const std::string& summary,
 
 cli::Tool AnalyzeTool() {
   std::vector<cli::Option> pivot = {
-      {"rows", "P1,P2,...", "parameters down the side (full names like data.sigma_p, or a short "
-                            "name when one parameter ends so: sigma_p); default: the swept ones "
-                            "that are not model.*", {}, ""},
+      {"rows",
+       "P1,P2,...",
+       "parameters down the side (full names like data.sigma_p, or a short "
+       "name when one parameter ends so: sigma_p); default: the swept ones "
+       "that are not model.*",
+       {},
+       ""},
       {"cols", "P1,P2,...", "parameters across the top; default: the swept model.* ones", {}, ""},
-      {"metrics", "M1,...", "test_acc (test_accuracy), train_acc, success, epochs, steps or any "
-                            "metric the families declared (see summary); M% shows it times "
-                            "100; default test_acc", {}, ""},
+      {"metrics",
+       "M1,...",
+       "test_acc (test_accuracy), train_acc, success, epochs, steps or any "
+       "metric the families declared (see summary); M% shows it times "
+       "100; default test_acc",
+       {},
+       ""},
       {"where", "P=V,...", "keep the cells with these values (repeatable)", {}, ""},
       {"N", "V", "the same as --where N=V", {}, ""},
       {"digits", "D", "significant digits of each metric's largest mean (default 4)", {}, ""},
@@ -120,20 +144,28 @@ cli::Tool AnalyzeTool() {
                      {pivot, RangeOptions(), FormatOptions()}),
       // Listed here for the help and the reference; run by RunReportCommand (main), which hands
       // its arguments to the Python module (its own --help is the module's).
-      AnalyzeCommand("report",
-                     "a self-contained HTML page of any sweep: what was swept, training budget "
-                     "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
-                     "order, rates against every axis, 2-D N* map, config",
-                     "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
-                     "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
-                     "file as NAME-report.html unless --out says otherwise; docs/guide/"
-                     "plots-and-reports.md.",
-                     {{{"out", "PAGE.html", "where the page goes (default: beside the first file, "
-                                            "NAME-report.html)", {}, ""},
-                       {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {},
-                        ""},
-                       {"bootstrap", "B", "bootstrap replicates of every interval (default "
-                                          "1000)", {}, ""}}}),
+      AnalyzeCommand(
+          "report",
+          "a self-contained HTML page of any sweep: what was swept, training budget "
+          "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
+          "order, rates against every axis, 2-D N* map, config",
+          "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
+          "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
+          "file as NAME-report.html unless --out says otherwise; docs/guide/"
+          "plots-and-reports.md.",
+          {{{"out",
+             "PAGE.html",
+             "where the page goes (default: beside the first file, "
+             "NAME-report.html)",
+             {},
+             ""},
+            {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {}, ""},
+            {"bootstrap",
+             "B",
+             "bootstrap replicates of every interval (default "
+             "1000)",
+             {},
+             ""}}}),
   };
   return tool;
 }

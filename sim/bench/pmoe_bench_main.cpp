@@ -3,15 +3,16 @@
 // engine's throughput on 1 and 2 threads. The cells alternate, round after round, until their
 // medians are stable (alternating_rounds.hpp), and every output names the CPU (cpu_identity.hpp).
 // Prints a table, --json for scripts, or --markdown for docs/results/benchmarks.md.
-//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 5] [--sweep sweeps/configs/bench/phase_l.ini]
+//   build/sim/pmoe-bench [--cells S-sep,S-cnn] [--repeats 5] [--sweep
+//   sweeps/configs/bench/phase_l.ini]
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -315,7 +316,8 @@ constexpr const char* kUsage =
     "  --markdown         rows for the benchmark log, docs/results/benchmarks.md\n"
     "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
     "../shared/peer/README.md. GFLOP/s count the models' nominal products (README, Speed);\n"
-    "\"of peak\" is their fraction of this core's FMA peak (fma_peak.cpp), measured in every round.\n"
+    "\"of peak\" is their fraction of this core's FMA peak (fma_peak.cpp), measured in every "
+    "round.\n"
     "The CPU (model name, family, model, as lscpu names them) heads every output: figures from\n"
     "different CPUs are not comparable.\n";
 
@@ -327,7 +329,8 @@ std::string UtcNow() {
 }
 
 int Main(const std::vector<std::string>& args) {
-  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn", sweep = "sweeps/configs/bench/phase_l.ini";
+  std::string cells_arg = "S-sep,S-joint,S-cnn,I-sep,I-cnn",
+              sweep = "sweeps/configs/bench/phase_l.ini";
   StabilityRule rule;
   int max_rounds = 15;
   double budget_s = 480;
@@ -353,9 +356,11 @@ int Main(const std::vector<std::string>& args) {
     if (args[i] == "--cells")
       cells_arg = value();
     else if (args[i] == "--repeats")
-      rule.min_rounds = static_cast<int>(ParseIntegerAtLeast("command line", "--repeats", value(), 1));
+      rule.min_rounds =
+          static_cast<int>(ParseIntegerAtLeast("command line", "--repeats", value(), 1));
     else if (args[i] == "--max-rounds")
-      max_rounds = static_cast<int>(ParseIntegerAtLeast("command line", "--max-rounds", value(), 1));
+      max_rounds =
+          static_cast<int>(ParseIntegerAtLeast("command line", "--max-rounds", value(), 1));
     else if (args[i] == "--tolerance")
       rule.tolerance = positive("--tolerance") / 100;
     else if (args[i] == "--budget")

@@ -170,8 +170,8 @@ std::string Write(const Expression::Node& node,
       return "-" + Write(*node.left, rename, 3);
     default: {
       const int level = node.op == '+' || node.op == '-' ? 1 : 2;
-      const std::string text = Write(*node.left, rename, level) + node.op +
-                               Write(*node.right, rename, level + 1);
+      const std::string text =
+          Write(*node.left, rename, level) + node.op + Write(*node.right, rename, level + 1);
       return level < outer ? "(" + text + ")" : text;
     }
   }
@@ -190,7 +190,8 @@ double Expression::Evaluate(const std::function<double(const std::string&)>& val
   return Eval(*root_, value);
 }
 
-std::string Expression::Rewrite(const std::function<std::string(const std::string&)>& rename) const {
+std::string Expression::Rewrite(
+    const std::function<std::string(const std::string&)>& rename) const {
   return Write(*root_, rename, 0);
 }
 

@@ -289,8 +289,8 @@ void SetParam(TrialSpec& spec, const std::string& name, const std::string& value
               const std::string& where) {
   const ParamInfo* info = FindParam(name);
   if (info == nullptr)
-    throw ConfigError((where.empty() ? "" : where + ": ") + "unknown parameter \"" + name +
-                      "\"" + DidYouMeanParam(name) + " (pmoe-sim --list-params lists them)");
+    throw ConfigError((where.empty() ? "" : where + ": ") + "unknown parameter \"" + name + "\"" +
+                      DidYouMeanParam(name) + " (pmoe-sim --list-params lists them)");
   try {
     info->assign(spec, value);
   } catch (const ConfigError& e) {

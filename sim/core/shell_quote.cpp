@@ -23,8 +23,9 @@ bool IsPlain(char c) {
 std::string UnquotableProblem(const std::string& word, const std::string& what) {
   for (size_t i = 0; i < word.size(); ++i)
     if (IsControl(word[i])) {
-      const char* name = word[i] == '\n' ? "a newline" : word[i] == '\r' ? "a carriage return"
-                                                                          : "a control character";
+      const char* name = word[i] == '\n'   ? "a newline"
+                         : word[i] == '\r' ? "a carriage return"
+                                           : "a control character";
       return what + " \"" + CommentText(word) + "\" holds " + name + " (at character " +
              std::to_string(i + 1) +
              "), which cannot be written safely into a script or a command line: rename it";

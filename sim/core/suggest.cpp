@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-
 #include <vector>
 
 namespace pmoe {
@@ -44,7 +43,8 @@ std::string NearestName(const std::string& word, const std::vector<std::string>&
   std::vector<std::string> suffixed;
   for (const std::string& c : candidates) {
     const std::string fc = Fold(c);
-    if (fc.size() > folded.size() && fc.compare(fc.size() - folded.size(), folded.size(), folded) == 0 &&
+    if (fc.size() > folded.size() &&
+        fc.compare(fc.size() - folded.size(), folded.size(), folded) == 0 &&
         fc[fc.size() - folded.size() - 1] == '.')
       suffixed.push_back(c);
   }

@@ -22,7 +22,8 @@ std::string FindFile(const std::string& dir, const std::string& stem) {
     if (error) throw SchemaError(path + ": cannot be read: " + error.message());
     if (there) return path;
   }
-  throw SchemaError(dir + ": no " + stem + " (or " + stem + ".gz): expected the four MNIST-format "
+  throw SchemaError(dir + ": no " + stem + " (or " + stem +
+                    ".gz): expected the four MNIST-format "
                     "files train-images-idx3-ubyte, train-labels-idx1-ubyte, "
                     "t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte");
 }
@@ -38,8 +39,8 @@ ImageSplit LoadSplit(const std::string& dir, const std::string& prefix, int* row
                       label_path + " " + std::to_string(split.labels.size()) + " labels");
   if (*rows != 0 && (images.rows != *rows || images.cols != *cols))
     throw SchemaError(image_path + ": images are " + std::to_string(images.rows) + "x" +
-                      std::to_string(images.cols) + ", the train split's " +
-                      std::to_string(*rows) + "x" + std::to_string(*cols));
+                      std::to_string(images.cols) + ", the train split's " + std::to_string(*rows) +
+                      "x" + std::to_string(*cols));
   *rows = images.rows;
   *cols = images.cols;
   split.count = images.count;
@@ -61,7 +62,8 @@ ImageDataset LoadImageDataset(const std::string& dir) {
     throw SchemaError(dir + ": cannot be read: " + error.message() +
                       " (data.idx_dir names a directory of MNIST-format IDX files)");
   if (!directory)
-    throw SchemaError(dir + ": not a directory (data.idx_dir names a directory of MNIST-format "
+    throw SchemaError(dir +
+                      ": not a directory (data.idx_dir names a directory of MNIST-format "
                       "IDX files; Debian's dataset-fashion-mnist installs one in "
                       "/usr/share/datasets/fashion-mnist)");
   ImageDataset data;

@@ -53,7 +53,8 @@ void PlaceConfusers(PatternPlan& plan) {
                     Num(plan.dprime / 2.0 + s.radius * (1.0 + plan.L / 2.0)) +
                     " with these data.delta_d and data.radius"
               : "no data.delta_r is feasible with these data.delta_d and data.radius: lower "
-                "data.radius below " + Num((1.0 - plan.dprime / plan.L)) + " or data.delta_d");
+                "data.radius below " +
+                    Num((1.0 - plan.dprime / plan.L)) + " or data.delta_d");
   plan.a = plan.a_lo + s.confuser_strength * (plan.a_hi - plan.a_lo);
   plan.confusers_outrank = (plan.a - s.radius) * plan.L > 1.0 - s.delta_d;
 }
@@ -75,8 +76,8 @@ std::string CapsBound(const PatternPlan& plan, double closest, double a_max) {
            Num((a_max - plan.a_lo) / (plan.a_hi - plan.a_lo));
   return "data.delta_r must be less than " + Num(s.radius + plan.L / 2.0 * a_hi_max) +
          " with these data.delta_d, data.radius and data.confuser_strength (or lower "
-         "data.confuser_strength below " + Num((a_max - plan.a_lo) / (plan.a_hi - plan.a_lo)) +
-         ")";
+         "data.confuser_strength below " +
+         Num((a_max - plan.a_lo) / (plan.a_hi - plan.a_lo)) + ")";
 }
 
 // Caps of radius r around unit centers are disjoint iff the centers are more than 2r apart.
@@ -142,8 +143,8 @@ PatternPlan PlanPatternModel(const DataSpec& s) {
             "delta_d >= -1/(c - 1) (c equiangular unit vectors at inner product delta_d)",
             "delta_d = " + Num(s.delta_d) + ", c = " + std::to_string(plan.classes) +
                 ", -1/(c - 1) = " + Num(-1.0 / (plan.classes - 1)),
-            "data.delta_d must be at least " + Num(-1.0 / (plan.classes - 1)) + " with c = " +
-                Int(plan.classes) + " classes");
+            "data.delta_d must be at least " + Num(-1.0 / (plan.classes - 1)) +
+                " with c = " + Int(plan.classes) + " classes");
   if (plan.K > 0 && plan.classes == 2)
     Require(plan.n_confuser >= 2,
             "p_confuser >= 2 (a confuser set toward each of o1, o2) when "
@@ -157,16 +158,16 @@ PatternPlan PlanPatternModel(const DataSpec& s) {
                 std::to_string(plan.pairs) + " trained class pairs) when l_star > 1",
             "p_confuser = " + std::to_string(plan.n_confuser) +
                 ", c = " + std::to_string(plan.classes) + ", l_star = " + std::to_string(s.l_star),
-            "data.p_confuser must be at least " + Int(2 * plan.pairs) + " with c = " +
-                Int(plan.classes) + " classes while data.l_star > 1");
+            "data.p_confuser must be at least " + Int(2 * plan.pairs) +
+                " with c = " + Int(plan.classes) + " classes while data.l_star > 1");
   const int neutral_patches = s.n - 1 - (s.confusers == "uniform" ? 0 : plan.K);
   if (neutral_patches > 0)
     Require(plan.n_neutral >= 1,
             "p - p_confuser >= 1 (a neutral set for the irrelevant "
             "patches that are not confusers)",
             "p = " + std::to_string(s.p) + ", p_confuser = " + std::to_string(plan.n_confuser),
-            "data.p must be at least " + Int(plan.n_confuser + 1) + " with p_confuser = " +
-                Int(plan.n_confuser));
+            "data.p must be at least " + Int(plan.n_confuser + 1) +
+                " with p_confuser = " + Int(plan.n_confuser));
   if (plan.classes == 2)
     Require(s.d >= s.p + 2, "d >= p + 2 (o1, o2 and p orthogonal center directions)",
             "d = " + std::to_string(s.d) + ", p = " + std::to_string(s.p),
@@ -181,8 +182,8 @@ PatternPlan PlanPatternModel(const DataSpec& s) {
             "radius*||o1-o2|| <= delta' = (1 - delta_d)/2 (neutral sets are not delta'-closer)",
             Num(s.radius) + "*" + Num(plan.L) + " = " + Num(s.radius * plan.L) + " > " +
                 Num(plan.dprime),
-            "data.radius must be at most " + Num(plan.dprime / plan.L) + " with data.delta_d = " +
-                Num(s.delta_d));
+            "data.radius must be at most " + Num(plan.dprime / plan.L) +
+                " with data.delta_d = " + Num(s.delta_d));
     Require(s.radius <= s.delta_r, "radius <= delta_r (neutral sets within delta_r)",
             "radius = " + Num(s.radius) + ", delta_r = " + Num(s.delta_r),
             "data.delta_r must be at least data.radius = " + Num(s.radius));

@@ -3,10 +3,10 @@
 // test evaluation computed.
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
-#include "pmoe/models/init.hpp"
-#include "pmoe/models/joint_moe.hpp"
 #include "pmoe/family/model_factory.hpp"
 #include "pmoe/family/router_metrics.hpp"
+#include "pmoe/models/init.hpp"
+#include "pmoe/models/joint_moe.hpp"
 #include "sgd_family.hpp"
 
 namespace pmoe {

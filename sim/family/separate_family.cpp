@@ -11,11 +11,11 @@
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/class_pairs.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/router_metrics.hpp"
 #include "pmoe/models/init.hpp"
 #include "pmoe/models/separate_moe.hpp"
 #include "pmoe/train/router_trainer.hpp"
-#include "pmoe/family/model_factory.hpp"
-#include "pmoe/family/router_metrics.hpp"
 #include "sgd_family.hpp"
 
 namespace pmoe {
@@ -71,8 +71,8 @@ std::string RoutingOverflow(const RowMat<float>& router, const RowMat<float>& x)
   if (bound < limit / 2) return "";
   const RowMat<double> values = x.cast<double>() * router.cast<double>().transpose();
   if (values.cwiseAbs().maxCoeff() < limit / 2) return "";
-  return "routing values overflow (|<w_s, x>| up to " + std::to_string(values.cwiseAbs().maxCoeff()) +
-         ")";
+  return "routing values overflow (|<w_s, x>| up to " +
+         std::to_string(values.cwiseAbs().maxCoeff()) + ")";
 }
 
 class SeparateLearner final : public SgdLearner {

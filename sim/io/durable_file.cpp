@@ -49,8 +49,7 @@ bool IsSymlink(const std::string& path) {
 // killed before its rename) is ours to remove; a link or anything else is refused.
 int CreateTemp(const std::string& temp) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    const int fd =
-        ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) return fd;
     if (errno != EEXIST) Fail(temp, "cannot create", errno);
     struct stat st;

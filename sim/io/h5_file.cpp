@@ -2,19 +2,18 @@
 // SchemaError that says which file and which object.
 #include "pmoe/io/h5_file.hpp"
 
-#include <algorithm>
-#include <type_traits>
-
-#include "pmoe/core/errors.hpp"
-#include "pmoe/core/validate.hpp"
-#include "pmoe/io/file_kind.hpp"
-#include "h5_vlen_guard.hpp"
-
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <type_traits>
+
+#include "h5_vlen_guard.hpp"
+#include "pmoe/core/errors.hpp"
+#include "pmoe/core/validate.hpp"
+#include "pmoe/io/file_kind.hpp"
 
 namespace pmoe {
 namespace {
@@ -159,8 +158,9 @@ H5File H5File::OpenReadOnly(const std::string& path) {
   // SchemaError of a damaged file), so that no tool suggests replacing it (--force would
   // destroy it).
   if (HeldForWriting(path))
-    throw ConfigError(path + ": another process holds this file open for writing (an HDF5 lock); "
-                  "wait for it to finish or close it, then try again");
+    throw ConfigError(path +
+                      ": another process holds this file open for writing (an HDF5 lock); "
+                      "wait for it to finish or close it, then try again");
   if (H5Fis_hdf5(path.c_str()) <= 0) throw SchemaError(path + ": not an HDF5 file");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw SchemaError(path + ": cannot open the HDF5 file");

@@ -30,7 +30,8 @@ class Fd {
     out->resize(size);
     size_t done = 0;
     while (done < size) {
-      const ssize_t n = ::pread(fd_, out->data() + done, size - done, static_cast<off_t>(offset + done));
+      const ssize_t n =
+          ::pread(fd_, out->data() + done, size - done, static_cast<off_t>(offset + done));
       if (n <= 0) return false;
       done += static_cast<size_t>(n);
     }
@@ -62,12 +63,15 @@ Collection ParseCollection(const Fd& fd, uint64_t base, uint64_t address, uint64
   Collection c;
   const size_t header = 4 + 1 + 3 + sizeof_size, object_header = 2 + 2 + 4 + sizeof_size;
   std::vector<unsigned char> head;
-  if (address > file_size || file_size - address < header || !fd.Read(base + address, header, &head))
+  if (address > file_size || file_size - address < header ||
+      !fd.Read(base + address, header, &head))
     return {"a reference to a heap collection at address " + std::to_string(address) +
                 " outside the file",
             {}};
   if (std::string(head.begin(), head.begin() + 4) != "GCOL" || head[4] != 1)
-    return {"a reference to address " + std::to_string(address) + ", which holds no heap collection", {}};
+    return {
+        "a reference to address " + std::to_string(address) + ", which holds no heap collection",
+        {}};
   const uint64_t size = Decode(head.data() + 8, sizeof_size);
   if (size < header || size > file_size - address || size > (uint64_t{1} << 32))
     return {"the heap collection at address " + std::to_string(address) + " claims " +
@@ -98,8 +102,9 @@ Collection ParseCollection(const Fd& fd, uint64_t base, uint64_t address, uint64
                   std::to_string(address) + " runs past its end (damaged)",
               {}};
     if (!c.objects.emplace(index, object_size).second)
-      return {"heap object " + std::to_string(index) + " appears twice in the collection at address " +
-                  std::to_string(address) + " (damaged)",
+      return {"heap object " + std::to_string(index) +
+                  " appears twice in the collection at address " + std::to_string(address) +
+                  " (damaged)",
               {}};
     at += object_header + padded;
   }
@@ -125,7 +130,8 @@ bool Unfilter(hid_t create, unsigned mask, size_t element, size_t expected,
     } else if (id == H5Z_FILTER_DEFLATE) {
       std::vector<unsigned char> out(expected);
       uLongf out_size = static_cast<uLongf>(expected);
-      if (::uncompress(out.data(), &out_size, bytes->data(), static_cast<uLong>(bytes->size())) != Z_OK ||
+      if (::uncompress(out.data(), &out_size, bytes->data(), static_cast<uLong>(bytes->size())) !=
+              Z_OK ||
           out_size != expected)
         return *problem = "a compressed chunk that does not inflate to its size", false;
       bytes->swap(out);
@@ -221,8 +227,8 @@ std::string VlenStringProblem(hid_t file_id, hid_t set, const std::string& path)
       unsigned mask = 0;
       haddr_t address = 0;
       if (H5Dget_chunk_info(set, space, i, &offset, &mask, &address, &stored) < 0 ||
-          chunk_rows == 0 || offset >= rows || address > file_size || stored > file_size - address ||
-          stored > (hsize_t{1} << 31)) {
+          chunk_rows == 0 || offset >= rows || address > file_size ||
+          stored > file_size - address || stored > (hsize_t{1} << 31)) {
         problem = "a chunk outside the file or the column";
         break;
       }
@@ -247,7 +253,8 @@ std::string VlenStringProblem(hid_t file_id, hid_t set, const std::string& path)
 
   std::map<uint64_t, Collection> collections;
   for (const auto& [first, bytes] : pieces) {
-    for (size_t at = 0; at + element <= bytes.size() && first + at / element < rows; at += element) {
+    for (size_t at = 0; at + element <= bytes.size() && first + at / element < rows;
+         at += element) {
       const uint64_t row = first + at / element;
       const uint64_t length = Decode(&bytes[at], 4);
       const uint64_t address = Decode(&bytes[at + 4], sizeof_addr);
@@ -255,7 +262,8 @@ std::string VlenStringProblem(hid_t file_id, hid_t set, const std::string& path)
       if (address == 0) continue;  // no heap object: an empty string, which HDF5 does not look up
       auto it = collections.find(address);
       if (it == collections.end())
-        it = collections.emplace(address, ParseCollection(fd, userblock, address, file_size, sizeof_size))
+        it = collections
+                 .emplace(address, ParseCollection(fd, userblock, address, file_size, sizeof_size))
                  .first;
       const Collection& c = it->second;
       const std::string where = "row " + std::to_string(row) + ": ";

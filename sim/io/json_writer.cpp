@@ -77,8 +77,10 @@ JsonWriter& JsonWriter::Value(const std::string& value) {
 
 JsonWriter& JsonWriter::Value(double value) {
   Separate();
-  if (std::isfinite(value)) out_ << FormatDouble(value);
-  else out_ << "null";
+  if (std::isfinite(value))
+    out_ << FormatDouble(value);
+  else
+    out_ << "null";
   return *this;
 }
 

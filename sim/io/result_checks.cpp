@@ -12,9 +12,9 @@
 namespace pmoe {
 namespace {
 
-constexpr int64_t kStatusCodes = 4;      // ok, diverged, infeasible, error
-constexpr int64_t kStopCodes = 6;        // none, zero_train_error, epoch_cap, step_cap, diverged, rule
-constexpr int64_t kMostTrials = 1 << 30; // far above any sweep's trials per cell
+constexpr int64_t kStatusCodes = 4;  // ok, diverged, infeasible, error
+constexpr int64_t kStopCodes = 6;    // none, zero_train_error, epoch_cap, step_cap, diverged, rule
+constexpr int64_t kMostTrials = 1 << 30;  // far above any sweep's trials per cell
 
 template <typename T>
 std::vector<T> Column(const H5File& file, const std::string& name) {
@@ -34,7 +34,8 @@ std::string AccuracyProblem(const char* name, double v, bool ok) {
 
 std::string CoreTrialProblem(const CoreTrialFields& r, int64_t trials_per_cell) {
   if (r.status < 0 || r.status >= kStatusCodes)
-    return "status " + std::to_string(r.status) + " (expected 0..3: ok, diverged, infeasible, error)";
+    return "status " + std::to_string(r.status) +
+           " (expected 0..3: ok, diverged, infeasible, error)";
   if (r.stop_reason < 0 || r.stop_reason >= kStopCodes)
     return "stop_reason " + std::to_string(r.stop_reason) + " (expected 0.." +
            std::to_string(kStopCodes - 1) + ")";
@@ -42,7 +43,8 @@ std::string CoreTrialProblem(const CoreTrialFields& r, int64_t trials_per_cell) 
     return "trial " + std::to_string(r.trial) + " (expected 0.." +
            std::to_string(trials_per_cell - 1) + ": trials_per_cell is " +
            std::to_string(trials_per_cell) + ")";
-  if (r.success != 0 && r.success != 1) return "success " + std::to_string(r.success) + " (expected 0 or 1)";
+  if (r.success != 0 && r.success != 1)
+    return "success " + std::to_string(r.success) + " (expected 0 or 1)";
   if (r.success == 1 && r.status != 0) return "success for a trial whose status is not ok";
   if (r.zero_train_error != 0 && r.zero_train_error != 1)
     return "zero_train_error " + std::to_string(r.zero_train_error) + " (expected 0 or 1)";
@@ -90,10 +92,11 @@ CheckedResult ReadCheckedResult(const H5File& file) {
                         "\" is not a list of name=value; pairs");
     if (c.cell_ids[i] != HashString(c.keys[i]))
       throw SchemaError(path + ": /cells row " + std::to_string(i) + ": cell_id " +
-                        std::to_string(c.cell_ids[i]) + " is not the hash of its key (a damaged file)");
+                        std::to_string(c.cell_ids[i]) +
+                        " is not the hash of its key (a damaged file)");
     if (!cell_row.emplace(c.cell_ids[i], i).second)
-      throw SchemaError(path + ": /cells rows " + std::to_string(cell_row[c.cell_ids[i]]) + " and " +
-                        std::to_string(i) + " are the same cell");
+      throw SchemaError(path + ": /cells rows " + std::to_string(cell_row[c.cell_ids[i]]) +
+                        " and " + std::to_string(i) + " are the same cell");
   }
 
   c.cell = Column<uint64_t>(file, "/trials/cell_id");
@@ -110,12 +113,15 @@ CheckedResult ReadCheckedResult(const H5File& file) {
   // here too, so that every reader refuses the same files (and none follows the reference).
   if (file.Exists("/trials/message")) (void)file.ReadStrings("/trials/message");
   const size_t rows = c.cell.size();
-  const std::pair<const char*, size_t> lengths[] = {
-      {"trial", c.trial.size()},       {"status", c.status.size()},
-      {"success", c.success.size()},   {"test_acc", c.test_acc.size()},
-      {"train_acc", c.train_acc.size()}, {"epochs", c.epochs.size()},
-      {"steps", c.steps.size()},       {"zero_train_error", c.zero_train_error.size()},
-      {"stop_reason", c.stop_reason.size()}};
+  const std::pair<const char*, size_t> lengths[] = {{"trial", c.trial.size()},
+                                                    {"status", c.status.size()},
+                                                    {"success", c.success.size()},
+                                                    {"test_acc", c.test_acc.size()},
+                                                    {"train_acc", c.train_acc.size()},
+                                                    {"epochs", c.epochs.size()},
+                                                    {"steps", c.steps.size()},
+                                                    {"zero_train_error", c.zero_train_error.size()},
+                                                    {"stop_reason", c.stop_reason.size()}};
   for (const auto& [name, size] : lengths)
     if (size != rows)
       throw SchemaError(path + ": /trials/" + name + " has " + std::to_string(size) +

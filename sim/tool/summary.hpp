@@ -4,8 +4,8 @@
 #include <ostream>
 #include <vector>
 
-#include "sim_options.hpp"
 #include "pmoe/trial/trial.hpp"
+#include "sim_options.hpp"
 
 namespace pmoe {
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
+#include "pmoe/core/rng.hpp"
 #include "pmoe/stats/logistic_fit.hpp"
 #include "pmoe/stats/stats.hpp"
-#include "pmoe/core/rng.hpp"
 
 namespace pmoe {
 namespace {

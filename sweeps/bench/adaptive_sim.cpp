@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "pmoe/core/rng.hpp"
 #include "pmoe/stats/logistic_fit.hpp"
 #include "pmoe/stats/stats.hpp"
-#include "pmoe/core/rng.hpp"
 #include "pmoe/sweep/psi_search.hpp"
 #include "pmoe/sweep/series_interval.hpp"
 

@@ -55,8 +55,7 @@ std::string ResolveName(const std::string& where, const std::string& rule_key,
 
 }  // namespace
 
-Axis ParseZippedAxis(const std::string& where, const std::string& names,
-                     const std::string& text) {
+Axis ParseZippedAxis(const std::string& where, const std::string& names, const std::string& text) {
   const std::string key = "grid." + names;
   const std::vector<std::string> params = SplitTrimmed(names, ',');
   for (size_t i = 0; i < params.size(); ++i) {
@@ -128,7 +127,8 @@ Axis ParseRule(const std::string& where, const std::string& name, const std::str
                       "${parameter} references, e.g. 5 * ${model.k})");
   }
   if (parsed.names().empty())
-    throw ConfigError(where + ": " + key + ": a rule refers to some ${parameter}; for a fixed "
+    throw ConfigError(where + ": " + key +
+                      ": a rule refers to some ${parameter}; for a fixed "
                       "value write the number");
   auto resolve = [&](const std::string& n) {
     const std::string full = ResolveName(where, key, n);
@@ -153,8 +153,7 @@ std::string EvaluateRule(const Axis& rule, const TrialSpec& spec, const std::str
     return std::strtod(text.c_str(), nullptr);
   });
   const std::string what = where + ": " + rule.name + " = " + rule.values[0] + " gives ";
-  if (!std::isfinite(value))
-    throw ConfigError(what + "no finite number where " + read);
+  if (!std::isfinite(value)) throw ConfigError(what + "no finite number where " + read);
   if (FindParam(rule.name)->type == ParamType::kDouble) return FormatDouble(value);
   const double nearest = std::round(value);
   if (std::abs(value - nearest) > 1e-9 * std::max(1.0, std::abs(value)) ||

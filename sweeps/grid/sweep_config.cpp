@@ -10,8 +10,8 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/precision/precision_config.hpp"
+#include "pmoe/sweep/adaptive_config.hpp"
 
 namespace pmoe {
 namespace {
@@ -53,7 +53,8 @@ void CheckLinkedAxes(const SweepConfig& config) {
   for (const Axis& axis : config.axes)
     for (const std::string& name : axis.Names()) {
       if (std::find(seen.begin(), seen.end(), name) != seen.end())
-        throw ConfigError(config.path + ": " + name + " is set by two axes, zips or rules; one "
+        throw ConfigError(config.path + ": " + name +
+                          " is set by two axes, zips or rules; one "
                           "parameter, one axis");
       seen.push_back(name);
     }
@@ -114,8 +115,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
-      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
-                        DidYouMeanParam(entry.key) +
+      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" + DidYouMeanParam(entry.key) +
                         " (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
                         "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an "
@@ -126,11 +126,11 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   // (letters, digits, . _ - +, not starting with . or -), so that it never needs quoting and no
   // newline or $(...) reaches a script through it (issue 28). Without `name`, it is the config
   // file's stem, which must then be such a name too.
-  const bool safe =
-      !config.name.empty() && config.name.size() <= 100 && config.name[0] != '.' &&
-      config.name[0] != '-' &&
-      config.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                    "0123456789._-+") == std::string::npos;
+  const bool safe = !config.name.empty() && config.name.size() <= 100 && config.name[0] != '.' &&
+                    config.name[0] != '-' &&
+                    config.name.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789._-+") == std::string::npos;
   if (!safe)
     throw ConfigError(path, "name",
                       "a name of letters, digits, '.', '_', '-' and '+', not starting with '.' "
@@ -143,8 +143,9 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     FinishPrecision(path, *config.precision);
     if (config.adaptive) throw ConfigError(path + ": [precision] and [adaptive]: choose one");
     if (trials_set)
-      throw ConfigError(path + ": trials: a precision target decides its trials itself; set "
-                               "precision.start and precision.budget instead");
+      throw ConfigError(path +
+                        ": trials: a precision target decides its trials itself; set "
+                        "precision.start and precision.budget instead");
     // A cell may get every trial of the budget but the other cells' first look.
     config.trials = config.precision->settings.budget;
   }

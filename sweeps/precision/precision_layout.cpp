@@ -86,8 +86,9 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
     if (is_numerator(cells[i])) continue;
     const double N = Number(cells[i], "N"), x = AxisOf(cells[i], c);
     if (!(N > 0) || !(x > 0))
-      throw ConfigError(path + ": [precision] cell " + std::to_string(i) + " has no positive N or " +
-                        OverText(c) + " (the axis must be numeric and positive)");
+      throw ConfigError(path + ": [precision] cell " + std::to_string(i) +
+                        " has no positive N or " + OverText(c) +
+                        " (the axis must be numeric and positive)");
     PrecisionGroup& g = groups[GroupKey(cells[i], c, varying)];
     g.cells.push_back(i);
     g.curve.push_back({c.ratio ? 1 : 0, x, N});
@@ -109,8 +110,9 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
     bool any_cnn = false;
     for (const CellParams& p : cells) any_cnn = any_cnn || is_numerator(p);
     if (!any_cnn || groups.empty())
-      throw ConfigError(path + ": [precision] target = ratio_exponent needs model.kind = cnn "
-                               "and another model in the grid");
+      throw ConfigError(path +
+                        ": [precision] target = ratio_exponent needs model.kind = cnn "
+                        "and another model in the grid");
   }
   std::vector<PrecisionGroup> out;
   for (auto& [label, g] : groups) {

@@ -26,10 +26,11 @@ int main(int argc, char** argv) {
     std::printf("scenario %s, %s rule, alpha %.3g, budget %d, looks %d, start %d, bootstrap %d\n",
                 scenario.c_str(), s.naive ? "naive" : "spending", s.alpha, s.budget, s.looks,
                 s.start, s.bootstrap);
-    std::printf("runs %d: above %d (%.4f), below %d (%.4f), wrong %.4f, undecided %d, "
-                "mean trials %.1f\n",
-                t.runs, t.above, double(t.above) / t.runs, t.below, double(t.below) / t.runs,
-                t.Wrong(), t.undecided, t.mean_trials);
+    std::printf(
+        "runs %d: above %d (%.4f), below %d (%.4f), wrong %.4f, undecided %d, "
+        "mean trials %.1f\n",
+        t.runs, t.above, double(t.above) / t.runs, t.below, double(t.below) / t.runs, t.Wrong(),
+        t.undecided, t.mean_trials);
     std::printf("wrong decisions by look:");
     for (size_t k = 0; k < t.wrong_at.size(); ++k) std::printf(" %d", t.wrong_at[k]);
     std::printf("\n");

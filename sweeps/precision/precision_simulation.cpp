@@ -38,7 +38,9 @@ Scenario Make(NullScenario scenario) {
     case NullScenario::kBernoulliSlope:
       s.cells = x.size();
       s.statistic = LogMeanSlope(x);
-      s.outcome = [](uint64_t seed, size_t c, int t) { return Uniform(seed, c, t) < 0.3 ? 1.0 : 0.0; };
+      s.outcome = [](uint64_t seed, size_t c, int t) {
+        return Uniform(seed, c, t) < 0.3 ? 1.0 : 0.0;
+      };
       break;
     case NullScenario::kNStarRatio: {
       // Side a (CNN-like) has N* = 3 * 40 * axis^0.5, side b N* = 40 * axis^0.5; slope 4 in log N.
@@ -70,16 +72,19 @@ Scenario Make(NullScenario scenario) {
 
 const char* ScenarioName(NullScenario scenario) {
   switch (scenario) {
-    case NullScenario::kLogNormalSlope: return "lognormal-slope";
-    case NullScenario::kBernoulliSlope: return "bernoulli-slope";
-    case NullScenario::kNStarRatio: return "nstar-ratio";
+    case NullScenario::kLogNormalSlope:
+      return "lognormal-slope";
+    case NullScenario::kBernoulliSlope:
+      return "bernoulli-slope";
+    case NullScenario::kNStarRatio:
+      return "nstar-ratio";
   }
   return "?";
 }
 
 NullScenario ParseScenario(const std::string& name) {
-  for (NullScenario s : {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope,
-                         NullScenario::kNStarRatio})
+  for (NullScenario s :
+       {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope, NullScenario::kNStarRatio})
     if (name == ScenarioName(s)) return s;
   throw std::invalid_argument("unknown scenario \"" + name +
                               "\": expected lognormal-slope, bernoulli-slope or nstar-ratio");

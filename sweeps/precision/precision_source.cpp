@@ -21,8 +21,9 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     PrecisionSettings s = config.settings;
     // The bootstrap's stream: the target's own (its label), so shards and orders do not matter.
     s.seed = CombineSeed(config.settings.seed, HashString(groups[i].label));
-    targets_.push_back({groups[i], PrecisionTarget(groups[i].cells.size(),
-                                                   NStarExponent(groups[i].curve, config.curve), s)});
+    targets_.push_back(
+        {groups[i],
+         PrecisionTarget(groups[i].cells.size(), NStarExponent(groups[i].curve, config.curve), s)});
   }
 }
 
@@ -67,8 +68,7 @@ std::string PrecisionSource::Summary() const {
   std::ostringstream out;
   for (const Target& t : targets_) {
     out << "target " << t.group.label << ": " << VerdictName(t.target.verdict());
-    if (t.target.verdict() == Verdict::kUndecided)
-      out << " at budget " << config_.settings.budget;
+    if (t.target.verdict() == Verdict::kUndecided) out << " at budget " << config_.settings.budget;
     if (!t.target.looks().empty()) {
       const Look& l = t.target.looks().back();
       out << " (threshold " << FormatDouble(config_.settings.threshold) << ", " << l.total

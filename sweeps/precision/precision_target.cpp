@@ -19,7 +19,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // The variance the statistic's bootstrap spread implies: ((q84 - q16) / 2)^2, +inf when NaN
 // replicates or infinite values reach those quantiles.
 double SpreadVariance(const std::vector<double>& replicates) {
-  const DecisionInterval d = RobustInterval(0.0, replicates, 2 * 0.5 * std::erfc(1 / std::sqrt(2.0)));
+  const DecisionInterval d =
+      RobustInterval(0.0, replicates, 2 * 0.5 * std::erfc(1 / std::sqrt(2.0)));
   const double half = (d.hi - d.lo) / 2;  // z = 1 at alpha = 31.7 %: one spread either side
   return std::isfinite(half) ? half * half : kInf;
 }
@@ -28,10 +29,14 @@ double SpreadVariance(const std::vector<double>& replicates) {
 
 const char* VerdictName(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kRunning: return "running";
-    case Verdict::kAbove: return "above";
-    case Verdict::kBelow: return "below";
-    case Verdict::kUndecided: return "undecided";
+    case Verdict::kRunning:
+      return "running";
+    case Verdict::kAbove:
+      return "above";
+    case Verdict::kBelow:
+      return "below";
+    case Verdict::kUndecided:
+      return "undecided";
   }
   return "?";
 }
@@ -66,8 +71,10 @@ std::vector<WorkPair> PrecisionTarget::Next(const Lookup& held) {
     for (size_t c = 0; c < cells_; ++c)
       for (int t = 0; t < plan_[c]; ++t) {
         const std::optional<double> value = held(c, t);
-        if (!value) missing.push_back({c, t});
-        else if (missing.empty()) samples[c].values.push_back(*value);
+        if (!value)
+          missing.push_back({c, t});
+        else if (missing.empty())
+          samples[c].values.push_back(*value);
       }
     if (!missing.empty()) return missing;
     for (CellSample& s : samples) s.weights.assign(s.values.size(), 1);
@@ -134,13 +141,17 @@ std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& sample
   int extra = total;
   for (int n : plan_) extra -= n;
   const int even = static_cast<int>(std::floor(settings_.uniform_share * extra));
-  auto fewest = [&](size_t a, size_t b) { return plan[a] < plan[b] || (plan[a] == plan[b] && a < b); };
+  auto fewest = [&](size_t a, size_t b) {
+    return plan[a] < plan[b] || (plan[a] == plan[b] && a < b);
+  };
   for (int i = 0; i < extra; ++i) {
     size_t best = 0;
     double best_gain = -1;
     for (size_t c = 0; c < cells_; ++c) {
       const double t = plan_[c], p = plan[c];
-      const double gain = i < even ? 0 : part[c] >= kInf ? kInf : part[c] * t * (1 / p - 1 / (p + 1));
+      const double gain = i < even          ? 0
+                          : part[c] >= kInf ? kInf
+                                            : part[c] * t * (1 / p - 1 / (p + 1));
       if (gain > best_gain || (gain == best_gain && fewest(c, best))) {
         best = c;
         best_gain = gain;
@@ -155,8 +166,9 @@ std::string DescribeLooks(const std::vector<Look>& looks) {
   std::ostringstream out;
   for (const Look& l : looks) {
     char line[200];
-    std::snprintf(line, sizeof line, "look %d: %d trials, alpha %.3g, estimate %.4g [%.4g, %.4g]: %s\n",
-                  l.index + 1, l.total, l.alpha, l.estimate, l.lo, l.hi, VerdictName(l.verdict));
+    std::snprintf(line, sizeof line,
+                  "look %d: %d trials, alpha %.3g, estimate %.4g [%.4g, %.4g]: %s\n", l.index + 1,
+                  l.total, l.alpha, l.estimate, l.lo, l.hi, VerdictName(l.verdict));
     out << line;
   }
   return out.str();

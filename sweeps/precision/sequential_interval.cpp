@@ -2,10 +2,9 @@
 #include "pmoe/precision/sequential_interval.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
-
-#include <boost/math/distributions/students_t.hpp>
 
 namespace pmoe {
 namespace {
@@ -60,7 +59,7 @@ std::vector<double> AlphaSpending(const std::vector<int>& totals, double alpha) 
 double NormalQuantile(double p) {
   if (!(p > 0 && p < 1)) return p == 0 ? -kInf : p == 1 ? kInf : NAN;
   // Acklam (2003), coefficients of the central and tail rational approximations.
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                              1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
                              6.680131188771972e+01, -1.328068155288572e+01};

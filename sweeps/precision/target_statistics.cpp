@@ -117,8 +117,9 @@ TargetStatistic NStarExponent(const std::vector<CurveCell>& cells, const CurveSe
   std::vector<Curve> by_side[2];
   for (const auto& [key, curve] : curves) {
     if (curve.cells.size() < 2)
-      throw std::invalid_argument("NStarExponent: a curve (one side, one axis value) needs at "
-                                  "least two N values");
+      throw std::invalid_argument(
+          "NStarExponent: a curve (one side, one axis value) needs at "
+          "least two N values");
     axis[key.first].push_back(key.second);
     by_side[key.first].push_back(curve);
   }

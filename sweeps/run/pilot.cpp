@@ -51,15 +51,17 @@ PilotEstimate RunPilot(const SweepSetup& setup, const std::vector<WorkItem>& ite
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   arena.execute([&] {
     // One trial per task, the costly ones first, as a run takes them.
-    tbb::parallel_for(size_t{0}, chosen.size(), [&](size_t i) {
-      const TrialSpec& spec = setup.cells[chosen[i].cell].spec;
-      measured[i] = RunTrial(spec, chosen[i].trial, setup.config.seed).wall_ms / 1e3;
-      modeled[i] = chosen[i].cost;
-    }, tbb::simple_partitioner());
+    tbb::parallel_for(
+        size_t{0}, chosen.size(),
+        [&](size_t i) {
+          const TrialSpec& spec = setup.cells[chosen[i].cell].spec;
+          measured[i] = RunTrial(spec, chosen[i].trial, setup.config.seed).wall_ms / 1e3;
+          modeled[i] = chosen[i].cost;
+        },
+        tbb::simple_partitioner());
   });
   PilotEstimate e = EstimateFromTimes(measured, modeled);
-  e.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  e.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return e;
 }
 

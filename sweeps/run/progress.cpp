@@ -11,17 +11,23 @@ namespace {
 std::string Clock(double seconds) {
   char buf[32];
   const long s = static_cast<long>(seconds + 0.5);
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
-  else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
   return buf;
 }
 
 }  // namespace
 
-Progress::Progress(std::ostream& out, bool terminal, size_t total, size_t held,
-                   double total_cost)
-    : out_(out), terminal_(terminal), total_(total), held_(held), total_cost_(total_cost),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+Progress::Progress(std::ostream& out, bool terminal, size_t total, size_t held, double total_cost)
+    : out_(out),
+      terminal_(terminal),
+      total_(total),
+      held_(held),
+      total_cost_(total_cost),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 void Progress::Update(size_t done, double done_cost) {
   done_cost_ = done_cost;
@@ -42,7 +48,8 @@ void Progress::Print(size_t done, bool final) {
   // By the cost model once it has seen finished work, else by count.
   const double eta = total_cost_ > 0 && done_cost_ > 0
                          ? elapsed / done_cost_ * std::max(0.0, total_cost_ - done_cost_)
-                         : rate > 0 ? (total_ - done) / rate : 0;
+                     : rate > 0 ? (total_ - done) / rate
+                                : 0;
   char line[256];
   if (terminal_) {
     const int width = 30;

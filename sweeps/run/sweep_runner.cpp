@@ -50,8 +50,7 @@ RunReport RunSweep(const SweepSetup& setup, WorkSource& source, const RunOptions
   ResultMeta meta = MetaFor(setup, options.command_line);
   SweepStore store(setup, meta, options.force, log);
   RunReport report;
-  std::vector<WorkItem> todo =
-      Unstored(source.NextRound(store.rows()), store.rows(), setup.cells);
+  std::vector<WorkItem> todo = Unstored(source.NextRound(store.rows()), store.rows(), setup.cells);
   // A source that knows its share hands out all it lacks in its first round.
   const std::optional<size_t> planned = source.Planned();
   const std::string where = setup.shard.count ? " in shard " + setup.shard.Text() : "";
@@ -89,8 +88,8 @@ RunReport RunSweep(const SweepSetup& setup, WorkSource& source, const RunOptions
     const std::string note = source.RoundNote();
     if (!note.empty() && options.progress &&
         std::chrono::duration<double>(Clock::now() - last_line).count() >= 2) {
-      log << "pmoe-sweep: round " << round << ": " << report.held + executor.ran()
-          << " trials, " << note << "\n";
+      log << "pmoe-sweep: round " << round << ": " << report.held + executor.ran() << " trials, "
+          << note << "\n";
       last_line = Clock::now();
     }
   }

@@ -15,9 +15,8 @@
 
 namespace pmoe {
 
-TrialExecutor::TrialExecutor(const SweepSetup& setup, const RunOptions& options,
-                             SweepStore& store, std::function<void()> checkpoint,
-                             std::ostream& log)
+TrialExecutor::TrialExecutor(const SweepSetup& setup, const RunOptions& options, SweepStore& store,
+                             std::function<void()> checkpoint, std::ostream& log)
     : setup_(setup),
       options_(options),
       store_(store),
@@ -34,8 +33,8 @@ void TrialExecutor::ExpectTestSets(const std::vector<WorkItem>& items) {
     const TrialSpec& spec = setup_.cells[item.cell].spec;
     std::string& key = data_keys[item.cell];
     if (key.empty()) key = CanonicalKey(spec, "data.");
-    test_cache_.ExpectUses(key, DeriveSeeds(setup_.config.seed, spec, item.trial).data,
-                           spec.N_test, 1);
+    test_cache_.ExpectUses(key, DeriveSeeds(setup_.config.seed, spec, item.trial).data, spec.N_test,
+                           1);
   }
 }
 

@@ -136,8 +136,8 @@ void AddRowDifferences(const SweepIdentity& a, const SweepIdentity& b, const std
         " in " + b_name);
 }
 
-void AddColumnsAndSearch(const SweepIdentity& a, const SweepIdentity& b,
-                         const std::string& a_name, const std::string& b_name, bool ignore_shard,
+void AddColumnsAndSearch(const SweepIdentity& a, const SweepIdentity& b, const std::string& a_name,
+                         const std::string& b_name, bool ignore_shard,
                          const std::function<void(const std::string&)>& add) {
   if (a.columns != b.columns)
     add("the trial columns differ (" + ColumnDifference(a.columns, b.columns, a_name, b_name) +
@@ -202,8 +202,8 @@ std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity
   const auto values_h = ValuesByParameter(held.cells), values_g = ValuesByParameter(grown.cells);
   for (const auto& [name, vh] : values_h) {
     const auto it = values_g.find(name);
-    if (it == values_g.end() || std::includes(it->second.begin(), it->second.end(), vh.begin(),
-                                              vh.end()))
+    if (it == values_g.end() ||
+        std::includes(it->second.begin(), it->second.end(), vh.begin(), vh.end()))
       continue;
     add(name + " = " + SetText(vh) + " in " + held_name + ", " + SetText(it->second) + " in " +
         grown_name);

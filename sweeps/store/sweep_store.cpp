@@ -13,7 +13,7 @@ namespace {
 // What a file or journal holds, when the config is its sweep or grows it.
 struct Found {
   std::vector<TrialRow> rows;
-  std::string growth;  // DescribeGrowth from its identity to the config's
+  std::string growth;    // DescribeGrowth from its identity to the config's
   bool retitle = false;  // its identity is not the config's: rewrite it under the config's
 };
 
@@ -28,8 +28,7 @@ Found FileRows(const SweepSetup& setup, bool force) {
     throw ConfigError(std::string(e.what()) + " (--force overwrites it)");
   }
   const SweepIdentity held = IdentityOf(contents);
-  const std::string problem =
-      DescribeGrowthProblem(held, setup.identity, "the file", "the config");
+  const std::string problem = DescribeGrowthProblem(held, setup.identity, "the file", "the config");
   if (!problem.empty()) {
     if (force) return {};
     throw ConfigError(setup.out_path + " holds another sweep: " + problem +
@@ -50,16 +49,15 @@ Found GrownJournalRows(const SweepSetup& setup, const std::string& stored, bool 
     throw ConfigError(setup.journal_path + " belongs to another sweep: " + problem +
                       " (--force starts over)");
   }
-  JournalContents journal = PeekJournal(setup.journal_path, stored, setup.schema,
-                                        LimitsOf(held.cells, held.trials));
+  JournalContents journal =
+      PeekJournal(setup.journal_path, stored, setup.schema, LimitsOf(held.cells, held.trials));
   return {std::move(journal.rows), DescribeGrowth(held, setup.identity), true};
 }
 
 // A shard's items held by the merged file of a sweep this one grows (or is); nothing when there
 // is no such file, or it holds another sweep (the shard then computes its share itself).
 std::vector<TrialRow> MergedRows(const SweepSetup& setup) {
-  if (setup.shard.count == 0 || setup.work.empty() ||
-      !std::filesystem::exists(setup.merged_path))
+  if (setup.shard.count == 0 || setup.work.empty() || !std::filesystem::exists(setup.merged_path))
     return {};
   ResultContents merged;
   try {
@@ -116,8 +114,8 @@ SweepStore::SweepStore(const SweepSetup& setup, const ResultMeta& meta, bool for
   const std::vector<TrialRow> merged = MergedRows(setup);
   rows_.Insert(merged);
   if (!file.growth.empty())
-    log << "pmoe-sweep: " << setup.config.name << ": grows the sweep held in "
-        << setup.out_path << ": " << file.growth << "\n";
+    log << "pmoe-sweep: " << setup.config.name << ": grows the sweep held in " << setup.out_path
+        << ": " << file.growth << "\n";
   if (!merged.empty())
     log << "pmoe-sweep: " << merged.size() << " trials of this shard taken from "
         << setup.merged_path << "\n";

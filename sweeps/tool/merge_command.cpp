@@ -9,10 +9,10 @@
 #include "cli/file_check.hpp"
 #include "cli/tool.hpp"
 #include "commands.hpp"
-#include "pmoe/io/json_writer.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/shell_quote.hpp"
 #include "pmoe/io/file_kind.hpp"
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 #include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/result_file.hpp"
@@ -22,7 +22,6 @@
 
 namespace pmoe {
 namespace {
-
 
 // Which shard of `count` each (cell, trial) belongs to, to say which shard left a gap.
 std::map<RowKey, int> Owners(const std::vector<Cell>& cells, int trials, int count) {

@@ -17,8 +17,8 @@
 
 #include "cli/file_check.hpp"
 #include "commands.hpp"
-#include "pmoe/io/json_writer.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
@@ -57,12 +57,18 @@ std::string JoinIndices(const std::vector<int>& indices) {
 
 const char* ConditionName(ShardCondition c) {
   switch (c) {
-    case ShardCondition::kComplete: return "complete";
-    case ShardCondition::kIncomplete: return "incomplete";
-    case ShardCondition::kAbsent: return "absent";
-    case ShardCondition::kRunning: return "running";
-    case ShardCondition::kQueued: return "queued";
-    case ShardCondition::kOther: return "other_sweep";
+    case ShardCondition::kComplete:
+      return "complete";
+    case ShardCondition::kIncomplete:
+      return "incomplete";
+    case ShardCondition::kAbsent:
+      return "absent";
+    case ShardCondition::kRunning:
+      return "running";
+    case ShardCondition::kQueued:
+      return "queued";
+    case ShardCondition::kOther:
+      return "other_sweep";
   }
   return "";
 }
@@ -97,15 +103,23 @@ cli::Command MissingCommand() {
   c.name = "missing";
   c.operands = "CONFIG.ini";
   c.min_operands = c.max_operands = 1;
-  c.summary = "which shards are complete, incomplete, absent, running or of another sweep, "
-              "and the command that finishes them; exit 1 until all are complete";
+  c.summary =
+      "which shards are complete, incomplete, absent, running or of another sweep, "
+      "and the command that finishes them; exit 1 until all are complete";
   c.options = {
       {"shards", "K", "the number of shards the sweep was split into (required)", {}, ""},
-      {"out", "F", "the merged result file given to run/slurm --out (default results/NAME.h5)",
-       {}, ""},
+      {"out",
+       "F",
+       "the merged result file given to run/slurm --out (default results/NAME.h5)",
+       {},
+       ""},
       {"json", "", "print the shards and the advice as one JSON object", {}, ""},
-      {"retry", "N", "(the merge job's) resubmit failed tasks, attempt N, with more time and "
-                     "memory", {}, ""},
+      {"retry",
+       "N",
+       "(the merge job's) resubmit failed tasks, attempt N, with more time and "
+       "memory",
+       {},
+       ""},
   };
   return c;
 }
@@ -178,7 +192,8 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
         condition = ShardCondition::kComplete;
         // An adaptive shard's work is its current round: empty once every series has ended,
         // so what it holds is counted instead.
-        detail = "complete (" + std::to_string(state.adaptive ? state.held.size() : state.work.size()) +
+        detail = "complete (" +
+                 std::to_string(state.adaptive ? state.held.size() : state.work.size()) +
                  " trials" + (state.adaptive ? ", adaptive search ended" : "") + ")";
       }
     }
@@ -224,11 +239,10 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
                   const std::string& merged, const std::vector<std::string>& shard_files,
                   const std::vector<std::string>& others, const std::vector<int>& running,
                   const std::vector<int>& to_submit, int retry) {
-
   if (!others.empty()) {
     advice << "\n"
-              << others.size() << " shard files hold another sweep; move them away "
-              << "(pmoe-sweep refuses to overwrite them), then run this command again:\n";
+           << others.size() << " shard files hold another sweep; move them away "
+           << "(pmoe-sweep refuses to overwrite them), then run this command again:\n";
     for (const std::string& f : others)
       advice << "  " << ShellCommand({"mv", f, f + ".other"}) << "\n";
     return 1;
@@ -237,10 +251,10 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
   merge_words.insert(merge_words.end(), shard_files.begin(), shard_files.end());
   if (!running.empty())
     advice << "\nshards " << JoinIndices(running) << " are queued or running; wait for them "
-              << "(pmoe-sweep watch, squeue --me) before resubmitting them\n";
+           << "(pmoe-sweep watch, squeue --me) before resubmitting them\n";
   if (to_submit.empty() && running.empty()) {
     advice << "\nall " << shards << " shards of " << name << " are complete; merge them:\n  "
-              << ShellCommand(merge_words) << "\n";
+           << ShellCommand(merge_words) << "\n";
     return 0;
   }
   if (to_submit.empty()) return 1;
@@ -261,13 +275,13 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
         again.push_back(i);
       else
         advice << "shard " << i << ": not retried ("
-                  << (state.empty() ? "its task never started: cancelled while pending?"
-                                    : "its task ended: " + state)
-                  << ")\n";
+               << (state.empty() ? "its task never started: cancelled while pending?"
+                                 : "its task ended: " + state)
+               << ")\n";
     }
     if (!again.empty() && retry >= job.retries)
-      advice << "shards " << JoinIndices(again) << " failed; not retried again: "
-                << retry << " retries made (the cap is " << job.retries << ")\n";
+      advice << "shards " << JoinIndices(again) << " failed; not retried again: " << retry
+             << " retries made (the cap is " << job.retries << ")\n";
     if (!again.empty() && retry < job.retries) {
       const double factor = std::pow(1.5, retry + 1);
       const int mem = static_cast<int>(std::atoi(ScriptDirective(script, "mem").c_str()) * factor);
@@ -290,13 +304,13 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
       const std::string id = RunCommand(merge_command, &ok, true);
       if (!ok) throw ConfigError("retry: \"" + merge_command + "\" failed: " + id);
       advice << "retry " << retry + 1 << " of " << job.retries << ": resubmitted shards "
-                << JoinIndices(again) << " with" << more << " (x" << factor
-                << "), and a merge job after them: " << id;
+             << JoinIndices(again) << " with" << more << " (x" << factor
+             << "), and a merge job after them: " << id;
       return 1;
     }
   }
   advice << "\nto finish, run again the shards that lack trials (" << JoinIndices(to_submit)
-            << "); each resumes from what its file holds:\n";
+         << "); each resumes from what its file holds:\n";
   if (fits) {
     advice << "  " << SubmitCommand(job, to_submit, "") << "\n";
   } else {

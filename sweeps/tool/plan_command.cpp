@@ -80,8 +80,11 @@ cli::Command PlanCommand() {
       {"shard", "I/K", "plan the I-th of K parts", {}, ""},
       {"all", "", "list every cell (default: the 20 costliest)", {}, ""},
       {"json", "", "print the plan as one JSON object", {}, ""},
-      {"pilot", "T", "run T trials (nothing is written) and scale the estimate by their time",
-       {}, ""},
+      {"pilot",
+       "T",
+       "run T trials (nothing is written) and scale the estimate by their time",
+       {},
+       ""},
       {"threads", "N", "cores the pilot and the wall-clock estimate use (default: all)", {}, ""},
   };
   return c;

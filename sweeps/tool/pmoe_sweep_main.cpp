@@ -45,7 +45,7 @@ pmoe::cli::Tool SweepTool() {
   pmoe::cli::Tool tool;
   tool.name = "pmoe-sweep";
   tool.summary = "Runs grids of cells (a sweep config) into crash-safe HDF5 result files.";
-  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),   pmoe::SlurmCommand(),
+  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),  pmoe::SlurmCommand(),
                    pmoe::MissingCommand(), pmoe::MergeCommand(), pmoe::StatusCommand(),
                    pmoe::WatchCommand()};
   tool.references = {{"schema", [] { return pmoe::ResultSchemaMarkdown(); }}};

@@ -46,14 +46,25 @@ cli::Command RunCommand() {
   c.options = {
       {"out", "F", "the result file (default results/NAME.h5)", {}, ""},
       {"threads", "N", "worker threads, 1..4096 (default: all cores)", {}, ""},
-      {"shard", "I/K", "run the I-th of K cost-balanced parts (auto/K: I from "
-                       "SLURM_ARRAY_TASK_ID)", {}, ""},
+      {"shard",
+       "I/K",
+       "run the I-th of K cost-balanced parts (auto/K: I from "
+       "SLURM_ARRAY_TASK_ID)",
+       {},
+       ""},
       {"force", "", "overwrite an output file of another sweep", {}, ""},
-      {"checkpoint-seconds", "S", "seconds between rebuilds of the HDF5 file while running "
-                                 "(default 30)",
-       {"checkpoint_seconds"}, ""},
-      {"test-cache-mb", "M", "megabytes of shared test sets kept (default 1000; 0: draw each "
-                             "anew)", {"test_cache_mb"}, ""},
+      {"checkpoint-seconds",
+       "S",
+       "seconds between rebuilds of the HDF5 file while running "
+       "(default 30)",
+       {"checkpoint_seconds"},
+       ""},
+      {"test-cache-mb",
+       "M",
+       "megabytes of shared test sets kept (default 1000; 0: draw each "
+       "anew)",
+       {"test_cache_mb"},
+       ""},
       {"json", "", "print the outcome as one JSON object on stdout", {}, ""},
   };
   return c;

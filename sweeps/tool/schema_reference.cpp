@@ -33,8 +33,9 @@ const std::map<std::string, std::string>& RootMeanings() {
       {"numerics_version", "the numerics version of the tool that computed the trials"},
       {"numerics_build", "compiler, target, instruction set, kernels, libm of that build"},
       {"adaptive", "adaptive sweeps: the search's settings and method (absent otherwise)"},
-      {"adaptive_series", "adaptive sweeps: one line per series (label, state, rounds, "
-                          "trials, N*, lo, hi)"},
+      {"adaptive_series",
+       "adaptive sweeps: one line per series (label, state, rounds, "
+       "trials, N*, lo, hi)"},
       {"name", "the sweep's name (results/NAME.h5)"},
       {"config", "the sweep config's full text"},
       {"config_path", "the config's path as given"},
@@ -140,8 +141,10 @@ void FamilyMetrics(std::ostringstream& out, const std::string& family,
   for (const MetricInfo& m : metrics)
     out << "| `" << m.name << (m.per == PerClass::kNo ? "" : "I") << "` | "
         << ColumnTypeName(m.type) << " | " << (m.rate ? "yes" : "no") << " | "
-        << cli::MarkdownCell(m.help) << (m.per == PerClass::kNo ? "" : " (one column per class "
-                                                                       "or pair I)")
+        << cli::MarkdownCell(m.help)
+        << (m.per == PerClass::kNo ? ""
+                                   : " (one column per class "
+                                     "or pair I)")
         << " |\n";
   out << "\n";
 }

@@ -36,8 +36,7 @@ int SlurmMaxArraySize() {
 int SlurmMaxNodeCpus(const std::string& partition) {
   bool ok = false;
   const std::string text = RunCommand(
-      "sinfo -h -o %c" + (partition.empty() ? std::string() : " -p " + ShellQuote(partition)),
-      &ok);
+      "sinfo -h -o %c" + (partition.empty() ? std::string() : " -p " + ShellQuote(partition)), &ok);
   if (!ok) return 0;
   int most = 0;
   std::istringstream lines(text);

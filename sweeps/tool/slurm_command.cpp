@@ -19,10 +19,10 @@
 #include "commands.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/pilot.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
-#include "pmoe/io/durable_file.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 
@@ -111,7 +111,8 @@ SlurmOptions Parse(const cli::Parsed& args) {
         throw ConfigError("--sbatch: one line at a time");
       if (line.rfind("#SBATCH ", 0) != 0) line = "#SBATCH " + line;
       // An #SBATCH line holds sbatch options; "module load gcc" would be ignored there.
-      if (line.find_first_not_of(' ', 8) == std::string::npos || line[line.find_first_not_of(' ', 8)] != '-')
+      if (line.find_first_not_of(' ', 8) == std::string::npos ||
+          line[line.find_first_not_of(' ', 8)] != '-')
         throw ConfigError("--sbatch \"" + line.substr(8) +
                           "\": expected an sbatch option such as --partition=P; a shell line "
                           "(module load ..., source ...) goes in with --setup");
@@ -190,24 +191,42 @@ cli::Command SlurmCommand() {
       {"shards", "K", "the number of array tasks, each one shard (required)", {}, ""},
       {"out", "F", "the merged result file (default results/NAME.h5)", {}, ""},
       {"cpus", "C", "CPUs per task (default 4)", {}, ""},
-      {"pilot", "T", "trials of the pilot that measures the time (default 16; 0: the static "
-                     "model alone)", {}, ""},
+      {"pilot",
+       "T",
+       "trials of the pilot that measures the time (default 16; 0: the static "
+       "model alone)",
+       {},
+       ""},
       {"margin", "X", "factor on the estimated time and memory, 1..100 (default 2)", {}, ""},
       {"time", "MINUTES", "the time limit per task instead of the estimate", {}, ""},
       {"mem", "MB", "the memory per task instead of the estimate", {}, ""},
       {"sbatch", "LINE", "an extra #SBATCH line for both scripts (repeatable)", {}, ""},
       {"sbatch-file", "F", "a site template of #SBATCH lines", {"sbatch_file"}, ""},
-      {"setup", "LINE", "a shell line run before the tool in both scripts, e.g. 'module load gcc' "
-                        "(repeatable)", {}, ""},
+      {"setup",
+       "LINE",
+       "a shell line run before the tool in both scripts, e.g. 'module load gcc' "
+       "(repeatable)",
+       {},
+       ""},
       {"throttle", "N", "at most N array tasks running at once (%N)", {}, ""},
-      {"retries", "R", "resubmissions of tasks that failed for reasons other than bad input, "
-                       "with more time and memory, 0..10 (default 2)", {}, ""},
-      {"array-limit", "N", "the cluster's MaxArraySize (default: asked of scontrol)",
-       {"array_limit"}, ""},
+      {"retries",
+       "R",
+       "resubmissions of tasks that failed for reasons other than bad input, "
+       "with more time and memory, 0..10 (default 2)",
+       {},
+       ""},
+      {"array-limit",
+       "N",
+       "the cluster's MaxArraySize (default: asked of scontrol)",
+       {"array_limit"},
+       ""},
       {"print", "", "print the scripts instead of writing them", {}, ""},
       {"submit", "", "write and submit both (sbatch), the merge after the array", {}, ""},
-      {"json", "", "print the job (scripts, tasks, time, memory, notes) as one JSON object",
-       {}, ""},
+      {"json",
+       "",
+       "print the job (scripts, tasks, time, memory, notes) as one JSON object",
+       {},
+       ""},
   };
   return c;
 }
@@ -338,8 +357,8 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   if (!o.out.empty()) missing.insert(missing.end(), {"--out", o.out});
   std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and merge job "
             << merge_id << " after it\n"
-            << "  watch: " << ShellCommand({tool, "watch", o.config, "--shards",
-                                             std::to_string(o.shards)})
+            << "  watch: "
+            << ShellCommand({tool, "watch", o.config, "--shards", std::to_string(o.shards)})
             << (o.out.empty() ? "" : " --out " + ShellQuote(o.out))
             << ";  after it: " << ShellCommand(missing) << "\n";
   return 0;

@@ -55,8 +55,8 @@ std::string Q(const std::string& word) { return ShellQuote(word); }
 
 void CheckJob(const SlurmJob& job) {
   const std::pair<const std::string*, const char*> values[] = {
-      {&job.tool, "the path of pmoe-sweep"}, {&job.workdir, "the working directory"},
-      {&job.config, "the config's path"},    {&job.out, "--out"},
+      {&job.tool, "the path of pmoe-sweep"},     {&job.workdir, "the working directory"},
+      {&job.config, "the config's path"},        {&job.out, "--out"},
       {&job.script_dir, "the script directory"}, {&job.name, "the sweep's name"}};
   for (const auto& [value, what] : values)
     if (const std::string problem = UnquotableProblem(*value, what); !problem.empty())
@@ -66,7 +66,8 @@ void CheckJob(const SlurmJob& job) {
       throw ConfigError("an #SBATCH line holds a newline: one line at a time");
   for (const std::string& line : job.setup)
     if (line.find_first_of("\n\r") != std::string::npos)
-      throw ConfigError("--setup \"" + CommentText(line) + "\": one line at a time (give --setup "
+      throw ConfigError("--setup \"" + CommentText(line) +
+                        "\": one line at a time (give --setup "
                         "again for another line)");
 }
 
@@ -85,8 +86,8 @@ bool RetryableState(const std::string& state) {
 std::string JobTag(const std::string& absolute_out) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "pmoe-%016llx",
-                static_cast<unsigned long long>(HashString(
-                    std::filesystem::path(absolute_out).lexically_normal().string())));
+                static_cast<unsigned long long>(
+                    HashString(std::filesystem::path(absolute_out).lexically_normal().string())));
   return buf;
 }
 
@@ -206,8 +207,7 @@ std::string ArrayScript(const SlurmJob& job) {
   s += "shard=$((SLURM_ARRAY_TASK_ID + ${PMOE_SHARD_OFFSET:-0}))\n";
   s += "state=" + Q(Absolute(job, job.script_dir + "/logs")) + "/shard-$shard.state\n";
   s += "echo started > \"$state\"\n";
-  s += Q(job.tool) + " run " + Q(job.config) + " --shard \"$shard/" + k + "\" --out " +
-       Q(job.out) +
+  s += Q(job.tool) + " run " + Q(job.config) + " --shard \"$shard/" + k + "\" --out " + Q(job.out) +
        " \\\n    --threads \"${SLURM_CPUS_PER_TASK:-1}\" "
        "--test-cache-mb " +
        std::to_string(job.test_cache_mb) + " &\n";
@@ -222,7 +222,8 @@ std::string ArrayScript(const SlurmJob& job) {
        "while :; do trapped=0; wait \"$pid\"; status=$?; [ \"$trapped\" = 1 ] || break; done\n"
        "# What the merge job's `missing --retry` reads: bad input (exit 2) and cancelled tasks\n"
        "# are not resubmitted; other failures are, with more memory and time.\n"
-       "if [ \"$cancelled\" = 1 ]; then echo cancelled; elif [ \"$status\" = 2 ]; then echo bad-input;\n"
+       "if [ \"$cancelled\" = 1 ]; then echo cancelled; elif [ \"$status\" = 2 ]; then echo "
+       "bad-input;\n"
        "elif [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then echo started;\n"
        "else echo \"exit $status\"; fi > \"$state\"\n"
        "if [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then\n"
@@ -256,8 +257,7 @@ std::string MergeScript(const SlurmJob& job) {
   s += "# When a shard is missing or incomplete it merges nothing: pmoe-sweep missing --retry\n"
        "# resubmits the shards that failed for reasons other than bad input, with more memory\n"
        "# and time, and a merge job after them (at most " +
-       std::to_string(job.retries) +
-       " times); its log says what it did and what is left.\n";
+       std::to_string(job.retries) + " times); its log says what it did and what is left.\n";
   s += "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
   s += "#SBATCH --cpus-per-task=1\n";
   s += "#SBATCH --time=" + SlurmTime(job.merge_time_minutes) + "\n";

@@ -8,9 +8,9 @@
 #include "cli/file_check.hpp"
 #include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/core/errors.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "sweep_json.hpp"
-#include "pmoe/core/errors.hpp"
 #include "sweep_state.hpp"
 
 namespace pmoe {
@@ -120,8 +120,11 @@ cli::Command StatusCommand() {
       "Reads the file and the journal beside it (a run in progress or stopped), or the journal "
       "alone before the first checkpoint. Changes nothing and takes no lock.";
   c.options = {
-      {"json", "", "one JSON object: {\"files\": [...], \"complete\": N, \"incomplete\": N}",
-       {}, ""},
+      {"json",
+       "",
+       "one JSON object: {\"files\": [...], \"complete\": N, \"incomplete\": N}",
+       {},
+       ""},
   };
   return c;
 }

@@ -78,9 +78,15 @@ cli::Command WatchCommand() {
   c.summary = "every shard's Slurm task state and trials held, at a glance";
   c.options = {
       {"shards", "K", "the number of shards the sweep was split into (required)", {}, ""},
-      {"out", "F", "the merged result file given to run/slurm --out (default results/NAME.h5)",
-       {}, ""},
-      {"every", "S", "redraw every S seconds until every shard is complete (default: once)", {},
+      {"out",
+       "F",
+       "the merged result file given to run/slurm --out (default results/NAME.h5)",
+       {},
+       ""},
+      {"every",
+       "S",
+       "redraw every S seconds until every shard is complete (default: once)",
+       {},
        ""},
   };
   return c;
@@ -93,10 +99,9 @@ int RunWatchCommand(const cli::Parsed& args, const std::string& command_line) {
     throw ConfigError("command line: watch needs --shards K (usage: " + WatchCommand().Usage() +
                       ")");
   const int shards = ParseShard("1/" + *args.Get("shards")).count;
-  const double every =
-      args.Has("every") ? ParseNumber("--every", *args.Get("every"), 1, true, 86400,
-                                      "seconds, 1 or more")
-                        : 0;
+  const double every = args.Has("every") ? ParseNumber("--every", *args.Get("every"), 1, true,
+                                                       86400, "seconds, 1 or more")
+                                         : 0;
   cli::RequireConfigFile(config);
   while (PrintTable(config, out, shards) > 0 && every > 0) {
     std::cout << std::flush;

@@ -1,10 +1,11 @@
 // Exponents over a derived axis (pmoe-analyze exponent --over n/l): on synthetic success data
 // whose N* is a known power of n/l, with n and l both varying, the slope over n/l is recovered
 // with the same bootstrap intervals as over one parameter; bad axes are refused by name.
+#include "pmoe/analysis/derived_axis.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/stats/stats.hpp"
@@ -18,8 +19,8 @@ struct Design {
 
 // Cells over N = 25..6400 (x2) for each (n, l), with N* = scale * (n/l)^exponent and
 // P(success | N) = sigmoid(3 log(N / N*)); `trials` Bernoulli draws per cell.
-Results NOverLResults(const std::vector<Design>& designs, double scale, double exponent,
-                      int trials, uint64_t seed) {
+Results NOverLResults(const std::vector<Design>& designs, double scale, double exponent, int trials,
+                      uint64_t seed) {
   Results r;
   Rng rng(seed);
   for (const Design& design : designs) {
@@ -107,8 +108,9 @@ TEST_CASE("Bad derived axes are refused naming what is wrong", "[analysis][expon
   options.bootstrap = 10;
   CHECK_THROWS_WITH(EstimateSampleComplexity(r, "n/q", options),
                     Contains("q is not a parameter of these results") && Contains("data.n"));
-  CHECK_THROWS_WITH(EstimateSampleComplexity(r, "n/", options),
-                    Contains("\"n/\": expected a number, a parameter name or \"(\" at character 3"));
+  CHECK_THROWS_WITH(
+      EstimateSampleComplexity(r, "n/", options),
+      Contains("\"n/\": expected a number, a parameter name or \"(\" at character 3"));
   CHECK_THROWS_WITH(EstimateSampleComplexity(r, "n/kind", options),
                     Contains("model.kind is not a number"));
   // n/l = 4 twice in one series (16/4 and 32/8) would pool two designs: refused.

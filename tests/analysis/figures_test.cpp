@@ -22,10 +22,10 @@ TEST_CASE("Figures are paper-ready: formats, grid ticks, legends outside the dat
                                     "/two_axes.ini --out " + dir + "/two_axes.h5");
   INFO(run.err);
   REQUIRE(run.status == 0);
-  const auto check = test::RunCommand("/usr/bin/python3 " + std::string(PMOE_SOURCE_DIR) +
-                                      "/tests/analysis/figure_layout_check.py " + dir +
-                                      "/two_axes.h5 " + dir + "/figures --analyze " +
-                                      PMOE_ANALYZE_PATH);
+  const auto check =
+      test::RunCommand("/usr/bin/python3 " + std::string(PMOE_SOURCE_DIR) +
+                       "/tests/analysis/figure_layout_check.py " + dir + "/two_axes.h5 " + dir +
+                       "/figures --analyze " + PMOE_ANALYZE_PATH);
   INFO(check.out << check.err);
   CHECK(check.status == 0);
   CHECK(check.out.find("all figure checks passed") != std::string::npos);

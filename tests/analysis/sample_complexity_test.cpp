@@ -6,8 +6,8 @@
 #include <cmath>
 #include <tuple>
 
-#include "pmoe/stats/stats.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/stats/stats.hpp"
 
 namespace pmoe {
 namespace {

@@ -21,8 +21,7 @@ TEST_CASE("Expressions evaluate with the usual precedence", "[core][expression]"
   CHECK(e.names() == std::vector<std::string>{"n", "l"});
   CHECK(e.Rewrite([](const std::string& n) { return "data." + n; }) ==
         "data.n/(data.l*data.n)/data.l");
-  CHECK(Expression::Parse("n-(l-1)").Rewrite([](const std::string& n) { return n; }) ==
-        "n-(l-1)");
+  CHECK(Expression::Parse("n-(l-1)").Rewrite([](const std::string& n) { return n; }) == "n-(l-1)");
   CHECK(Expression::Parse("10 * n + 0.5").Rewrite([](const std::string& n) { return n; }) ==
         "10*n+0.5");  // numbers as written, not 1e+01
   CHECK(LooksLikeExpression("n/l"));

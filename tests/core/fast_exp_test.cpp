@@ -1,11 +1,10 @@
 // The joint pMoE's float exponential against double precision over its whole domain.
-#include <catch2/catch.hpp>
+#include "pmoe/core/fast_exp.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-
-#include "pmoe/core/fast_exp.hpp"
 
 namespace pmoe {
 

@@ -1,12 +1,12 @@
 // The random streams: reproducible, and with the moments their distributions promise.
-#include <catch2/catch.hpp>
+#include "pmoe/core/rng.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
 #include "pmoe/core/fast_normal.hpp"
-#include "pmoe/core/rng.hpp"
 
 namespace pmoe {
 
@@ -41,21 +41,19 @@ TEST_CASE("FillNormals' transforms: -2 ln u and sin/cos 2 pi u at float accuracy
   for (int i = 0; i < (1 << 24); i += 7) {
     const float u1 = (static_cast<float>(i) + 0.5f) * (1.0f / 16777216.0f);
     const double ref = -2.0 * std::log(static_cast<double>(u1));
-    worst_log = std::max(worst_log,
-                         std::abs(fast_normal_detail::MinusTwoLog(u1) - ref) / ref);
+    worst_log = std::max(worst_log, std::abs(fast_normal_detail::MinusTwoLog(u1) - ref) / ref);
     const float u2 = static_cast<float>(i) * (1.0f / 16777216.0f);
     float s, c;
     fast_normal_detail::SinCos2Pi(u2, &s, &c);
     const double turn = 2 * M_PI * static_cast<double>(u2);
-    worst_sincos = std::max({worst_sincos, std::abs(s - std::sin(turn)),
-                             std::abs(c - std::cos(turn))});
+    worst_sincos =
+        std::max({worst_sincos, std::abs(s - std::sin(turn)), std::abs(c - std::cos(turn))});
   }
   CHECK(worst_log < 3e-7);
   CHECK(worst_sincos < 2e-7);
 }
 
-TEST_CASE("FillNormals: standard normal moments and tails, any slice the same numbers",
-          "[rng]") {
+TEST_CASE("FillNormals: standard normal moments and tails, any slice the same numbers", "[rng]") {
   const int n = 1 << 20;
   std::vector<float> z(n);
   FillNormals(0x1234, 0, n, z.data());

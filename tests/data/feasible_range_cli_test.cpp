@@ -16,12 +16,12 @@ TEST_CASE("plan and pmoe-sim state the feasible range of the setting that broke 
   CHECK(plan.status == 2);
   CHECK(plan.err.find("(cell data.delta_r=0.69, N=20)") != std::string::npos);
   CHECK(plan.err.find("data.delta_r must be less than 0.680872") != std::string::npos);
-  const auto sim = test::RunCommand(std::string(PMOE_SIM_PATH) +
-                                    " --data.delta_r 0.69 --N 20 --trials 1");
+  const auto sim =
+      test::RunCommand(std::string(PMOE_SIM_PATH) + " --data.delta_r 0.69 --N 20 --trials 1");
   CHECK(sim.status == 2);
   CHECK(sim.err.find("data.delta_r must be less than 0.680872") != std::string::npos);
-  const auto low = test::RunCommand(std::string(PMOE_SIM_PATH) +
-                                    " --data.delta_r 0.25 --N 20 --trials 1");
+  const auto low =
+      test::RunCommand(std::string(PMOE_SIM_PATH) + " --data.delta_r 0.25 --N 20 --trials 1");
   CHECK(low.status == 2);
   CHECK(low.err.find("data.delta_r must be more than 0.281623") != std::string::npos);
 }

@@ -8,8 +8,8 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/idx_file.hpp"
-#include "support/idx_writer.hpp"
 #include "pmoe/trial/trial.hpp"
+#include "support/idx_writer.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {

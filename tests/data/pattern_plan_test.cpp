@@ -1,11 +1,12 @@
 // Infeasible parameters are refused with a message that names the inequality and its numbers.
+#include "pmoe/data/pattern_plan.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <regex>
 #include <string>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/data/pattern_plan.hpp"
 
 namespace pmoe {
 namespace {
@@ -19,7 +20,8 @@ std::string RefusalOf(const DataSpec& spec) {
   return "";
 }
 
-// The number after `phrase` in a refusal ("data.delta_r must be less than 0.680872"): NaN if absent.
+// The number after `phrase` in a refusal ("data.delta_r must be less than 0.680872"): NaN if
+// absent.
 double BoundIn(const std::string& message, const std::string& phrase) {
   std::smatch m;
   if (!std::regex_search(message, m, std::regex(phrase + " (-?[0-9.]+(e-?[0-9]+)?)")))
@@ -29,7 +31,8 @@ double BoundIn(const std::string& message, const std::string& phrase) {
 
 }  // namespace
 
-TEST_CASE("Infeasible data models are refused with the violated inequality named", "[data][feasibility]") {
+TEST_CASE("Infeasible data models are refused with the violated inequality named",
+          "[data][feasibility]") {
   using Catch::Matchers::Contains;
   DataSpec spec;
 
@@ -65,9 +68,7 @@ TEST_CASE("Infeasible data models are refused with the violated inequality named
     spec.delta_r = 0.95;  // confuser centers at a = 1: both sets of a direction coincide
     CHECK_THAT(RefusalOf(spec), Contains("disjoint pattern sets"));
   }
-  SECTION("the default set is feasible") {
-    CHECK(RefusalOf(spec).empty());
-  }
+  SECTION("the default set is feasible") { CHECK(RefusalOf(spec).empty()); }
 }
 
 // The refusal names the setting to change and its feasible bound with the other settings as they

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "families/toy_families.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/validate.hpp"
@@ -16,7 +17,6 @@
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/train/loss.hpp"
 #include "pmoe/trial/trial.hpp"
-#include "families/toy_families.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 
@@ -343,9 +343,8 @@ TEST_CASE("A shared parameter's check runs for every family that reads it, and o
   for (const std::string kind : {"cnn", "separate", "joint"}) {
     TrialSpec spec = SmallCell("pattern", kind);
     spec.model.lr = 0;
-    CHECK_THROWS_WITH(ValidateSpec(spec, "t"),
-                      Catch::Matchers::Contains("model.lr") &&
-                          Catch::Matchers::Contains("a positive number"));
+    CHECK_THROWS_WITH(ValidateSpec(spec, "t"), Catch::Matchers::Contains("model.lr") &&
+                                                   Catch::Matchers::Contains("a positive number"));
     spec.model.lr = 0.1;
     spec.data.c = 3;
     spec.model.loss = "logistic";

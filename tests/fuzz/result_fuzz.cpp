@@ -6,9 +6,9 @@
 // trial index of the file's sweep, at most once.
 #include <hdf5.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>

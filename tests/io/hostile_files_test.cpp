@@ -11,8 +11,8 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/io/idx_file.hpp"
-#include "support/idx_writer.hpp"
 #include "pmoe/io/ini_file.hpp"
+#include "support/idx_writer.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {

@@ -1,13 +1,13 @@
 // The IDX reader on files the test writes itself: exact round trips, plain and gzip; truncated
 // files, wrong magic numbers, trailing bytes and image/label count mismatches refused by name.
-#include <catch2/catch.hpp>
+#include "pmoe/io/idx_file.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/data/image_dataset.hpp"
-#include "pmoe/io/idx_file.hpp"
 #include "support/idx_writer.hpp"
 #include "support/run_command.hpp"
 
@@ -67,8 +67,8 @@ TEST_CASE("Bad IDX files are refused naming the file and the problem", "[idx]") 
 
   SECTION("truncated pixels") {
     std::filesystem::resize_file(path, size - 4);
-    CHECK_THROWS_WITH(ReadIdxImages(path), Contains(path) && Contains("truncated") &&
-                                               Contains("26 of 30 bytes"));
+    CHECK_THROWS_WITH(ReadIdxImages(path),
+                      Contains(path) && Contains("truncated") && Contains("26 of 30 bytes"));
   }
   SECTION("truncated header") {
     std::filesystem::resize_file(path, 6);
@@ -76,8 +76,10 @@ TEST_CASE("Bad IDX files are refused naming the file and the problem", "[idx]") 
   }
   SECTION("labels read as images: wrong magic") {
     WriteIdxLabels(path, {1, 2}, false);
-    CHECK_THROWS_WITH(ReadIdxImages(path), Contains(path) && Contains("wrong magic number "
-                                               "0x00000801") && Contains("expected 0x00000803"));
+    CHECK_THROWS_WITH(ReadIdxImages(path), Contains(path) &&
+                                               Contains("wrong magic number "
+                                                        "0x00000801") &&
+                                               Contains("expected 0x00000803"));
   }
   SECTION("not an IDX file at all") {
     std::ofstream(path) << "P5 28 28 255\n";

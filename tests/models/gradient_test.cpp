@@ -7,9 +7,9 @@
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
+#include "pmoe/family/model_factory.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "pmoe/models/separate_moe.hpp"
-#include "pmoe/family/model_factory.hpp"
 
 namespace pmoe {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
-#include "pmoe/models/init.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "pmoe/models/init.hpp"
 
 namespace pmoe {
 namespace {

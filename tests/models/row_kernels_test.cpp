@@ -3,13 +3,13 @@
 // more neurons than one pass takes (53, 100), the
 // gradient for neuron groups of 1-6 and patch dims with masked tails; odd row counts, the
 // benchmark's patch sizes.
-#include <catch2/catch.hpp>
+#include "pmoe/models/row_kernels.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/models/row_kernels.hpp"
 
 namespace pmoe {
 

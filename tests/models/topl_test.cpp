@@ -1,12 +1,12 @@
 // Top-l routing: the l largest values, in descending order, ties to the lower patch index.
-#include <catch2/catch.hpp>
+#include "pmoe/models/topl.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <numeric>
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/models/topl.hpp"
 
 namespace pmoe {
 

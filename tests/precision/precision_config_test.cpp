@@ -1,9 +1,8 @@
 // The [precision] settings and the grouping of a sweep's cells into targets.
-#include "pmoe/precision/precision_layout.hpp"
-
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/precision/precision_layout.hpp"
 
 namespace pmoe {
 namespace {
@@ -14,8 +13,8 @@ std::vector<CellParams> Cells(const std::vector<int>& ns, const std::vector<int>
   for (const char* kind : {"separate", "cnn"})
     for (int n : ns)
       for (int N : Ns) {
-        CellParams p = {{"data.n", std::to_string(n)}, {"model.kind", kind},
-                        {"N", std::to_string(N)}};
+        CellParams p = {
+            {"data.n", std::to_string(n)}, {"model.kind", kind}, {"N", std::to_string(N)}};
         if (std::string(kind) == "separate") p["model.l"] = "4";
         cells.push_back(p);
       }
@@ -38,7 +37,8 @@ TEST_CASE("[precision] keys are read, and bad values refused by name", "[precisi
   SetPrecisionKey("f.ini", "alpha", "0.01", c);
   CHECK(c.curve.reading == CurveReading::kMeanAccuracy);
   CHECK(c.settings.alpha == 0.01);
-  CHECK(PrecisionIdentity(c).find("over=data.n/model.l;reading=mean_accuracy") != std::string::npos);
+  CHECK(PrecisionIdentity(c).find("over=data.n/model.l;reading=mean_accuracy") !=
+        std::string::npos);
   CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "over", "n/bogus", c),
                     Catch::Contains("precision.over = \"n/bogus\""));
   CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "alpha", "0.9", c), Catch::Contains("[1e-6, 0.5]"));
@@ -68,9 +68,12 @@ TEST_CASE("Cells varying l at fixed n: one CNN curve stands on every l's curve",
   std::vector<CellParams> cells;
   for (int l : {2, 4, 8})
     for (int N : {25, 50})
-      cells.push_back({{"data.n", "16"}, {"model.kind", "separate"}, {"model.l", std::to_string(l)},
+      cells.push_back({{"data.n", "16"},
+                       {"model.kind", "separate"},
+                       {"model.l", std::to_string(l)},
                        {"N", std::to_string(N)}});
-  for (int N : {25, 50}) cells.push_back({{"data.n", "16"}, {"model.kind", "cnn"}, {"N", std::to_string(N)}});
+  for (int N : {25, 50})
+    cells.push_back({{"data.n", "16"}, {"model.kind", "cnn"}, {"N", std::to_string(N)}});
   const auto groups = LayoutTargets(cells, Config("n/l"), "f.ini");
   REQUIRE(groups.size() == 1);
   CHECK(groups[0].cells.size() == 12);  // 6 separate places, the 2 CNN cells on 3 curves each

@@ -34,12 +34,14 @@ std::string Decisions(const std::string& output) {
 
 }  // namespace
 
-TEST_CASE("A precision sweep killed and resumed equals an uninterrupted run and a fixed grid, "
-          "row for row",
-          "[precision][kill][source]") {
+TEST_CASE(
+    "A precision sweep killed and resumed equals an uninterrupted run and a fixed grid, "
+    "row for row",
+    "[precision][kill][source]") {
   const std::string dir = test::FreshDirectory("precision_source");
   const std::string config = dir + "/target.ini";
-  std::ofstream(config) << "name = target\n" << kCells
+  std::ofstream(config) << "name = target\n"
+                        << kCells
                         << "[precision]\ntarget = ratio_exponent\nover = l\nthreshold = 0\n"
                            "budget = 120\nstart = 2\nlooks = 3\nbootstrap = 200\n";
   const auto clean = test::RunCommand(Sweep("run " + config + " --out " + dir + "/clean.h5"));

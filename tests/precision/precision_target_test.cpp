@@ -105,7 +105,7 @@ TEST_CASE("A precision target stops as soon as the interval excludes the thresho
   const auto held = RunToEnd(above, rows);
   CHECK(above.verdict() == Verdict::kAbove);
   CHECK(above.looks().back().lo > 0);
-  CHECK(int(held.size()) < s.budget);  // stopped before the budget
+  CHECK(int(held.size()) < s.budget);                    // stopped before the budget
   for (size_t k = 0; k + 1 < above.looks().size(); ++k)  // and not before it was decided
     CHECK(above.looks()[k].verdict == Verdict::kRunning);
 
@@ -193,9 +193,10 @@ TEST_CASE("Settings out of range are refused by name", "[precision]") {
   CHECK_THROWS_WITH(PrecisionTarget(3, MeanDifference(0, 1), s), Catch::Contains("alpha"));
 }
 
-TEST_CASE("At the threshold, the spending rule decides wrongly no more often than alpha; the "
-          "naive rule does",
-          "[precision][simulation]") {
+TEST_CASE(
+    "At the threshold, the spending rule decides wrongly no more often than alpha; the "
+    "naive rule does",
+    "[precision][simulation]") {
   // 300 runs of the whole procedure (5 looks, budget 400) where the true exponent is exactly the
   // threshold. The larger simulation is in docs/results/precision-targets.md.
   PrecisionSettings s = Settings(400);

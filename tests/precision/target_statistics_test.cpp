@@ -29,8 +29,8 @@ Synthetic Make(int trials, uint64_t seed) {
         const double n_star = cnn ? 30.0 * n : 20.0 * std::sqrt(n);
         const double p = 1 / (1 + std::exp(-3 * std::log(N / n_star)));
         CellRecord cell;
-        cell.params = {{"N", std::to_string(int(N))}, {"data.n", std::to_string(n)},
-                       {"model.kind", kind}};
+        cell.params = {
+            {"N", std::to_string(int(N))}, {"data.n", std::to_string(n)}, {"model.kind", kind}};
         CellSample ok, acc;
         for (int t = 0; t < trials; ++t) {
           TrialRecord row;
@@ -77,11 +77,11 @@ TEST_CASE("The N* ratio exponent equals pmoe-analyze's on the same rows, both re
   CHECK(NStarExponent(cnn, {})(cnn_rows) == Approx(1.0).margin(0.2));
 }
 
-TEST_CASE("An N* outside its grid gives no exponent, and bad layouts are refused",
-          "[precision]") {
+TEST_CASE("An N* outside its grid gives no exponent, and bad layouts are refused", "[precision]") {
   Synthetic s = Make(20, 5);
   // Every trial of the CNN at n = 8 fails: its N* lies above the grid.
-  for (size_t c = 16; c < 24; ++c) std::fill(s.success[c].values.begin(), s.success[c].values.end(), 0);
+  for (size_t c = 16; c < 24; ++c)
+    std::fill(s.success[c].values.begin(), s.success[c].values.end(), 0);
   CHECK(std::isnan(NStarExponent(s.cells, {})(s.success)));
   CHECK_THROWS_WITH(NStarExponent({{0, 2, 25}, {0, 2, 50}}, {}),
                     Catch::Contains("at least two axis values"));

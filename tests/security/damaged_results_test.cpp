@@ -44,8 +44,8 @@ const std::string& Template() {
     REQUIRE(RunCommand(SweepCommand("run " + dir + "/t.ini --out " + dir + "/t.h5")).status == 0);
     ResultContents c = ReadResultFile(dir + "/t.h5");
     c.rows[1].result.message = "a longer message held in the global heap";
-    WriteResultFile(dir + "/t.h5", c.meta, ExpandGrid(LoadSweepConfig(dir + "/t.ini")),
-                    *c.schema, c.rows);
+    WriteResultFile(dir + "/t.h5", c.meta, ExpandGrid(LoadSweepConfig(dir + "/t.ini")), *c.schema,
+                    c.rows);
     return Slurp(dir + "/t.h5");
   }();
   return bytes;
@@ -95,8 +95,8 @@ void ReplaceColumn(hid_t file, const char* column, int rank, hsize_t rows) {
   H5Ldelete(file, column, H5P_DEFAULT);
   const hsize_t dims[2] = {rows, 2};
   const hid_t space = H5Screate_simple(rank, dims, nullptr);
-  const hid_t set = H5Dcreate2(file, column, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                               H5P_DEFAULT);
+  const hid_t set =
+      H5Dcreate2(file, column, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   std::vector<double> zeros(rows * 2, 0.0);
   H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data());
   H5Dclose(set);
@@ -115,21 +115,34 @@ TEST_CASE("Impossible values, shapes, types and references are refused by both r
     std::function<void(hid_t)> edit;
   };
   const Damage damages[] = {
-      {"a negative trial index", "trial -1", [](hid_t f) { SetValue<int32_t>(f, "/trials/trial", 0, -1, H5T_NATIVE_INT32); }},
-      {"a trial index past trials_per_cell", "trial 2", [](hid_t f) { SetValue<int32_t>(f, "/trials/trial", 0, 2, H5T_NATIVE_INT32); }},
-      {"an unknown status", "status 7", [](hid_t f) { SetValue<uint8_t>(f, "/trials/status", 1, 7, H5T_NATIVE_UINT8); }},
-      {"an unknown stop reason", "stop_reason 9", [](hid_t f) { SetValue<uint8_t>(f, "/trials/stop_reason", 1, 9, H5T_NATIVE_UINT8); }},
-      {"a success flag of 2", "success 2", [](hid_t f) { SetValue<uint8_t>(f, "/trials/success", 0, 2, H5T_NATIVE_UINT8); }},
-      {"test accuracy 5", "test_acc 5", [](hid_t f) { SetValue<double>(f, "/trials/test_acc", 0, 5.0, H5T_NATIVE_DOUBLE); }},
-      {"NaN accuracy of an ok trial", "train_acc is NaN", [](hid_t f) { SetValue<double>(f, "/trials/train_acc", 0, NAN, H5T_NATIVE_DOUBLE); }},
-      {"negative epochs", "epochs -3", [](hid_t f) { SetValue<int32_t>(f, "/trials/epochs", 0, -3, H5T_NATIVE_INT32); }},
-      {"negative steps", "steps -1", [](hid_t f) { SetValue<int64_t>(f, "/trials/steps", 0, -1, H5T_NATIVE_INT64); }},
-      {"a cell id of no cell", "no cell of /cells", [](hid_t f) { SetValue<uint64_t>(f, "/trials/cell_id", 0, 12345, H5T_NATIVE_UINT64); }},
-      {"a repeated trial", "repeats trial", [](hid_t f) { SetValue<int32_t>(f, "/trials/trial", 1, 0, H5T_NATIVE_INT32); }},
-      {"trials_per_cell 1 for trials 0 and 1", "trial 1", [](hid_t f) {
+      {"a negative trial index", "trial -1",
+       [](hid_t f) { SetValue<int32_t>(f, "/trials/trial", 0, -1, H5T_NATIVE_INT32); }},
+      {"a trial index past trials_per_cell", "trial 2",
+       [](hid_t f) { SetValue<int32_t>(f, "/trials/trial", 0, 2, H5T_NATIVE_INT32); }},
+      {"an unknown status", "status 7",
+       [](hid_t f) { SetValue<uint8_t>(f, "/trials/status", 1, 7, H5T_NATIVE_UINT8); }},
+      {"an unknown stop reason", "stop_reason 9",
+       [](hid_t f) { SetValue<uint8_t>(f, "/trials/stop_reason", 1, 9, H5T_NATIVE_UINT8); }},
+      {"a success flag of 2", "success 2",
+       [](hid_t f) { SetValue<uint8_t>(f, "/trials/success", 0, 2, H5T_NATIVE_UINT8); }},
+      {"test accuracy 5", "test_acc 5",
+       [](hid_t f) { SetValue<double>(f, "/trials/test_acc", 0, 5.0, H5T_NATIVE_DOUBLE); }},
+      {"NaN accuracy of an ok trial", "train_acc is NaN",
+       [](hid_t f) { SetValue<double>(f, "/trials/train_acc", 0, NAN, H5T_NATIVE_DOUBLE); }},
+      {"negative epochs", "epochs -3",
+       [](hid_t f) { SetValue<int32_t>(f, "/trials/epochs", 0, -3, H5T_NATIVE_INT32); }},
+      {"negative steps", "steps -1",
+       [](hid_t f) { SetValue<int64_t>(f, "/trials/steps", 0, -1, H5T_NATIVE_INT64); }},
+      {"a cell id of no cell", "no cell of /cells",
+       [](hid_t f) { SetValue<uint64_t>(f, "/trials/cell_id", 0, 12345, H5T_NATIVE_UINT64); }},
+      {"a repeated trial", "repeats trial",
+       [](hid_t f) { SetValue<int32_t>(f, "/trials/trial", 1, 0, H5T_NATIVE_INT32); }},
+      {"trials_per_cell 1 for trials 0 and 1", "trial 1",
+       [](hid_t f) {
          H5Adelete(f, "trials_per_cell");
          const hid_t s = H5Screate(H5S_SCALAR);
-         const hid_t a = H5Acreate2(f, "trials_per_cell", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+         const hid_t a =
+             H5Acreate2(f, "trials_per_cell", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT);
          const int64_t one = 1;
          H5Awrite(a, H5T_NATIVE_INT64, &one);
          H5Aclose(a);
@@ -137,14 +150,19 @@ TEST_CASE("Impossible values, shapes, types and references are refused by both r
        }},
       {"no trials_per_cell", "trials_per_cell", [](hid_t f) { H5Adelete(f, "trials_per_cell"); }},
       {"no config", "attribute config", [](hid_t f) { H5Adelete(f, "config"); }},
-      {"a status column of another type", "status", [](hid_t f) { ReplaceColumn(f, "/trials/status", 1, 4); }},
-      {"a trial column of rank 2", "trial", [](hid_t f) { ReplaceColumn(f, "/trials/trial", 2, 4); }},
-      {"an epochs column of another length", "epochs", [](hid_t f) { ReplaceColumn(f, "/trials/epochs", 1, 3); }},
-      {"a status stored wider, out of range", "status", [](hid_t f) {
+      {"a status column of another type", "status",
+       [](hid_t f) { ReplaceColumn(f, "/trials/status", 1, 4); }},
+      {"a trial column of rank 2", "trial",
+       [](hid_t f) { ReplaceColumn(f, "/trials/trial", 2, 4); }},
+      {"an epochs column of another length", "epochs",
+       [](hid_t f) { ReplaceColumn(f, "/trials/epochs", 1, 3); }},
+      {"a status stored wider, out of range", "status",
+       [](hid_t f) {
          H5Ldelete(f, "/trials/status", H5P_DEFAULT);
          const hsize_t rows = 4;
          const hid_t s = H5Screate_simple(1, &rows, nullptr);
-         const hid_t d = H5Dcreate2(f, "/trials/status", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+         const hid_t d = H5Dcreate2(f, "/trials/status", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT,
+                                    H5P_DEFAULT);
          const int64_t v[4] = {0, -1, 0, 0};  // -1 clipped to 0 would have read as ok
          H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
          H5Dclose(d);

@@ -81,9 +81,9 @@ TEST_CASE("Hostile paths stay one word in every script line and printed command"
     WriteTinySweep(config);
     std::filesystem::remove(root + "/sbatch.log");
     const std::string env = "cd " + ShellQuote(root) + " && PATH=" + ShellQuote(bin) + ":$PATH ";
-    const auto wrote = RunCommand(env + SweepCommand("slurm " + ShellQuote(config) +
-                                                     " --shards 2 --pilot 0 --cpus 1 --out " +
-                                                     ShellQuote(out)));
+    const auto wrote =
+        RunCommand(env + SweepCommand("slurm " + ShellQuote(config) +
+                                      " --shards 2 --pilot 0 --cpus 1 --out " + ShellQuote(out)));
     INFO(wrote.out << wrote.err);
     REQUIRE(wrote.status == 0);
     const std::string array = dir + "/r.slurm/array.sbatch", merge = dir + "/r.slurm/merge.sbatch";
@@ -124,8 +124,8 @@ TEST_CASE("Hostile paths stay one word in every script line and printed command"
     // `missing` with the shards gone prints run commands; pasted, they run the shards.
     std::filesystem::remove_all(dir + "/r.slurm");
     std::filesystem::remove_all(dir + "/r.shards");
-    const auto missing = RunCommand(
-        env + SweepCommand("missing " + ShellQuote(config) + " --shards 2 --out " + ShellQuote(out)));
+    const auto missing = RunCommand(env + SweepCommand("missing " + ShellQuote(config) +
+                                                       " --shards 2 --out " + ShellQuote(out)));
     CHECK(missing.status == 1);
     std::istringstream lines(missing.out);
     int pasted = 0;
@@ -149,8 +149,10 @@ TEST_CASE("A newline in a path or a name is refused by name before any script is
   const std::string dir = test::FreshDirectory("newline_paths");
   const std::string config = dir + "/c.ini";
   WriteTinySweep(config);
-  const auto out = RunCommand(SweepCommand("slurm " + Sh(config) + " --shards 2 --pilot 0 "
-                                           "--out " + Sh(dir + "/x\ntouch PWNED\n.h5")));
+  const auto out = RunCommand(SweepCommand("slurm " + Sh(config) +
+                                           " --shards 2 --pilot 0 "
+                                           "--out " +
+                                           Sh(dir + "/x\ntouch PWNED\n.h5")));
   CHECK(out.status == 2);
   CHECK_THAT(out.err, Contains("--out") && Contains("a newline"));
   std::filesystem::create_directories(dir + "/a\nb");
@@ -159,9 +161,8 @@ TEST_CASE("A newline in a path or a name is refused by name before any script is
                                            " --shards 2 --pilot 0 --out " + Sh(dir + "/r.h5")));
   CHECK(cfg.status == 2);
   CHECK_THAT(cfg.err, Contains("config") && Contains("a newline"));
-  const auto setup = RunCommand(SweepCommand("slurm " + Sh(config) +
-                                             " --shards 2 --pilot 0 --setup " +
-                                             Sh("module load gcc\nrm -rf x")));
+  const auto setup = RunCommand(SweepCommand(
+      "slurm " + Sh(config) + " --shards 2 --pilot 0 --setup " + Sh("module load gcc\nrm -rf x")));
   CHECK(setup.status == 2);
   CHECK_FALSE(std::filesystem::exists(dir + "/r.slurm"));
   CHECK_FALSE(std::filesystem::exists(dir + "/results"));

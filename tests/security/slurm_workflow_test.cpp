@@ -36,9 +36,8 @@ void WriteTiny(const std::string& path) {
 std::string StandIns(const std::string& dir) {
   const std::string bin = dir + "/bin";
   std::filesystem::create_directories(bin);
-  std::ofstream(bin + "/sbatch")
-      << "#!/bin/sh\necho \"$*\" >> " << dir << "/sbatch.log\n"
-      << "n=$(wc -l < " << dir << "/sbatch.log)\necho $((99 + n))\n";
+  std::ofstream(bin + "/sbatch") << "#!/bin/sh\necho \"$*\" >> " << dir << "/sbatch.log\n"
+                                 << "n=$(wc -l < " << dir << "/sbatch.log)\necho $((99 + n))\n";
   std::ofstream(bin + "/scontrol") << "#!/bin/sh\necho \"$*\" >> " << dir << "/scontrol.log\n";
   std::ofstream(bin + "/squeue") << "#!/bin/sh\ncat " << dir << "/squeue.txt 2>/dev/null\n";
   for (const char* tool : {"/sbatch", "/scontrol", "/squeue"})
@@ -54,8 +53,9 @@ TEST_CASE("The array script requeues only its own task, a capped number of times
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
   const std::string out = dir + "/r.h5";
-  REQUIRE(RunCommand(SweepCommand("slurm " + dir + "/c.ini --shards 3 --pilot 0 --cpus 1 --out " +
-                                  out)).status == 0);
+  REQUIRE(
+      RunCommand(SweepCommand("slurm " + dir + "/c.ini --shards 3 --pilot 0 --cpus 1 --out " + out))
+          .status == 0);
   std::filesystem::remove(dir + "/scontrol.log");  // `slurm` asked it for MaxArraySize
   const std::string script = Slurp(dir + "/r.slurm/array.sbatch");
   CHECK_THAT(script, Contains("scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\""));
@@ -69,14 +69,16 @@ TEST_CASE("The array script requeues only its own task, a capped number of times
   std::ofstream(dir + "/fake.sbatch") << fake;
   const std::string task = "SLURM_ARRAY_JOB_ID=50 SLURM_ARRAY_TASK_ID=3 SLURM_JOB_ID=50 ";
   const auto requeued = RunCommand(path + task + "bash -c " +
-                                   ShellQuote("bash " + dir + "/fake.sbatch & p=$!; sleep 1; "
+                                   ShellQuote("bash " + dir +
+                                              "/fake.sbatch & p=$!; sleep 1; "
                                               "kill -USR1 $p; wait $p"));
   INFO(requeued.out << requeued.err);
   CHECK(requeued.status == 0);
   CHECK(Slurp(dir + "/scontrol.log") == "requeue 50_3\n");
   // Requeued as often as the cap allows: not again, and the task says why.
   const auto capped = RunCommand(path + task + "SLURM_RESTART_COUNT=5 bash -c " +
-                                 ShellQuote("bash " + dir + "/fake.sbatch & p=$!; sleep 1; "
+                                 ShellQuote("bash " + dir +
+                                            "/fake.sbatch & p=$!; sleep 1; "
                                             "kill -USR1 $p; wait $p"));
   CHECK(capped.status == 1);
   CHECK_THAT(capped.out, Contains("not requeued") && Contains("the cap is 5"));
@@ -89,8 +91,8 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
   const std::string dir = test::FreshDirectory("slurm_options");
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
-  const std::string slurm = path + SweepCommand("slurm " + dir + "/c.ini --pilot 0 --cpus 1 --out " +
-                                                dir + "/r.h5 ");
+  const std::string slurm =
+      path + SweepCommand("slurm " + dir + "/c.ini --pilot 0 --cpus 1 --out " + dir + "/r.h5 ");
   const auto short_time = RunCommand(slurm + "--shards 2 --time 2");
   CHECK(short_time.status == 2);
   CHECK_THAT(short_time.err, Contains("at least 5 minutes") && Contains("USR1"));
@@ -105,16 +107,19 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
   INFO(chunked.out << chunked.err);
   REQUIRE(chunked.status == 0);
   const std::string log = Slurp(dir + "/sbatch.log");
-  CHECK_THAT(log, Contains("--parsable --array=1,2%2 ") &&
-                      Contains("--parsable --array=1,2%2 --export=ALL,PMOE_SHARD_OFFSET=2 --comment=pmoe-") &&
-                      Contains("--parsable --array=1%2 --export=ALL,PMOE_SHARD_OFFSET=4 ") &&
-                      Contains("--dependency=afterany:100:101:102 "));
+  CHECK_THAT(
+      log,
+      Contains("--parsable --array=1,2%2 ") &&
+          Contains("--parsable --array=1,2%2 --export=ALL,PMOE_SHARD_OFFSET=2 --comment=pmoe-") &&
+          Contains("--parsable --array=1%2 --export=ALL,PMOE_SHARD_OFFSET=4 ") &&
+          Contains("--dependency=afterany:100:101:102 "));
   CHECK_THAT(Slurp(dir + "/r.slurm/array.sbatch"),
              Contains("#SBATCH --array=1-2%2\n") &&
                  Contains("shard=$((SLURM_ARRAY_TASK_ID + ${PMOE_SHARD_OFFSET:-0}))"));
   // The task of chunk 3 runs shard 5.
-  const auto fifth = RunCommand(path + "PMOE_SHARD_OFFSET=4 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=102 bash " +
-                                dir + "/r.slurm/array.sbatch");
+  const auto fifth =
+      RunCommand(path + "PMOE_SHARD_OFFSET=4 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=102 bash " +
+                 dir + "/r.slurm/array.sbatch");
   INFO(fifth.err);
   CHECK(fifth.status == 0);
   CHECK(std::filesystem::exists(dir + "/r.shards/shard-5-of-5.h5"));
@@ -126,8 +131,11 @@ TEST_CASE("missing: queued tasks are not resubmitted; the merge job retries fail
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
   const std::string out = dir + "/r.h5";
-  REQUIRE(RunCommand(path + SweepCommand("slurm " + dir + "/c.ini --shards 4 --pilot 0 --cpus 1 "
-                                         "--mem 1000 --time 10 --out " + out)).status == 0);
+  REQUIRE(RunCommand(path + SweepCommand("slurm " + dir +
+                                         "/c.ini --shards 4 --pilot 0 --cpus 1 "
+                                         "--mem 1000 --time 10 --out " +
+                                         out))
+              .status == 0);
   const std::string script = Slurp(dir + "/r.slurm/array.sbatch");
   const size_t at = script.find("#SBATCH --comment=") + 18;
   const std::string tag = script.substr(at, script.find('\n', at) - at);
@@ -135,7 +143,8 @@ TEST_CASE("missing: queued tasks are not resubmitted; the merge job retries fail
   // Shard 2 pending, shard 3 running in Slurm, shard 4 nowhere; another sweep's task ignored.
   std::ofstream(dir + "/squeue.txt") << "60_2|PENDING|" << tag << "\n60_3|RUNNING|" << tag
                                      << "\n61_4|PENDING|pmoe-0000000000000000\n";
-  const std::string missing = path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " + out);
+  const std::string missing =
+      path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " + out);
   const auto queued = RunCommand(missing);
   INFO(queued.out);
   CHECK(queued.status == 1);
@@ -143,7 +152,8 @@ TEST_CASE("missing: queued tasks are not resubmitted; the merge job retries fail
                              Contains("task 60_3 RUNNING") && Contains("queued or running") &&
                              Contains("--array=4 "));
   CHECK_THAT(queued.out, !Contains("--array=2") && !Contains("--array=3"));
-  const auto watch = RunCommand(path + SweepCommand("watch " + dir + "/c.ini --shards 4 --out " + out));
+  const auto watch =
+      RunCommand(path + SweepCommand("watch " + dir + "/c.ini --shards 4 --out " + out));
   CHECK(watch.status == 0);
   CHECK_THAT(watch.out, Contains("60_2") && Contains("PENDING") && Contains("1/1") &&
                             Contains("1 of 4 shards complete"));
@@ -153,8 +163,8 @@ TEST_CASE("missing: queued tasks are not resubmitted; the merge job retries fail
   std::ofstream(dir + "/r.slurm/logs/shard-2.state") << "exit 137\n";
   std::ofstream(dir + "/r.slurm/logs/shard-3.state") << "cancelled\n";
   std::ofstream(dir + "/r.slurm/logs/shard-4.state") << "bad-input\n";
-  const auto retry = RunCommand(path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " +
-                                                    out + " --retry 0"));
+  const auto retry = RunCommand(
+      path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " + out + " --retry 0"));
   INFO(retry.out << retry.err);
   CHECK(retry.status == 1);
   CHECK_THAT(Slurp(dir + "/sbatch.log"),
@@ -164,8 +174,8 @@ TEST_CASE("missing: queued tasks are not resubmitted; the merge job retries fail
                             Contains("retry 1 of 2"));
   // The cap: at retry 2 nothing more is submitted.
   std::filesystem::remove(dir + "/sbatch.log");
-  const auto capped = RunCommand(path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " +
-                                                     out + " --retry 2"));
+  const auto capped = RunCommand(
+      path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " + out + " --retry 2"));
   CHECK(capped.status == 1);
   CHECK_THAT(capped.out, Contains("not retried again"));
   CHECK_FALSE(std::filesystem::exists(dir + "/sbatch.log"));
@@ -180,7 +190,8 @@ TEST_CASE("missing counts an adaptive shard's trials", "[security][slurm][adapti
   const auto ran = RunCommand(SweepCommand("run " + dir + "/a.ini --shard 1/1 --out " + out));
   INFO(ran.err);
   REQUIRE(ran.status == 0);
-  const auto missing = RunCommand(SweepCommand("missing " + dir + "/a.ini --shards 1 --out " + out));
+  const auto missing =
+      RunCommand(SweepCommand("missing " + dir + "/a.ini --shards 1 --out " + out));
   INFO(missing.out << missing.err);
   CHECK(missing.status == 0);
   CHECK_THAT(missing.out, Contains("complete (") && !Contains("complete (0 trials"));

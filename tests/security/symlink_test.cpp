@@ -74,8 +74,8 @@ TEST_CASE("A symlink at any path a tool writes is refused by name; its target is
   REQUIRE(RunCommand(SweepCommand("run " + config + " --shard 2/2 --out " + out)).status == 0);
   std::ofstream(victim) << "another user's file";
   std::filesystem::create_symlink(victim, out);
-  const auto merge = RunCommand(SweepCommand("merge " + out + " " + shard + " " + dir +
-                                             "/r.shards/shard-2-of-2.h5"));
+  const auto merge = RunCommand(
+      SweepCommand("merge " + out + " " + shard + " " + dir + "/r.shards/shard-2-of-2.h5"));
   CHECK(merge.status == 2);
   CHECK_THAT(merge.err, Contains(out) && Contains("symbolic link"));
   CHECK(Slurp(victim) == "another user's file");
@@ -86,8 +86,8 @@ TEST_CASE("A file at the journal's path that is not a journal is moved aside, ne
   const std::string dir = test::FreshDirectory("foreign_journal");
   const std::string config = test::WriteQuickSweep(dir, "fj", 1);
   const std::string out = dir + "/r.h5";
-  for (const std::string& content : {std::string("notes"), std::string("x"),
-                                     std::string(5000, 'y')}) {
+  for (const std::string& content :
+       {std::string("notes"), std::string("x"), std::string(5000, 'y')}) {
     INFO(content.size() << " bytes");
     std::filesystem::remove(out);
     for (const auto& entry : std::filesystem::directory_iterator(dir))

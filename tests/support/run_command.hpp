@@ -6,9 +6,9 @@
 namespace pmoe::test {
 
 struct CommandResult {
-  int status = -1;     // exit status, or -1 if it did not exit normally
-  std::string out;     // stdout
-  std::string err;     // stderr
+  int status = -1;  // exit status, or -1 if it did not exit normally
+  std::string out;  // stdout
+  std::string err;  // stderr
 };
 
 CommandResult RunCommand(const std::string& command);

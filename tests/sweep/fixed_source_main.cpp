@@ -21,14 +21,11 @@ class FixedListSource : public WorkSource {
   std::vector<WorkItem> NextRound(const StoredRows& stored) override {
     std::vector<WorkItem> out;
     for (const WorkItem& item : items_)
-      if (out.size() < round_ && !stored.Has(cells_[item.cell].id, item.trial))
-        out.push_back(item);
+      if (out.size() < round_ && !stored.Has(cells_[item.cell].id, item.trial)) out.push_back(item);
     ++rounds_;
     return out;
   }
-  std::string Describe() const override {
-    return std::to_string(items_.size()) + " listed pairs";
-  }
+  std::string Describe() const override { return std::to_string(items_.size()) + " listed pairs"; }
   std::string RoundNote() const override { return "round " + std::to_string(rounds_); }
 
  private:

@@ -86,8 +86,8 @@ TEST_CASE("A sweep grown in trials and in its axes equals the sweep run at its f
   // More values on two axes (l = 4 is new cells of separate only; N = 240 of every model).
   const std::string more_values = WriteSweep(dir, "values", 5, "60,120,240", "2:4");
   const auto wider = RunCommand(SweepCommand("plan " + more_values + " --out " + out));
-  CHECK_THAT(wider.out, Contains("new cells") && Contains("N += {240}") &&
-                            Contains("model.l += {4}"));
+  CHECK_THAT(wider.out,
+             Contains("new cells") && Contains("N += {240}") && Contains("model.l += {4}"));
   REQUIRE(RunCommand(SweepCommand("run " + more_values + " --out " + out)).status == 0);
   CheckKept(second, RowsOf(out));
   CHECK_FALSE(std::filesystem::exists(out + ".journal"));
@@ -123,8 +123,8 @@ TEST_CASE("A change to a sweep other than growth is refused by name, the file un
           "[sweep][grow]") {
   const std::string dir = test::FreshDirectory("grow_refused");
   const std::string out = dir + "/r.h5";
-  REQUIRE(RunCommand(SweepCommand("run " + WriteSweep(dir, "base", 3, "60,120", "2:3") +
-                                  " --out " + out))
+  REQUIRE(RunCommand(
+              SweepCommand("run " + WriteSweep(dir, "base", 3, "60,120", "2:3") + " --out " + out))
               .status == 0);
   const auto before = std::filesystem::last_write_time(out);
   const std::vector<std::pair<std::string, std::string>> changes = {
@@ -154,8 +154,8 @@ TEST_CASE("A sharded sweep grows: its shards take their share of the merged file
   auto run_shards = [&](const std::string& config) {
     std::string parts;
     for (int i = 1; i <= 3; ++i) {
-      const auto r = RunCommand(SweepCommand("run " + config + " --shard " + std::to_string(i) +
-                                             "/3 --out " + merged));
+      const auto r = RunCommand(
+          SweepCommand("run " + config + " --shard " + std::to_string(i) + "/3 --out " + merged));
       INFO(r.err);
       REQUIRE(r.status == 0);
       parts += " " + dir + "/m.shards/shard-" + std::to_string(i) + "-of-3.h5";
@@ -220,11 +220,11 @@ TEST_CASE("An adaptive sweep grows by series: the held series are replayed, the 
 TEST_CASE("Pooled files of other seeds are combined, copies of one row counted once",
           "[sweep][grow][analysis]") {
   const std::string dir = test::FreshDirectory("grow_pool");
-  REQUIRE(RunCommand(SweepCommand("run " + WriteSweep(dir, "a", 3, "60,120", "2:3", 7) +
-                                  " --out " + dir + "/a.h5"))
+  REQUIRE(RunCommand(SweepCommand("run " + WriteSweep(dir, "a", 3, "60,120", "2:3", 7) + " --out " +
+                                  dir + "/a.h5"))
               .status == 0);
-  REQUIRE(RunCommand(SweepCommand("run " + WriteSweep(dir, "b", 3, "60,120", "2:3", 8) +
-                                  " --out " + dir + "/b.h5"))
+  REQUIRE(RunCommand(SweepCommand("run " + WriteSweep(dir, "b", 3, "60,120", "2:3", 8) + " --out " +
+                                  dir + "/b.h5"))
               .status == 0);
   const size_t rows = ReadResultFile(dir + "/a.h5").rows.size();
   // Other seeds: every trial of both, those of the second numbered after the first's.

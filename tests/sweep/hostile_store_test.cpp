@@ -138,7 +138,7 @@ std::vector<Damage> Damages() {
        [](Editor& e, const ResultContents&) {
          e.Set("/trials/cell_id", H5T_NATIVE_UINT64, 0, uint64_t{12345});
        }},
-      {"a trial index = trials", "/trials row 1: trial 3 (expected 0..2)",
+      {"a trial index = trials", "/trials row 1: trial 3 (expected 0..2: trials_per_cell is 3)",
        [](Editor& e, const ResultContents&) {
          e.Set("/trials/trial", H5T_NATIVE_INT32, 1, int32_t{3});
        }},

@@ -8,7 +8,9 @@
 namespace pmoe {
 namespace {
 
-std::vector<Cell> Cells(const std::string& text) { return ExpandGrid(ParseSweepConfig("g.ini", text)); }
+std::vector<Cell> Cells(const std::string& text) {
+  return ExpandGrid(ParseSweepConfig("g.ini", text));
+}
 
 std::string Refusal(const std::string& text) {
   try {
@@ -25,9 +27,9 @@ const char* const kJoint = "trials = 2\n[model]\nkind = joint\n";
 
 TEST_CASE("A zipped axis steps its parameters together: one cell per tuple, not a product",
           "[sweep][grid][linked]") {
-  const std::vector<Cell> cells =
-      Cells(std::string(kJoint) + "[grid]\nmodel.k, model.m = (2, 10), (4, 20), (8, 40)\n"
-                                  "N = 100, 200\n");
+  const std::vector<Cell> cells = Cells(std::string(kJoint) +
+                                        "[grid]\nmodel.k, model.m = (2, 10), (4, 20), (8, 40)\n"
+                                        "N = 100, 200\n");
   REQUIRE(cells.size() == 3 * 2);
   const int k[] = {2, 2, 4, 4, 8, 8}, m[] = {10, 10, 20, 20, 40, 40}, N[] = {100, 200};
   for (size_t i = 0; i < cells.size(); ++i) {
@@ -59,8 +61,9 @@ TEST_CASE("A rule derives a parameter in each cell from the others", "[sweep][gr
   REQUIRE(cells.size() == 2);
   CHECK(cells[1].spec.model.lr == 0.05);
   // A cell that does not read a parameter of the rule keeps its base value (a CNN has no k).
-  cells = Cells("trials = 2\n[model]\nm = 12\n[grid]\nmodel.kind = joint, cnn\n"
-                "model.k = 2, 4\nmodel.m = 5 * ${model.k}\n");
+  cells = Cells(
+      "trials = 2\n[model]\nm = 12\n[grid]\nmodel.kind = joint, cnn\n"
+      "model.k = 2, 4\nmodel.m = 5 * ${model.k}\n");
   REQUIRE(cells.size() == 3);
   CHECK(cells[1].spec.model.m == 20);
   CHECK(cells[2].spec.model.kind == "cnn");

@@ -59,8 +59,9 @@ TEST_CASE("A listed work source killed and resumed equals an uninterrupted run, 
   CHECK(test::CompareResults(dir + "/clean.h5", out).empty());
 
   // Each listed row is the grid's row of the same (cell, trial): rows depend on nothing else.
-  REQUIRE(test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/grid.h5"))
-              .status == 0);
+  REQUIRE(
+      test::RunCommand(test::SweepCommand("run " + config + " --out " + dir + "/grid.h5")).status ==
+      0);
   const ResultContents grid = ReadResultFile(dir + "/grid.h5"), listed_rows = ReadResultFile(out);
   std::map<std::pair<uint64_t, int>, const TrialRow*> by_key;
   for (const TrialRow& r : grid.rows) by_key[{r.cell_id, r.result.trial}] = &r;

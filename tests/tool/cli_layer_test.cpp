@@ -40,9 +40,9 @@ std::string ErrorOf(const std::vector<std::string>& args,
 
 TEST_CASE("the option layer resolves aliases, keeps order and takes values starting with '-'",
           "[cli]") {
-  const cli::Parsed p = cli::Parse(
-      Example(), {"a.h5", "--checkpoint_seconds", "5", "--from", "-3", "--where=N=10", "--force",
-                  "--where", "k=2", "b.h5"});
+  const cli::Parsed p =
+      cli::Parse(Example(), {"a.h5", "--checkpoint_seconds", "5", "--from", "-3", "--where=N=10",
+                             "--force", "--where", "k=2", "b.h5"});
   CHECK(p.operands == std::vector<std::string>{"a.h5", "b.h5"});
   CHECK(p.Get("checkpoint-seconds") == std::optional<std::string>("5"));
   CHECK(p.Get("from") == std::optional<std::string>("-3"));

@@ -6,8 +6,8 @@
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/family/builtin.hpp"
-#include "pmoe/train/sgd_trainer.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "pmoe/train/sgd_trainer.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {

@@ -5,9 +5,9 @@
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "pmoe/family/model_factory.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
-#include "pmoe/family/model_factory.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "pmoe/analysis/results.hpp"
-#include "pmoe/stats/stats.hpp"
 #include "pmoe/analysis/table.hpp"
+#include "pmoe/stats/stats.hpp"
 
 namespace pmoe {
 

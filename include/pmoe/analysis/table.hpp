@@ -9,8 +9,8 @@
 namespace pmoe {
 
 struct TableValue {
-  std::string text;      // what the aligned view shows
-  double number = 0;     // the value for CSV/JSON when numeric
+  std::string text;   // what the aligned view shows
+  double number = 0;  // the value for CSV/JSON when numeric
   bool numeric = false;
 
   static TableValue Text(std::string text);

@@ -14,8 +14,12 @@ inline float ExpNonPositive(float x) {
   const float n = __builtin_rintf(clamped * 1.44269504088896341f);
   float r = clamped - n * 0.693359375f;  // ln 2 in two parts: n * hi is exact
   r = r - n * -2.12194440e-4f;
-  const float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r +
-                    4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f;
+  const float p =
+      ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) *
+           r +
+       1.6666665459e-1f) *
+          r +
+      5.0000001201e-1f;
   const float er = p * (r * r) + r + 1.0f;
   const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
   float scale;

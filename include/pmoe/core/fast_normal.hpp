@@ -4,8 +4,8 @@
 // statistic of a trial can see, and the same bits on every run of the same build.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace pmoe {
@@ -33,8 +33,8 @@ inline float MinusTwoLog(float x) {
   const float e = static_cast<float>(static_cast<int>(shifted >> 23) - 127);
   const float m = BitsToFloat((shifted & 0x7fffffu) + 0x3f3504f3u);
   const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
-  const float series = -4.0f + t2 * (-4.0f / 3 + t2 * (-4.0f / 5 + t2 * (-4.0f / 7 +
-                                                                         t2 * (-4.0f / 9))));
+  const float series =
+      -4.0f + t2 * (-4.0f / 3 + t2 * (-4.0f / 5 + t2 * (-4.0f / 7 + t2 * (-4.0f / 9))));
   return e * -1.38629436f + t * series;
 }
 
@@ -45,10 +45,12 @@ inline void SinCos2Pi(float u, float* s, float* c) {
   const float nearest = __builtin_rintf(quarter);
   const int q = static_cast<int>(nearest) & 3;
   const float a = (quarter - nearest) * 1.5707963f, a2 = a * a;  // the difference is exact
-  const float sa = a + a * a2 * (-1.6666654611e-1f + a2 * (8.3321608736e-3f +
-                                                          a2 * -1.9515295891e-4f));
-  const float ca = 1.0f - 0.5f * a2 + a2 * a2 * (4.166664568298827e-2f +
-                   a2 * (-1.388731625493765e-3f + a2 * 2.443315711809948e-5f));
+  const float sa =
+      a + a * a2 * (-1.6666654611e-1f + a2 * (8.3321608736e-3f + a2 * -1.9515295891e-4f));
+  const float ca =
+      1.0f - 0.5f * a2 +
+      a2 * a2 *
+          (4.166664568298827e-2f + a2 * (-1.388731625493765e-3f + a2 * 2.443315711809948e-5f));
   // Rotate by q quarter turns, (s, c) -> (c, -s) each, with bit operations only (no branch, so
   // the loop vectorizes): swap on odd q; sin negative for q = 2, 3; cos for q = 1, 2.
   const uint32_t swap = 0u - static_cast<uint32_t>(q & 1);
@@ -83,8 +85,7 @@ inline void FillNormals(uint64_t key, uint64_t first, int count, float* out) {
       const uint64_t h = Mix(counter);
       // 24-bit integers convert to float exactly; through int32 the conversion vectorizes.
       u1[i] = (static_cast<float>(static_cast<int32_t>(h >> 40)) + 0.5f) * (1.0f / 16777216.0f);
-      u2[i] = static_cast<float>(static_cast<int32_t>((h >> 16) & 0xffffff)) *
-              (1.0f / 16777216.0f);
+      u2[i] = static_cast<float>(static_cast<int32_t>((h >> 16) & 0xffffff)) * (1.0f / 16777216.0f);
     }
     float* dst = out + done;
     const int full = std::min(pairs, (count - done) / 2);

@@ -50,7 +50,8 @@ class Rng {
   // Uniform on [0, 1) with 53 random bits.
   double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 
-  // Uniform integer in [0, bound), bound >= 1 (Lemire's multiply-shift; bias < 2^-32 for our sizes).
+  // Uniform integer in [0, bound), bound >= 1 (Lemire's multiply-shift; bias < 2^-32 for our
+  // sizes).
   uint32_t Below(uint32_t bound) {
     return static_cast<uint32_t>(((Next() >> 32) * static_cast<uint64_t>(bound)) >> 32);
   }

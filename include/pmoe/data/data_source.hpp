@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "pmoe/core/metrics.hpp"
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/dataset.hpp"
-#include "pmoe/core/metrics.hpp"
 
 namespace pmoe {
 

@@ -11,8 +11,8 @@ namespace pmoe {
 
 struct ImageSplit {
   int count = 0;
-  std::vector<uint8_t> pixels;  // (count, rows*cols)
-  std::vector<uint8_t> labels;  // (count)
+  std::vector<uint8_t> pixels;             // (count, rows*cols)
+  std::vector<uint8_t> labels;             // (count)
   std::vector<std::vector<int>> by_class;  // image indices of each label value
 };
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "pmoe/core/metrics.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/data_source.hpp"
 #include "pmoe/train/train_outcome.hpp"
-#include "pmoe/core/metrics.hpp"
 
 namespace pmoe {
 

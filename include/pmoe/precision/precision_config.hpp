@@ -25,10 +25,10 @@
 namespace pmoe {
 
 struct PrecisionConfig {
-  bool ratio = true;                  // target: ratio_exponent (true) or exponent
-  std::vector<std::string> over;      // one parameter, or numerator and denominator (dotted)
-  CurveSettings curve;                // reading, success_threshold, target_accuracy
-  PrecisionSettings settings;         // threshold, alpha, budget, start, looks, bootstrap
+  bool ratio = true;              // target: ratio_exponent (true) or exponent
+  std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
+  CurveSettings curve;            // reading, success_threshold, target_accuracy
+  PrecisionSettings settings;     // threshold, alpha, budget, start, looks, bootstrap
 };
 
 // Sets `key` (without "precision.") from `value`; ConfigError naming the file, the key and what

@@ -21,9 +21,9 @@ using CellParams = std::map<std::string, std::string>;  // name -> value, from t
 CellParams ParseCanonicalKey(const std::string& key);
 
 struct PrecisionGroup {
-  std::string label;               // the parameters that set it apart ("all" when none do)
-  std::vector<size_t> cells;       // per place on the curves: the sweep's cell index
-  std::vector<CurveCell> curve;    // per place: side, axis value, N
+  std::string label;             // the parameters that set it apart ("all" when none do)
+  std::vector<size_t> cells;     // per place on the curves: the sweep's cell index
+  std::vector<CurveCell> curve;  // per place: side, axis value, N
 };
 
 // Throws ConfigError (naming `path`) when a cell lacks N or an axis parameter it must have, a

@@ -24,7 +24,7 @@ NullScenario ParseScenario(const std::string& name);
 
 struct SimulationTally {
   int runs = 0, above = 0, below = 0, undecided = 0;
-  double mean_trials = 0;  // trials spent per run
+  double mean_trials = 0;     // trials spent per run
   std::vector<int> wrong_at;  // wrong decisions by look index
   double Wrong() const { return double(above + below) / runs; }
 };

@@ -32,12 +32,12 @@ enum class Verdict { kRunning, kAbove, kBelow, kUndecided };
 const char* VerdictName(Verdict verdict);  // "running", "above", "below", "undecided"
 
 struct PrecisionSettings {
-  double threshold = 0;   // the value the interval must exclude
-  double alpha = 0.05;    // P(any wrong decision, either side, over all looks) at most
-  int budget = 0;         // total trials over all cells at most
-  int start = 4;          // trials per cell at the first look
-  int looks = 6;          // looks at most, geometric in total trials, the last at the budget
-  int bootstrap = 1000;   // replicates of the deciding interval per look
+  double threshold = 0;  // the value the interval must exclude
+  double alpha = 0.05;   // P(any wrong decision, either side, over all looks) at most
+  int budget = 0;        // total trials over all cells at most
+  int start = 4;         // trials per cell at the first look
+  int looks = 6;         // looks at most, geometric in total trials, the last at the budget
+  int bootstrap = 1000;  // replicates of the deciding interval per look
   int allocation_bootstrap = 200;  // replicates per cell for the allocation
   double uniform_share = 0.25;     // of each round's trials spread evenly over the cells
   uint64_t seed = 1;               // of the bootstraps (never of the trials)
@@ -53,10 +53,10 @@ struct PrecisionSettings {
 void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells);
 
 struct Look {
-  int index = 0;            // 0, 1, ...
-  std::vector<int> trials;  // per cell: trials 0..trials-1 are this look's data
-  int total = 0;            // their sum
-  double alpha = 0;         // spent at this look
+  int index = 0;                        // 0, 1, ...
+  std::vector<int> trials;              // per cell: trials 0..trials-1 are this look's data
+  int total = 0;                        // their sum
+  double alpha = 0;                     // spent at this look
   double estimate = 0, lo = 0, hi = 0;  // the interval at level 1 - alpha
   Verdict verdict = Verdict::kRunning;  // kRunning: undecided, more looks to come
 };

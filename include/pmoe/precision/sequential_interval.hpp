@@ -34,8 +34,8 @@ struct DecisionInterval {
 double StudentQuantile(double p, double df);
 
 // The two-sided interval of level 1 - alpha around `estimate` from bootstrap replicates:
-// estimate - z s_lo, estimate + z s_hi, with z = StudentQuantile(1 - alpha / 2, df) and s_lo, s_hi the
-// replicates' half-spreads below and above their median (median - 15.87 % quantile, 84.13 %
+// estimate - z s_lo, estimate + z s_hi, with z = StudentQuantile(1 - alpha / 2, df) and s_lo, s_hi
+// the replicates' half-spreads below and above their median (median - 15.87 % quantile, 84.13 %
 // quantile - median). The spreads come from the body of the bootstrap distribution, so the far
 // tails that small alphas need do not rest on a handful of replicates. A replicate in which the
 // statistic cannot be computed (NaN) counts as -inf for the lower quantile and +inf for the upper

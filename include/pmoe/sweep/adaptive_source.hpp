@@ -16,9 +16,9 @@ class AdaptiveSource : public WorkSource {
 
   std::vector<WorkItem> NextRound(const StoredRows& stored) override;
   std::string Describe() const override;
-  std::string RoundNote() const override;                  // "3 of 10 series still searching"
-  void Annotate(ResultMeta& meta) const override;          // the series table
-  std::string Summary() const override;                    // PrintSeriesOutcomes
+  std::string RoundNote() const override;          // "3 of 10 series still searching"
+  void Annotate(ResultMeta& meta) const override;  // the series table
+  std::string Summary() const override;            // PrintSeriesOutcomes
 
  private:
   const std::vector<Cell>& cells_;

@@ -16,12 +16,12 @@ namespace pmoe {
 std::vector<WorkItem> PilotItems(const std::vector<WorkItem>& items, size_t count);
 
 struct PilotEstimate {
-  size_t trials = 0;             // run by the pilot
-  double measured_seconds = 0;   // their trial times, summed
-  double modeled_seconds = 0;    // what the static model said for them
-  double ratio = 0;              // measured / modeled
-  double ratio_error = 0;        // its standard error from the trials' spread; NaN for one
-  double wall_seconds = 0;       // the pilot's own run time
+  size_t trials = 0;            // run by the pilot
+  double measured_seconds = 0;  // their trial times, summed
+  double modeled_seconds = 0;   // what the static model said for them
+  double ratio = 0;             // measured / modeled
+  double ratio_error = 0;       // its standard error from the trials' spread; NaN for one
+  double wall_seconds = 0;      // the pilot's own run time
 };
 
 // The ratio estimate from per-trial (measured, modeled) seconds: R = sum m / sum e, with the

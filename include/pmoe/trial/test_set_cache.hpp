@@ -29,8 +29,7 @@ class TestSetCache {
 
   // The set kept under (data parameters' canonical key, data seed, sample count), or null. Each
   // call counts as one of the key's announced uses, found or not.
-  std::shared_ptr<const Dataset> Find(const std::string& data_key, uint64_t data_seed,
-                                      int count);
+  std::shared_ptr<const Dataset> Find(const std::string& data_key, uint64_t data_seed, int count);
 
   // Keeps a copy of `set` under that key if the budget has room for it.
   void Offer(const std::string& data_key, uint64_t data_seed, const Dataset& set);
