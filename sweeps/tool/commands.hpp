@@ -27,6 +27,11 @@ cli::Command MissingCommand();
 cli::Command SlurmCommand();
 cli::Command WatchCommand();
 
+// The options that name a sharded sweep's files (missing, watch): --shards K and --out F.
+std::vector<cli::Option> ShardSetOptions();
+// --shards K of such a command; throws ConfigError with the command's usage when it is absent.
+int RequiredShards(const cli::Parsed& args, const cli::Command& command);
+
 int RunPlanCommand(const cli::Parsed& args, const std::string& command_line);
 int RunRunCommand(const cli::Parsed& args, const std::string& command_line);
 int RunMergeCommand(const cli::Parsed& args, const std::string& command_line);

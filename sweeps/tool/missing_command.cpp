@@ -97,6 +97,24 @@ std::string FirstLine(const std::string& path) {
 
 }  // namespace
 
+std::vector<cli::Option> ShardSetOptions() {
+  return {
+      {"shards", "K", "the number of shards the sweep was split into (required)", {}, ""},
+      {"out",
+       "F",
+       "the merged result file given to run/slurm --out (default results/NAME.h5)",
+       {},
+       ""},
+  };
+}
+
+int RequiredShards(const cli::Parsed& args, const cli::Command& command) {
+  if (!args.Has("shards"))
+    throw ConfigError("command line: " + command.name +
+                      " needs --shards K (usage: " + command.Usage() + ")");
+  return ParseShard("1/" + *args.Get("shards")).count;
+}
+
 cli::Command MissingCommand() {
   cli::Command c;
   c.tool = "pmoe-sweep";
@@ -106,21 +124,17 @@ cli::Command MissingCommand() {
   c.summary =
       "which shards are complete, incomplete, absent, running or of another sweep, "
       "and the command that finishes them; exit 1 until all are complete";
-  c.options = {
-      {"shards", "K", "the number of shards the sweep was split into (required)", {}, ""},
-      {"out",
-       "F",
-       "the merged result file given to run/slurm --out (default results/NAME.h5)",
-       {},
-       ""},
-      {"json", "", "print the shards and the advice as one JSON object", {}, ""},
-      {"retry",
-       "N",
-       "(the merge job's) resubmit failed tasks, attempt N, with more time and "
-       "memory",
-       {},
-       ""},
-  };
+  c.options = ShardSetOptions();
+  c.options.insert(c.options.end(),
+                   {
+                       {"json", "", "print the shards and the advice as one JSON object", {}, ""},
+                       {"retry",
+                        "N",
+                        "(the merge job's) resubmit failed tasks, attempt N, with more time and "
+                        "memory",
+                        {},
+                        ""},
+                   });
   return c;
 }
 
@@ -134,10 +148,7 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
   const std::string config = args.operands.at(0);
   const std::string out = args.Get("out").value_or("");
   const bool json = args.Has("json");
-  if (!args.Has("shards"))
-    throw ConfigError("command line: missing needs --shards K (usage: " + MissingCommand().Usage() +
-                      ")");
-  const int shards = ParseShard("1/" + *args.Get("shards")).count;
+  const int shards = RequiredShards(args, MissingCommand());
   const int retry = args.Has("retry")
                         ? static_cast<int>(ParseNumber("--retry", *args.Get("retry"), 0, true, 100,
                                                        "the merge job's attempt number, 0 or more"))

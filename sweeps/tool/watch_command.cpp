@@ -76,29 +76,22 @@ cli::Command WatchCommand() {
   c.operands = "CONFIG.ini";
   c.min_operands = c.max_operands = 1;
   c.summary = "every shard's Slurm task state and trials held, at a glance";
-  c.options = {
-      {"shards", "K", "the number of shards the sweep was split into (required)", {}, ""},
-      {"out",
-       "F",
-       "the merged result file given to run/slurm --out (default results/NAME.h5)",
-       {},
-       ""},
-      {"every",
-       "S",
-       "redraw every S seconds until every shard is complete (default: once)",
-       {},
-       ""},
-  };
+  c.options = ShardSetOptions();
+  c.options.insert(c.options.end(),
+                   {
+                       {"every",
+                        "S",
+                        "redraw every S seconds until every shard is complete (default: once)",
+                        {},
+                        ""},
+                   });
   return c;
 }
 
 int RunWatchCommand(const cli::Parsed& args, const std::string& command_line) {
   const std::string config = args.operands.at(0);
   const std::string out = args.Get("out").value_or("");
-  if (!args.Has("shards"))
-    throw ConfigError("command line: watch needs --shards K (usage: " + WatchCommand().Usage() +
-                      ")");
-  const int shards = ParseShard("1/" + *args.Get("shards")).count;
+  const int shards = RequiredShards(args, WatchCommand());
   const double every = args.Has("every") ? ParseNumber("--every", *args.Get("every"), 1, true,
                                                        86400, "seconds, 1 or more")
                                          : 0;
