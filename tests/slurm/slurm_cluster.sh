@@ -96,6 +96,21 @@ CONF
   skip "the node did not become idle in 20 s: $(sinfo -N 2>&1)"
 }
 
+# begin_slurm_test NAME: the preamble every Slurm test shares: a fresh world-readable work folder
+# $build/tests/tmp/NAME.PID with a project/ inside (Slurm's jobs run as root but read it), the
+# daemons started under $work/slurm and stopped on exit. Needs $build; sets work, SLURM_DIR and
+# started (the seconds the test itself took are counted from here).
+begin_slurm_test() {
+  work=$build/tests/tmp/$1.$$
+  rm -rf "$work"
+  mkdir -p "$work/project"
+  chmod 0755 "$work" "$work/project"
+  SLURM_DIR=$work/slurm
+  trap stop_slurm EXIT
+  start_slurm "$work/slurm"
+  started=$(date +%s)
+}
+
 # stop_slurm: TERM to the pids start_slurm recorded, then waits for them (KILL after 10 s).
 stop_slurm() {
   local pid

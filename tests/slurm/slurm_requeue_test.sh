@@ -13,14 +13,7 @@ src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 # shellcheck source=slurm_cluster.sh
 source "$src/tests/slurm/slurm_cluster.sh"
-work=$build/tests/tmp/slurm_requeue.$$
-rm -rf "$work"
-mkdir -p "$work/project"
-chmod 0755 "$work" "$work/project"
-SLURM_DIR=$work/slurm
-trap stop_slurm EXIT
-start_slurm "$work/slurm"
-started=$(date +%s)
+begin_slurm_test slurm_requeue
 cd "$work/project"
 tool=$build/sweeps/pmoe-sweep
 

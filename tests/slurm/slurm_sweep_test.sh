@@ -10,14 +10,7 @@ src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 # shellcheck source=slurm_cluster.sh
 source "$src/tests/slurm/slurm_cluster.sh"
-work=$build/tests/tmp/slurm_sweep.$$
-rm -rf "$work"
-mkdir -p "$work/project"
-chmod 0755 "$work" "$work/project"
-SLURM_DIR=$work/slurm
-trap stop_slurm EXIT
-start_slurm "$work/slurm"
-started=$(date +%s)
+begin_slurm_test slurm_sweep
 
 # The cluster guide's walk-through (docs/guide/clusters.md): its ```sh blocks, one file each.
 awk -v dir="$work" '
