@@ -11,12 +11,32 @@
 #include "pmoe/io/h5_file.hpp"
 
 namespace pmoe {
+namespace {
+
+// Precision targets whose last look in a file's precision_looks ("target<TAB>...<TAB>verdict"
+// per look, a target's looks consecutive) is still "running".
+int RunningTargets(const std::string& looks) {
+  std::map<std::string, std::string> last_verdict;
+  size_t start = 0;
+  while (start < looks.size()) {
+    size_t end = looks.find('\n', start);
+    if (end == std::string::npos) end = looks.size();
+    const std::string line = looks.substr(start, end - start);
+    const size_t tab = line.find('\t'), last_tab = line.rfind('\t');
+    if (tab != std::string::npos) last_verdict[line.substr(0, tab)] = line.substr(last_tab + 1);
+    start = end + 1;
+  }
+  return static_cast<int>(std::count_if(last_verdict.begin(), last_verdict.end(),
+                                        [](const auto& t) { return t.second == "running"; }));
+}
+
+}  // namespace
 
 std::string DescribeMissingTrials(const Results& results) {
   int expected = 0;
   std::set<std::string> configs;
   std::set<int64_t> shard_counts;
-  int searching = 0, adaptive_files = 0;
+  int searching = 0, adaptive_files = 0, running_targets = 0;
   for (const std::string& path : results.files) {
     const H5File file = H5File::OpenReadOnly(path);
     // An adaptive sweep holds the trials its search chose, not cells x trials: it is unfinished
@@ -26,6 +46,13 @@ std::string DescribeMissingTrials(const Results& results) {
       for (size_t at = series->find("\trunning\t"); at != std::string::npos;
            at = series->find("\trunning\t", at + 1))
         ++searching;
+      configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
+      continue;
+    }
+    // A precision sweep holds the trials its targets' looks asked for: it is unfinished only
+    // while a target's last look is still "running".
+    if (file.StringAttribute("/", "precision")) {
+      running_targets += RunningTargets(file.StringAttribute("/", "precision_looks").value_or(""));
       configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
       continue;
     }
@@ -42,6 +69,11 @@ std::string DescribeMissingTrials(const Results& results) {
            "searching (an unfinished run or shard?), so their N* are less precise than asked; "
            "running the sweep again (`pmoe-sweep run " +
            *configs.begin() + "`) finishes them.";
+  if (running_targets > 0)
+    return "warning: " + std::to_string(running_targets) +
+           " precision targets are still running (an unfinished run or shard?), so their "
+           "intervals are wider than their rule needs; running the sweep again (`" +
+           HintCommand({"pmoe-sweep", "run", *configs.begin()}) + "`) finishes them.";
   if (expected == 0) return "";
   std::vector<int> held(results.cells.size(), 0);
   for (const TrialRecord& t : results.trials) ++held[t.cell];

@@ -1,12 +1,15 @@
 #include "pmoe/sweep/adaptive_source.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
 #include <sstream>
 
 namespace pmoe {
 
 AdaptiveSource::AdaptiveSource(const std::vector<Cell>& cells, const AdaptiveSettings& settings,
                                const ShardSpec& shard)
-    : cells_(cells), search_(cells, settings, shard) {}
+    : cells_(cells), settings_(settings), search_(cells, settings, shard) {}
 
 std::vector<WorkItem> AdaptiveSource::NextRound(const StoredRows& stored) {
   return search_.Next([&](size_t cell, int trial) -> std::optional<bool> {
@@ -18,6 +21,28 @@ std::vector<WorkItem> AdaptiveSource::NextRound(const StoredRows& stored) {
 
 std::string AdaptiveSource::Describe() const {
   return "adaptive search of N* in " + std::to_string(search_.series()) + " series";
+}
+
+WorkSource::Bound AdaptiveSource::MostWork() const {
+  std::map<std::string, double> costliest;  // per series: its costliest N
+  for (const Cell& c : cells_) {
+    double& worst = costliest[SeriesLabel(c)];
+    worst = std::max(worst, EstimateTrialSeconds(c.spec));
+  }
+  Bound bound;
+  for (const auto& entry : costliest) {
+    bound.trials += static_cast<size_t>(settings_.budget);
+    bound.core_seconds += entry.second * settings_.budget;
+  }
+  char how[300];
+  std::snprintf(how, sizeof how,
+                "N between %g and %g: rounds of %d trials at one N, each series stopping when "
+                "its 95 %% interval is within %g x N*, or after %d trials; the estimate takes "
+                "each series' trials at its costliest N",
+                double(settings_.N_min), double(settings_.N_max), settings_.round, settings_.target,
+                settings_.budget);
+  bound.how = how;
+  return bound;
 }
 
 std::string AdaptiveSource::RoundNote() const {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "pmoe/core/rng.hpp"
+#include "pmoe/precision/looks_table.hpp"
 
 namespace pmoe {
 
@@ -48,6 +49,23 @@ std::vector<WorkItem> PrecisionSource::NextRound(const StoredRows& stored) {
   return items;
 }
 
+WorkSource::Bound PrecisionSource::MostWork() const {
+  Bound bound;
+  for (const Target& t : targets_) {
+    double worst = 0;
+    for (size_t c : t.group.cells) worst = std::max(worst, EstimateTrialSeconds(cells_[c].spec));
+    bound.trials += static_cast<size_t>(config_.settings.budget);
+    bound.core_seconds += worst * config_.settings.budget;
+  }
+  const int first = config_.settings.start;
+  bound.how = "each target's first look runs " + std::to_string(first) +
+              " trials per cell, then up to " + std::to_string(config_.settings.looks) +
+              " looks until its interval excludes " + FormatDouble(config_.settings.threshold) +
+              " or its budget is spent; the estimate takes every target's budget at its "
+              "costliest cell";
+  return bound;
+}
+
 std::string PrecisionSource::Describe() const {
   return std::string("precision target") + (targets_.size() == 1 ? "" : "s") + " (" +
          std::to_string(targets_.size()) + "): exponent of " +
@@ -62,6 +80,12 @@ std::string PrecisionSource::RoundNote() const {
   for (const Target& t : targets_) running += t.target.verdict() == Verdict::kRunning;
   return std::to_string(running) + " of " + std::to_string(targets_.size()) +
          " targets still running";
+}
+
+void PrecisionSource::Annotate(ResultMeta& meta) const {
+  std::vector<TargetLooks> looks;
+  for (const Target& t : targets_) looks.push_back({t.group.label, t.target.looks()});
+  meta.precision_looks = LooksTable(looks);
 }
 
 std::string PrecisionSource::Summary() const {

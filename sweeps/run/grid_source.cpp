@@ -12,6 +12,13 @@ std::vector<WorkItem> GridSource::NextRound(const StoredRows& stored) {
   return todo;
 }
 
+WorkSource::Bound GridSource::MostWork() const {
+  Bound bound;
+  bound.trials = share_.size();
+  for (const WorkItem& item : share_) bound.core_seconds += item.cost;
+  return bound;
+}
+
 std::string GridSource::Describe() const { return std::to_string(share_.size()) + " trials"; }
 
 }  // namespace pmoe

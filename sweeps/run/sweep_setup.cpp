@@ -9,6 +9,7 @@
 #include "pmoe/core/version.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/file_kind.hpp"
+#include "pmoe/precision/precision_config.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
 
 namespace pmoe {
@@ -83,6 +84,7 @@ ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
   meta.tool_version = kToolVersion;
   meta.git_describe = kGitDescribe;
   meta.adaptive = setup.identity.adaptive;
+  if (setup.config.precision) meta.precision = PrecisionIdentity(*setup.config.precision);
   return meta;
 }
 

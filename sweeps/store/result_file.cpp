@@ -29,6 +29,10 @@ void WriteMeta(H5File& file, const ResultMeta& meta) {
     file.SetAttribute("/", "adaptive", meta.adaptive);
     file.SetAttribute("/", "adaptive_series", meta.adaptive_series);
   }
+  if (!meta.precision.empty()) {
+    file.SetAttribute("/", "precision", meta.precision);
+    file.SetAttribute("/", "precision_looks", meta.precision_looks);
+  }
   file.SetAttribute("/", "name", meta.name);
   file.SetAttribute("/", "config", meta.config);
   file.SetAttribute("/", "config_path", meta.config_path);
@@ -326,6 +330,8 @@ ResultContents ReadResultFile(const std::string& path) {
   m.numerics_build = text("numerics_build");
   m.adaptive = text("adaptive");
   m.adaptive_series = text("adaptive_series");
+  m.precision = text("precision");
+  m.precision_looks = text("precision_looks");
   m.name = text("name");
   m.config = text("config");
   m.config_path = text("config_path");

@@ -14,10 +14,10 @@
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/adaptive_config.hpp"
-#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "pmoe/sweep/sweep_identity.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/sweep_setup.hpp"
 #include "pmoe/sweep/work_plan.hpp"
 
 namespace pmoe {
@@ -146,29 +146,34 @@ int RunMergeCommand(const cli::Parsed& args, const std::string& command_line) {
   size_t missing = 0;
   int count = 0;
   if (!first.shard.empty()) count = ParseShard(first.shard).count;
-  std::string adaptive_series;
-  if (config.adaptive) {
-    // Shards searched by another version of the algorithm are refused (ConfigError from the
-    // identity's method), never replayed by this one.
-    ParseAdaptiveIdentity(base.adaptive);
-    // The whole search replayed over the merged rows: what one machine would have run. A
-    // round it still lacks means a shard has not finished.
-    std::map<RowKey, bool> success;
-    for (const TrialRow& r : rows) success[{r.cell_id, r.result.trial}] = r.result.success;
-    AdaptiveWork search(cells, *config.adaptive, ShardSpec{});
-    const std::vector<WorkItem> lacking = search.Next(SuccessLookup(cells, success));
+  // The whole sweep's work source replayed over the merged rows: what one machine would have
+  // run. A source that decides its work round by round (the adaptive search, precision targets)
+  // and still lacks rows of its current round means a shard has not finished; its record of the
+  // rounds (series outcomes, looks) is rebuilt for the merged file.
+  SweepSetup whole;
+  whole.config = config;
+  whole.cells = cells;
+  // Shards searched by another version of the algorithm are refused (ConfigError from the
+  // identity's method), never replayed by this one.
+  if (config.adaptive) ParseAdaptiveIdentity(base.adaptive);
+  const std::unique_ptr<WorkSource> replay = MakeWorkSource(whole);
+  const bool by_rounds = !replay->Planned().has_value();
+  if (by_rounds) {
+    StoredRows stored;
+    stored.Insert(rows);
+    std::vector<WorkItem> lacking;
+    for (const WorkItem& item : replay->NextRound(stored))
+      if (!stored.Has(cells[item.cell].id, item.trial)) lacking.push_back(item);
     if (!lacking.empty())
-      throw ConfigError(
-          "merge: the adaptive search is unfinished: " + std::to_string(lacking.size()) +
-          " trials of its current rounds are in "
-          "none of the files (e.g. " +
-          cells[lacking[0].cell].label + " trial " + std::to_string(lacking[0].trial) +
-          "); run the unfinished shards again");
-    adaptive_series = SeriesTable(search.Outcomes());
+      throw ConfigError("merge: the " + replay->Describe() +
+                        " is unfinished: " + std::to_string(lacking.size()) +
+                        " trials of its current round are in none of the files (e.g. " +
+                        cells[lacking[0].cell].label + " trial " +
+                        std::to_string(lacking[0].trial) + "); run the unfinished shards again");
   }
   const auto owner =
-      count > 0 && !config.adaptive ? Owners(cells, config.trials, count) : std::map<RowKey, int>{};
-  for (const Cell& c : config.adaptive ? std::vector<Cell>{} : cells)
+      count > 0 && !by_rounds ? Owners(cells, config.trials, count) : std::map<RowKey, int>{};
+  for (const Cell& c : by_rounds ? std::vector<Cell>{} : cells)
     for (int t = 0; t < config.trials; ++t)
       if (!source.count({c.id, t})) {
         ++missing;
@@ -194,7 +199,7 @@ int RunMergeCommand(const cli::Parsed& args, const std::string& command_line) {
   RefuseOtherSweep(out, base, force);
   ResultMeta meta = first;
   meta.shard.clear();
-  if (config.adaptive) meta.adaptive_series = adaptive_series;
+  replay->Annotate(meta);
   meta.command_line = command_line;
   meta.created_utc = UtcNow();
   WriteResultFile(out, meta, cells, *shards[0].schema, rows);

@@ -13,7 +13,6 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
-#include "pmoe/sweep/adaptive_work.hpp"
 #include "pmoe/sweep/grid.hpp"
 #include "pmoe/sweep/pilot.hpp"
 #include "pmoe/sweep/sweep_runner.hpp"
@@ -125,16 +124,12 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
     peak_bytes = std::max(peak_bytes, EstimateTrialBytes(c.spec));
     test_sets[{CanonicalKey(c.spec, "data."), c.spec.N_test}] = EstimateTestSetBytes(c.spec);
   }
-  if (config.adaptive) {
-    // At most the budget per series, each trial at worst at the series' costliest N.
-    std::map<std::string, double> costliest;
-    for (const Cell& c : cells) {
-      double& worst = costliest[SeriesLabel(c)];
-      worst = std::max(worst, EstimateTrialSeconds(c.spec));
-    }
-    total_seconds = 0;
-    for (const auto& [label, worst] : costliest) total_seconds += worst * config.adaptive->budget;
-  }
+  // A source that decides its work round by round (adaptive search, precision targets) says the
+  // most it can ask for; the estimate takes that bound.
+  const std::unique_ptr<WorkSource> source = MakeWorkSource(setup);
+  const WorkSource::Bound most = source->MostWork();
+  const bool by_rounds = !source->Planned().has_value();
+  if (by_rounds) total_seconds = most.core_seconds;
   double test_set_bytes = 0;
   for (const auto& entry : test_sets) test_set_bytes += entry.second * config.trials;
   const size_t distinct_test_sets = test_sets.size() * config.trials;
@@ -142,7 +137,8 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   const unsigned cores = threads > 0 ? static_cast<unsigned>(threads)
                                      : std::max(1u, std::thread::hardware_concurrency());
-  const long trials = static_cast<long>(cells.size()) * config.trials;
+  const long trials =
+      by_rounds ? static_cast<long>(most.trials) : static_cast<long>(cells.size()) * config.trials;
   (void)command_line;
   // Checked after everything above, so that a bad config is refused before any trial runs.
   const bool piloted = pilot > 0 && !to_run.empty();
@@ -191,15 +187,9 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
     out << " (" << axis.values.size() << " values" << (axis.note.empty() ? "" : "; " + axis.note)
         << ")\n";
   }
-  if (config.adaptive) {
-    const AdaptiveSettings& a = *config.adaptive;
-    std::set<std::string> series;
-    for (const Cell& c : cells) series.insert(SeriesLabel(c));
-    out << "  adaptive search of N* in " << series.size() << " series (N between " << a.N_min
-        << " and " << a.N_max << "): rounds of " << a.round << " trials at one N, each series "
-        << "stopping when its 95 % interval is within " << a.target << " x N*, or after "
-        << a.budget << " trials; at most " << series.size() * a.budget << " trials, a bound the "
-        << "estimate below takes at each series' costliest N\n";
+  if (by_rounds) {
+    out << "  " << source->Describe() << " over " << cells.size() << " cells: " << most.how
+        << "; at most " << most.trials << " trials\n";
   } else {
     out << "  " << cells.size() << " cells x " << config.trials << " trials = " << trials
         << " trials\n";
@@ -219,7 +209,7 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
   if (!found.growth.empty())
     out << "  grows the sweep in " << setup.out_path << ": " << found.growth
         << "; the trials it holds are kept\n";
-  if (config.adaptive)
+  if (by_rounds)
     out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ")" : "")
         << ": " << held.size() << " trials already done; a run chooses the rest round by round\n";
   else

@@ -11,8 +11,10 @@
 #include <sstream>
 #include <thread>
 
+#include "pmoe/precision/looks_table.hpp"
 #include "pmoe/sweep/result_file.hpp"
 #include "support/run_command.hpp"
+#include "sweep/sweep_test_support.hpp"
 
 namespace pmoe {
 namespace {
@@ -93,6 +95,77 @@ TEST_CASE(
     REQUIRE(it != grid_rows.end());
     CHECK(a.schema->SameOutcome(r, *it->second));
   }
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE(
+    "A precision sweep's file records its settings and every look and merged shards give the "
+    "rows and looks of one run",
+    "[precision][merge][source]") {
+  const std::string dir = test::FreshDirectory("precision_shards");
+  const std::string config = dir + "/two.ini";
+  // model.m swept: two targets (one per m), so each of two shards owns one.
+  std::ofstream(config) << "name = two\nseed = 7\nN_test = 300\n[model]\nepochs = 20\n"
+                        << "[grid]\nmodel.m = 20,24\nmodel.kind = separate,cnn\nmodel.l = 2:4\n"
+                        << "N = 30,60,120,240\n"
+                        << "[precision]\ntarget = ratio_exponent\nover = l\nthreshold = 0\n"
+                           "budget = 120\nstart = 2\nlooks = 3\nbootstrap = 200\n";
+  const auto clean = test::RunCommand(Sweep("run " + config + " --out " + dir + "/clean.h5"));
+  INFO(clean.out << clean.err);
+  REQUIRE(clean.status == 0);
+  const ResultContents whole = ReadResultFile(dir + "/clean.h5");
+  CHECK_THAT(whole.meta.precision,
+             Catch::Contains("over=model.l") && Catch::Contains("budget=120"));
+  const std::vector<TargetLooks> looks = ParseLooksTable(whole.meta.precision_looks);
+  REQUIRE(looks.size() == 2);
+  for (const TargetLooks& t : looks) {
+    REQUIRE_FALSE(t.looks.empty());
+    // The file's last look is the verdict the run printed for that target.
+    CHECK_THAT(Decisions(clean.out + clean.err),
+               Catch::Contains("target " + t.target + ": " + VerdictName(t.verdict())));
+    CHECK(t.verdict() != Verdict::kRunning);
+  }
+
+  std::string merge = "merge " + dir + "/merged.h5";
+  for (int i = 1; i <= 2; ++i) {
+    const std::string shard = std::to_string(i) + "/2";
+    const auto part =
+        test::RunCommand(Sweep("run " + config + " --out " + dir + "/sharded.h5 --shard " + shard));
+    INFO(part.out << part.err);
+    REQUIRE(part.status == 0);
+    // Before the second shard has run, the merge refuses: its target is unfinished.
+    if (i == 1) {
+      const auto early =
+          test::RunCommand(Sweep(merge + " " + dir + "/sharded.shards/shard-1-of-2.h5"));
+      CHECK(early.status != 0);
+      CHECK_THAT(early.err, Catch::Contains("precision target") && Catch::Contains("unfinished"));
+    }
+    merge += " " + dir + "/sharded.shards/shard-" + std::to_string(i) + "-of-2.h5";
+  }
+  const auto merged = test::RunCommand(Sweep(merge));
+  INFO(merged.out << merged.err);
+  REQUIRE(merged.status == 0);
+  CHECK(test::CompareResults(dir + "/merged.h5", dir + "/clean.h5") == "");
+  CHECK(ReadResultFile(dir + "/merged.h5").meta.precision_looks == whole.meta.precision_looks);
+}
+
+TEST_CASE("A damaged looks table is refused with the line that is wrong", "[precision]") {
+  CHECK_THROWS_WITH(ParseLooksTable("a\t1\t10\t0.01\t0.5\t0.1\tx\tabove\n"),
+                    Catch::Contains("\"x\" in line"));
+  CHECK_THROWS_WITH(ParseLooksTable("a\t1\t10\t0.01\t0.5\t0.1\t0.9\tmaybe\n"),
+                    Catch::Contains("verdict \"maybe\""));
+  CHECK_THROWS_WITH(ParseLooksTable("a\t1\t10\n"), Catch::Contains("expected 8"));
+  const auto back =
+      ParseLooksTable(LooksTable({{"t",
+                                   {{0, {}, 40, 0.0125, 0.41, 0.12, 0.70, Verdict::kRunning},
+                                    {1, {}, 80, 0.025, 0.5, 0.2, 0.8, Verdict::kAbove}}}}));
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].looks.size() == 2);
+  CHECK(back[0].looks[1].estimate == 0.5);
+  CHECK(back[0].verdict() == Verdict::kAbove);
 }
 
 }  // namespace pmoe

@@ -27,6 +27,7 @@ class FixedListSource : public WorkSource {
   }
   std::string Describe() const override { return std::to_string(items_.size()) + " listed pairs"; }
   std::string RoundNote() const override { return "round " + std::to_string(rounds_); }
+  Bound MostWork() const override { return {items_.size(), 0.0, "the listed pairs"}; }
 
  private:
   const std::vector<Cell>& cells_;

@@ -25,8 +25,10 @@ class PrecisionSource : public WorkSource {
 
   std::vector<WorkItem> NextRound(const StoredRows& stored) override;
   std::string Describe() const override;
-  std::string RoundNote() const override;  // "look 3: 1 of 2 targets still running"
-  std::string Summary() const override;    // per target: its looks and verdict
+  Bound MostWork() const override;                 // every target's budget, at its costliest cell
+  std::string RoundNote() const override;          // "look 3: 1 of 2 targets still running"
+  std::string Summary() const override;            // per target: its looks and verdict
+  void Annotate(ResultMeta& meta) const override;  // every target's looks (precision_looks)
 
   struct Target {
     PrecisionGroup group;

@@ -16,12 +16,14 @@ class AdaptiveSource : public WorkSource {
 
   std::vector<WorkItem> NextRound(const StoredRows& stored) override;
   std::string Describe() const override;
+  Bound MostWork() const override;                 // the budget of every series, at its costliest N
   std::string RoundNote() const override;          // "3 of 10 series still searching"
   void Annotate(ResultMeta& meta) const override;  // the series table
   std::string Summary() const override;            // PrintSeriesOutcomes
 
  private:
   const std::vector<Cell>& cells_;
+  AdaptiveSettings settings_;
   AdaptiveWork search_;
 };
 

@@ -15,6 +15,7 @@ class GridSource : public WorkSource {
   std::vector<WorkItem> NextRound(const StoredRows& stored) override;  // the share not stored
   std::optional<size_t> Planned() const override { return share_.size(); }
   std::string Describe() const override;
+  Bound MostWork() const override;  // the share, exactly
 
  private:
   const std::vector<Cell>& cells_;

@@ -35,6 +35,13 @@ struct ResultMeta {
   // budget, below_range, above_range). Both "" otherwise.
   std::string adaptive;
   std::string adaptive_series;
+  // Precision sweeps: PrecisionIdentity() of the run that last wrote the file (not part of the
+  // sweep's identity: rows do not depend on it, so a grown budget resumes), and one line per look
+  // of every target: "target<TAB>look<TAB>trials<TAB>alpha<TAB>estimate<TAB>lo<TAB>hi<TAB>verdict"
+  // (verdict: running, above, below, undecided; the last look's is the target's). Both ""
+  // otherwise.
+  std::string precision;
+  std::string precision_looks;
 };
 
 struct StoredCell {

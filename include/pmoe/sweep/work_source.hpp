@@ -53,6 +53,16 @@ class WorkSource {
   // grid's share); nullopt when it is decided round by round.
   virtual std::optional<size_t> Planned() const { return std::nullopt; }
 
+  // The most the source can ask for before anything runs, by the static cost model
+  // (EstimateTrialSeconds): a grid's share exactly; a bound for a source that decides its work
+  // round by round (`how` says how the bound was taken, for pmoe-sweep plan).
+  struct Bound {
+    size_t trials = 0;
+    double core_seconds = 0;
+    std::string how;
+  };
+  virtual Bound MostWork() const = 0;
+
   // What the source is, for the run's first line: "240 trials", "adaptive search of N* in 4
   // series".
   virtual std::string Describe() const = 0;
