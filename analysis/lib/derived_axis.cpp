@@ -61,28 +61,63 @@ Results WithDerivedAxis(const Results& results, const std::string& text, Derived
       if (c.params.count(p) && !std::isfinite(c.Number(p)))
         throw std::invalid_argument("--over " + text + ": " + p + " is not a number (it takes \"" +
                                     c.Text(p) + "\")");
+  auto reads = [](const CellRecord& c, const std::string& p) { return c.params.count(p) > 0; };
+  // A cell that reads some parameters of the axis but not all (a CNN reads data.n, not model.l)
+  // is the same cell at every value of those it lacks: it takes each combination of them that
+  // the cells reading them all show beside its own values of the rest (the pMoE's n/l at its n),
+  // so that it pairs with every pMoE curve for ratios.
+  using Fill = std::vector<std::pair<std::string, std::string>>;  // (lacking parameter, value)
+  std::vector<std::vector<Fill>> fills(results.cells.size());
+  for (size_t i = 0; i < results.cells.size(); ++i) {
+    const CellRecord& cell = results.cells[i];
+    size_t lacking = 0;
+    for (const std::string& p : axis->params) lacking += !reads(cell, p);
+    if (lacking == 0 || lacking == axis->params.size()) continue;
+    std::set<Fill> seen;
+    for (const CellRecord& other : results.cells) {
+      Fill fill;
+      bool matches = true;
+      for (const std::string& p : axis->params) {
+        if (!reads(other, p))
+          matches = false;
+        else if (!reads(cell, p))
+          fill.emplace_back(p, other.Text(p));
+        else if (other.Text(p) != cell.Text(p))
+          matches = false;
+      }
+      if (matches && seen.insert(fill).second) fills[i].push_back(std::move(fill));
+    }
+  }
   Results out;
   out.files = results.files;
   out.metrics = results.metrics;
-  std::vector<long> index(results.cells.size(), -1);
+  std::vector<std::vector<size_t>> copies(results.cells.size());  // old cell -> new cells
   for (size_t i = 0; i < results.cells.size(); ++i) {
-    CellRecord cell = results.cells[i];
+    std::vector<CellRecord> variants;
     bool reads_all = true;
-    for (const std::string& p : axis->params) reads_all = reads_all && cell.params.count(p) > 0;
-    if (!reads_all) continue;
-    cell.params[axis->name] =
-        FormatDouble(full.Evaluate([&](const std::string& p) { return cell.Number(p); }));
-    index[i] = static_cast<long>(out.cells.size());
-    out.cells.push_back(std::move(cell));
+    for (const std::string& p : axis->params) reads_all = reads_all && reads(results.cells[i], p);
+    if (reads_all) variants.push_back(results.cells[i]);
+    for (const auto& fill : fills[i]) {
+      CellRecord copy = results.cells[i];
+      for (const auto& [p, value] : fill) copy.params[p] = value;
+      variants.push_back(std::move(copy));
+    }
+    for (CellRecord& cell : variants) {
+      cell.params[axis->name] =
+          FormatDouble(full.Evaluate([&](const std::string& p) { return cell.Number(p); }));
+      copies[i].push_back(out.cells.size());
+      out.cells.push_back(std::move(cell));
+    }
   }
   if (out.cells.empty())
     throw std::invalid_argument("--over " + text + ": no cell has every parameter of " +
                                 axis->name);
-  for (TrialRecord t : results.trials) {
-    if (index[t.cell] < 0) continue;
-    t.cell = static_cast<size_t>(index[t.cell]);
-    out.trials.push_back(t);
-  }
+  for (const TrialRecord& t : results.trials)
+    for (size_t c : copies[t.cell]) {
+      TrialRecord copy = t;
+      copy.cell = c;
+      out.trials.push_back(copy);
+    }
   return out;
 }
 

@@ -66,7 +66,8 @@ bool SameValue(const std::string& a, const std::string& b) {
   return a == b;
 }
 
-// The cells kept by --where, and their trials.
+}  // namespace
+
 Results KeepWhere(const Results& results,
                   const std::vector<std::pair<std::string, std::string>>& where) {
   std::vector<std::pair<std::string, std::string>> resolved;
@@ -91,8 +92,9 @@ Results KeepWhere(const Results& results,
   std::vector<long> index(results.cells.size(), -1);
   for (size_t c = 0; c < results.cells.size(); ++c) {
     const CellRecord& cell = results.cells[c];
+    // A cell that does not read the parameter is the same cell at every value of it.
     const bool keep = std::all_of(resolved.begin(), resolved.end(), [&](const auto& w) {
-      return cell.params.count(w.first) && SameValue(cell.Text(w.first), w.second);
+      return !cell.params.count(w.first) || SameValue(cell.Text(w.first), w.second);
     });
     if (!keep) continue;
     index[c] = static_cast<long>(kept.cells.size());
@@ -107,6 +109,8 @@ Results KeepWhere(const Results& results,
   }
   return kept;
 }
+
+namespace {
 
 const char* const kBuiltinMetrics[] = {"test_acc", "train_acc", "success", "epochs", "steps"};
 

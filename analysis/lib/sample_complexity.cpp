@@ -29,7 +29,10 @@ class KindReads {
  public:
   explicit KindReads(const Results& results) {
     for (const CellRecord& cell : results.cells)
-      for (const auto& [name, value] : cell.params) reads_[cell.Text("model.kind")].insert(name);
+      for (const auto& [name, value] : cell.params) {
+        reads_[cell.Text("model.kind")].insert(name);
+        values_[name][cell.Text("model.kind")].insert(value);
+      }
   }
   bool Reads(const std::string& kind, const std::string& param) const {
     const auto it = reads_.find(kind);
@@ -42,9 +45,18 @@ class KindReads {
     for (const auto& [kind, params] : reads_) readers += params.count(param);
     return readers > 0 && readers < reads_.size();
   }
+  // One value per model kind (a [model.cnn] max_steps = 200000 beside pMoE's 50000): a setting
+  // of each model, not a design to pair by, so CNN and pMoE series are paired across it.
+  bool SetPerKind(const std::string& param) const {
+    const auto it = values_.find(param);
+    if (it == values_.end() || it->second.size() < 2) return false;
+    return std::all_of(it->second.begin(), it->second.end(),
+                       [](const auto& kind_values) { return kind_values.second.size() == 1; });
+  }
 
  private:
   std::map<std::string, std::set<std::string>> reads_;
+  std::map<std::string, std::map<std::string, std::set<std::string>>> values_;
 };
 
 // `defining`: the parameters a derived axis is made of (n and l of n/l), which then name no
@@ -86,7 +98,7 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
         continue;
       const std::string part = p + "=" + cell.Text(p);
       label += (label.empty() ? "" : ", ") + part;
-      if (p != "model.kind" && !reads.ModelSpecific(p))
+      if (p != "model.kind" && !reads.ModelSpecific(p) && !reads.SetPerKind(p))
         others += (others.empty() ? "" : ", ") + part;
     }
     if (label.empty()) label = "all";

@@ -42,6 +42,12 @@ std::vector<cli::Option> RangeOptions() {
        {},
        ""},
       {"to", "Y", "keep only cells with the axis value <= Y", {}, ""},
+      {"where",
+       "P=V,...",
+       "keep the cells with these values (repeatable); a cell that does not read P (a CNN "
+       "has no model.l) is kept: it is the same cell at every value of P",
+       {},
+       ""},
   };
 }
 
@@ -106,7 +112,6 @@ cli::Tool AnalyzeTool() {
        "100; default test_acc",
        {},
        ""},
-      {"where", "P=V,...", "keep the cells with these values (repeatable)", {}, ""},
       {"N", "V", "the same as --where N=V", {}, ""},
       {"digits", "D", "significant digits of each metric's largest mean (default 4)", {}, ""},
   };
@@ -174,7 +179,8 @@ struct Arguments {
   std::string command;
   std::vector<std::string> files;
   std::string axis;
-  double from = -INFINITY, to = INFINITY;  // axis range kept
+  double from = -INFINITY, to = INFINITY;                  // axis range kept
+  std::vector<std::pair<std::string, std::string>> where;  // cells kept by parameter value
   SampleComplexityOptions options;
   Table::Format format = Table::Format::kAligned;
   PivotSpec pivot;
@@ -245,9 +251,9 @@ Arguments Parse(const std::string& command, const cli::Parsed& args) {
     else if (name == "metrics")
       a.pivot.metrics = CommaList(arg, text);
     else if (name == "where")
-      for (const std::string& item : CommaList(arg, text)) a.pivot.where.push_back(WherePair(item));
+      for (const std::string& item : CommaList(arg, text)) a.where.push_back(WherePair(item));
     else if (name == "N")
-      a.pivot.where.push_back({"N", text});
+      a.where.push_back({"N", text});
     else if (name == "digits")
       a.pivot.digits = static_cast<int>(ParseIntegerInRange("command line", arg, text, 1, 12));
     else if (name == "csv")
@@ -405,6 +411,8 @@ int Run(const std::string& command, const cli::Parsed& args) {
   RequireSweptAxis(results, a);
   const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
   if (!missing.empty()) std::cerr << "pmoe-analyze: " << missing << "\n";
+  // --where first: a derived axis (n/l) may need one leg of the sweep to have one cell per value.
+  if (!a.where.empty()) results = KeepWhere(results, a.where);
   if (std::isfinite(a.from) || std::isfinite(a.to)) {
     if (a.axis.empty()) throw ConfigError("command line: --from/--to need --over AXIS");
     results = KeepAxisRange(results, a.axis, a.from, a.to);

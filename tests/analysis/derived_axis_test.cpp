@@ -93,12 +93,61 @@ TEST_CASE("Derived axes take full names, short names and products", "[analysis][
   with = WithDerivedAxis(r, "(n - l) / 2", &axis);
   CHECK(with.cells[0].Number(axis.name) == 1);
   CHECK(with.trials.size() == r.trials.size());
-  // A cell that lacks a parameter of the axis (a CNN has no l) is left out, with its trials.
+  // A cell that lacks a parameter of the axis (a CNN has no l) stands at the value the others
+  // show at its n (l = 2 at n = 4 here), with its trials; one that reads none is left out.
   Results mixed = r;
   mixed.cells[0].params.erase("model.l");
   with = WithDerivedAxis(mixed, "n/l", &axis);
+  CHECK(with.cells.size() == r.cells.size());
+  CHECK(with.cells[0].Number(axis.name) == 2);
+  CHECK(with.trials.size() == r.trials.size());
+  mixed.cells[0].params.erase("data.n");
+  with = WithDerivedAxis(mixed, "n/l", &axis);
   CHECK(with.cells.size() == r.cells.size() - 1);
   CHECK(with.trials.size() == r.trials.size() - 4);
+}
+
+TEST_CASE(
+    "Over n/l at fixed n the CNN pairs with every l for the ratio, across a step cap set per "
+    "model",
+    "[analysis][exponent]") {
+  // n = 64; separate pMoE's N* = 10 l, the CNN's 640: the ratio is n/l exactly (exponent 1).
+  // The CNN has its own step cap ([model.cnn] max_steps), which names no design to pair by.
+  Results r;
+  Rng rng(5);
+  auto add = [&](const std::string& kind, int l, double nstar) {
+    for (double N = 25; N <= 6400; N *= 2) {
+      CellRecord cell;
+      cell.params = {{"N", std::to_string(static_cast<int>(N))},
+                     {"data.n", "64"},
+                     {"model.kind", kind},
+                     {"model.max_steps", kind == "cnn" ? "200000" : "50000"}};
+      if (l > 0) cell.params["model.l"] = std::to_string(l);
+      const double p = 1 / (1 + std::exp(-3.0 * std::log(N / nstar)));
+      for (int t = 0; t < 40; ++t) {
+        TrialRecord trial;
+        trial.cell = r.cells.size();
+        trial.trial = t;
+        trial.success = rng.Uniform() < p;
+        r.trials.push_back(trial);
+      }
+      r.cells.push_back(cell);
+    }
+  };
+  for (int l : {4, 8, 16, 32, 64}) add("separate", l, 10.0 * l);
+  add("cnn", 0, 640);
+  SampleComplexityOptions options;
+  options.bootstrap = 200;
+  const SampleComplexity sc = EstimateSampleComplexity(r, "n/l", options);
+  REQUIRE(sc.series.size() == 2);
+  for (const auto& series : sc.series) CHECK(series.points.size() == 5);  // n/l = 1..16
+  const std::vector<Exponent> ratio = RatioExponents(sc, options, Reading::kSuccess);
+  REQUIRE(ratio.size() == 1);
+  CHECK(ratio[0].label == "cnn/separate");
+  INFO("ratio exponent " << ratio[0].slope << " [" << ratio[0].lo << ", " << ratio[0].hi << "]");
+  CHECK(ratio[0].lo < 1);
+  CHECK(ratio[0].hi > 1);
+  CHECK(std::abs(ratio[0].slope - 1) < 0.15);
 }
 
 TEST_CASE("Bad derived axes are refused naming what is wrong", "[analysis][exponent]") {

@@ -50,6 +50,15 @@ TEST_CASE("pmoe-analyze summary tabulates every cell", "[analysis][cli]") {
   CHECK(csv.out.rfind("model.kind,model.l,N,trials,", 0) == 0);
   const auto json = test::RunCommand(Analyze("summary --json " + SmallSweep()));
   CHECK(ParsesAsJson(json.out));
+  // --where keeps one l, and the CNN (it reads no l: the same cell at every l).
+  const auto one_l = test::RunCommand(Analyze("summary " + SmallSweep() + " --where model.l=5"));
+  INFO(one_l.err);
+  REQUIRE(one_l.status == 0);
+  CHECK(std::count(one_l.out.begin(), one_l.out.end(), '\n') == 1 + (1 + 1) * 6);
+  CHECK_THAT(one_l.out, Contains("cnn") && !Contains("separate      3"));
+  const auto none = test::RunCommand(Analyze("summary " + SmallSweep() + " --where l=4"));
+  CHECK(none.status == 2);
+  CHECK_THAT(none.err, Contains("--where model.l") && Contains("3, 5"));
 }
 
 TEST_CASE("pmoe-analyze sample-complexity and exponent give N* ratios and JSON",

@@ -53,6 +53,13 @@ struct Pivot {
 // cols).
 Pivot BuildPivot(const Results& results, const PivotSpec& spec);
 
+// The cells whose parameter P equals V for every (P, V) of `where` (numeric values compare as
+// numbers; P may be a short name, as in --rows), and their trials. A cell that does not read P is
+// kept: it is the same cell at every value of P (a CNN under --where model.l=4). Throws
+// ConfigError naming P and its values when no cell has V, or when no cell is left.
+Results KeepWhere(const Results& results,
+                  const std::vector<std::pair<std::string, std::string>>& where);
+
 // The aligned view: one line per row and metric, one column per column value, cells
 // "mean ± sd (n)" ("(n/t)" when only n of the cell's t trials count).
 Table PivotAlignedTable(const Pivot& pivot);
