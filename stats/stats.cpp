@@ -2,7 +2,10 @@
 #include "pmoe/stats/stats.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <limits>
 
 namespace pmoe {
 
@@ -58,6 +61,26 @@ Line FitLine(const std::vector<double>& x, const std::vector<double>& y) {
   line.slope = sxx > 0 ? sxy / sxx : NAN;
   line.intercept = my - line.slope * mx;
   return line;
+}
+
+double SmallSampleFactor(int trials, double level) {
+  if (trials < 2) return std::numeric_limits<double>::infinity();
+  const double p = (1 + level) / 2;
+  const double t =
+      boost::math::quantile(boost::math::students_t_distribution<double>(trials - 1), p);
+  const double z = boost::math::quantile(boost::math::normal_distribution<double>(), p);
+  return t / z * std::sqrt(static_cast<double>(trials) / (trials - 1));
+}
+
+Interval Widened(double estimate, double lo, double hi, double factor, bool log_scale) {
+  if (!std::isfinite(estimate) || (log_scale && estimate <= 0)) return {lo, hi};
+  auto widen = [&](double end) {
+    if (!std::isfinite(end) || (log_scale && end <= 0)) return end;
+    if (!log_scale) return estimate + factor * (end - estimate);
+    return estimate * std::exp(factor * std::log(end / estimate));
+  };
+  // An end on the wrong side of the estimate (a skewed bootstrap) is not pulled across it.
+  return {lo <= estimate ? widen(lo) : lo, hi >= estimate ? widen(hi) : hi};
 }
 
 }  // namespace pmoe

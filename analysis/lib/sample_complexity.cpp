@@ -267,10 +267,11 @@ Line LogLogLine(const std::vector<double>& x, const std::vector<double>& y,
   return lx.size() >= 2 ? FitLine(lx, ly) : Line{NAN, NAN};
 }
 
-// Point slope over `use` and its bootstrap interval from per-replicate y values.
+// Point slope over `use` and its bootstrap interval from per-replicate y values, widened for
+// `trials` resampled trial indices.
 Exponent SlopeWithInterval(const std::vector<double>& x, const std::vector<double>& y,
                            const std::vector<std::vector<double>>& y_replicates,
-                           const std::vector<size_t>& use, double level) {
+                           const std::vector<size_t>& use, double level, int trials) {
   Exponent e;
   e.points = static_cast<int>(use.size());
   const Line line = LogLogLine(x, y, use);
@@ -284,8 +285,11 @@ Exponent SlopeWithInterval(const std::vector<double>& x, const std::vector<doubl
     const double slope = LogLogLine(x, yr, use).slope;
     if (std::isfinite(slope)) slopes.push_back(slope);
   }
-  e.lo = Percentile(slopes, (1 - level) / 2);
-  e.hi = Percentile(slopes, 1 - (1 - level) / 2);
+  const Interval widened =
+      Widened(e.slope, Percentile(slopes, (1 - level) / 2), Percentile(slopes, 1 - (1 - level) / 2),
+              SmallSampleFactor(trials, level), false);
+  e.lo = widened.lo;
+  e.hi = widened.hi;
   return e;
 }
 
@@ -341,6 +345,7 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
   }
   // One draw of trial indices per replicate, shared by every cell and both readings: a paired
   // bootstrap.
+  sc.trial_indices = table.trials;
   Rng rng(CombineSeed(o.seed, 0x626f6f74));
   std::vector<int> weight(table.trials);
   for (int r = 0; r < o.bootstrap; ++r) {
@@ -359,8 +364,11 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
         std::vector<double> known;
         for (double v : sc.replicates[reading][s][i])
           if (!std::isnan(v)) known.push_back(v);
-        n.lo = Percentile(known, (1 - o.level) / 2);
-        n.hi = Percentile(known, 1 - (1 - o.level) / 2);
+        const Interval widened = Widened(n.estimate, Percentile(known, (1 - o.level) / 2),
+                                         Percentile(known, 1 - (1 - o.level) / 2),
+                                         SmallSampleFactor(table.trials, o.level), true);
+        n.lo = widened.lo;
+        n.hi = widened.hi;
       }
   return sc;
 }
@@ -377,7 +385,8 @@ std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleCompl
       y.push_back(estimates[s][i].estimate);
       if (!estimates[s][i].Censored()) use.push_back(i);
     }
-    Exponent e = SlopeWithInterval(x, y, sc.replicates[int(reading)][s], use, o.level);
+    Exponent e =
+        SlopeWithInterval(x, y, sc.replicates[int(reading)][s], use, o.level, sc.trial_indices);
     e.label = sc.series[s].label;
     e.theory = TheoryOrder(sc.series[s].model_kind, sc.axis);
     e.theory_formula = TheoryFormula(sc.series[s].model_kind, sc.axis);
@@ -494,8 +503,11 @@ std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexit
       for (double v : d.replicates[i])
         if (!std::isnan(v)) known.push_back(v);
       // A censored ratio has its bound and no interval.
-      ratio.lo.push_back(d.censored[i] ? NAN : Percentile(known, (1 - o.level) / 2));
-      ratio.hi.push_back(d.censored[i] ? NAN : Percentile(known, 1 - (1 - o.level) / 2));
+      const Interval widened = Widened(d.y[i], Percentile(known, (1 - o.level) / 2),
+                                       Percentile(known, 1 - (1 - o.level) / 2),
+                                       SmallSampleFactor(sc.trial_indices, o.level), true);
+      ratio.lo.push_back(d.censored[i] ? NAN : widened.lo);
+      ratio.hi.push_back(d.censored[i] ? NAN : widened.hi);
     }
     out.push_back(ratio);
   }
@@ -510,7 +522,7 @@ std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleCom
     std::vector<size_t> use;
     for (size_t i = 0; i < d.x.size(); ++i)
       if (!d.censored[i]) use.push_back(i);
-    Exponent e = SlopeWithInterval(d.x, d.y, d.replicates, use, o.level);
+    Exponent e = SlopeWithInterval(d.x, d.y, d.replicates, use, o.level, sc.trial_indices);
     e.label = RatioLabel(sc, a, b);
     e.theory = TheoryOrder("cnn", sc.axis) - TheoryOrder(sc.series[b].model_kind, sc.axis);
     e.theory_formula = TheoryRatioFormula("cnn", sc.series[b].model_kind, sc.axis);

@@ -117,6 +117,43 @@ TEST_CASE("Wilson intervals match hand-computed values", "[analysis][stats]") {
 
 namespace pmoe {
 
+TEST_CASE("Small-sample intervals widen by t over z and keep the error rate at 3 trials",
+          "[analysis][stats]") {
+  // t(0.975, 2) = 4.302653, z = 1.959964: 2.195 times sqrt(3/2).
+  CHECK(SmallSampleFactor(3, 0.95) == Approx(4.302653 / 1.959964 * std::sqrt(1.5)).epsilon(1e-6));
+  CHECK(SmallSampleFactor(20, 0.95) == Approx(2.093024 / 1.959964 * std::sqrt(20.0 / 19)));
+  CHECK(std::isinf(SmallSampleFactor(1, 0.95)));
+  const Interval lin = Widened(1.0, 0.5, 2.0, 2.0, false);
+  CHECK(lin.lo == 0.0);
+  CHECK(lin.hi == 3.0);
+  const Interval log = Widened(100, 50, 200, 2.0, true);  // x2 and /2 become x4 and /4
+  CHECK(log.lo == Approx(25));
+  CHECK(log.hi == Approx(400));
+  CHECK(std::isinf(Widened(100, 50, INFINITY, 2.0, true).hi));  // a bound stays a bound
+  // Under no effect, 3 paired trials: the percentile interval of the mean excludes 0 about a
+  // quarter of the time, the widened one near 5 %.
+  Rng rng(17);
+  int plain = 0, widened = 0;
+  const int runs = 2000;
+  for (int r = 0; r < runs; ++r) {
+    const double x[3] = {rng.Normal(), rng.Normal(), rng.Normal()};
+    const double mean = (x[0] + x[1] + x[2]) / 3;
+    std::vector<double> reps;
+    for (int b = 0; b < 200; ++b) {
+      double sum = 0;
+      for (int t = 0; t < 3; ++t) sum += x[rng.Below(3)];
+      reps.push_back(sum / 3);
+    }
+    const double lo = Percentile(reps, 0.025), hi = Percentile(reps, 0.975);
+    plain += lo > 0 || hi < 0;
+    const Interval w = Widened(mean, lo, hi, SmallSampleFactor(3, 0.95), false);
+    widened += w.lo > 0 || w.hi < 0;
+  }
+  INFO("plain " << plain << ", widened " << widened << " of " << runs);
+  CHECK(plain > 0.18 * runs);
+  CHECK(widened < 0.08 * runs);
+}
+
 TEST_CASE("CNN pairs with every pMoE of the same design whatever their own parameters",
           "[analysis][ratios]") {
   // Three models on one data design; separate and joint differ in k and l, which the CNN does

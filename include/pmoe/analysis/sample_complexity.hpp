@@ -66,6 +66,7 @@ struct SampleComplexity {
   // [reading][series][point] and [reading][series][point][replicate]; reading as Reading's value.
   std::vector<std::vector<NStar>> estimates[2];
   std::vector<std::vector<std::vector<double>>> replicates[2];
+  int trial_indices = 0;  // resampled by the bootstrap: intervals widen by SmallSampleFactor
 
   const std::vector<std::vector<NStar>>& Of(Reading r) const { return estimates[int(r)]; }
 };

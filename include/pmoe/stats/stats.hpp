@@ -21,6 +21,18 @@ Moments MeanSd(const std::vector<double>& values);  // finite values only
 // The q-quantile (0..1) by linear interpolation; values need not be sorted; inf allowed.
 double Percentile(std::vector<double> values, double q);
 
+// How much wider than a percentile bootstrap's interval over `trials` resampled trial indices a
+// reported interval is drawn: Student's t over the normal quantile at the level (a t interval's
+// small-sample widening) times sqrt(trials / (trials - 1)) (the bootstrap's variance is the
+// plug-in one). A bootstrap over n indices never leaves the n values seen: simulated under no
+// effect, its 95 % interval excluded 0 in 27 % of cases with 3 trials, 10.5 % with 10 and 6 %
+// with 20; widened, 5-7 % at every n. Infinite below 2 trials.
+double SmallSampleFactor(int trials, double level);
+
+// The interval [lo, hi] around `estimate` with both half-widths times `factor`; on a log scale
+// (N*, ratios: positive values) when `log_scale`. Infinite ends (bounds) stay as they are.
+Interval Widened(double estimate, double lo, double hi, double factor, bool log_scale);
+
 // Ordinary least-squares slope and intercept of y on x.
 struct Line {
   double slope = 0, intercept = 0;
