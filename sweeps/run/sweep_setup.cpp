@@ -1,6 +1,6 @@
 // Building a sweep's setup from its config: cells, schema, identity and paths, all checked
 // before any file is touched.
-#include "pmoe/sweep/sweep_setup.hpp"
+#include "pmoe/sweep/run/sweep_setup.hpp"
 
 #include <algorithm>
 
@@ -9,7 +9,7 @@
 #include "pmoe/core/version.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/file_kind.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
 
 namespace pmoe {
 

@@ -1,6 +1,6 @@
 // Writing and reading the HDF5 result file. Columns come from two tables: the parameter table
 // for /cells and the sweep's RowSchema for /trials, so neither list is repeated here.
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,8 +15,8 @@
 #include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/h5_file.hpp"
 #include "pmoe/io/result_checks.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/run/work_plan.hpp"
+#include "pmoe/sweep/store/journal.hpp"
 
 namespace pmoe {
 namespace {

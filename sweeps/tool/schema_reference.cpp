@@ -13,14 +13,14 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/command.hpp"
+#include "pmoe/cli/command.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/family/family.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
-#include "pmoe/sweep/trial_row.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
+#include "pmoe/sweep/store/trial_row.hpp"
 
 namespace pmoe {
 namespace {

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <thread>
 
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {
