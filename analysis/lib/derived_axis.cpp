@@ -64,6 +64,7 @@ Results WithDerivedAxis(const Results& results, const std::string& text, Derived
   Results out;
   out.files = results.files;
   out.metrics = results.metrics;
+  out.theory = results.theory;
   std::vector<long> index(results.cells.size(), -1);
   for (size_t i = 0; i < results.cells.size(); ++i) {
     CellRecord cell = results.cells[i];
