@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chen et al.'s claims (NeurIPS 2022, the switch MoE on cluster data, MODEL.md §8) as sweeps, and
-# the report page that says which hold: runs the Chen configs (quick: sweeps/configs/chen_quick/,
-# full: the shipped sweeps/configs/chen_*.ini) into results/chen/SCALE/, then writes
+# the report page that says which hold: runs the Chen configs (quick: sweeps/configs/chen/quick/,
+# full: the shipped sweeps/configs/chen/chen_*.ini) into results/chen/SCALE/, then writes
 # results/chen/report-SCALE.html (and results/chen/report.html).
 #
 #   bash scripts/chen-report.sh quick   # a few minutes on 2 cores (README, Chen et al.'s switch MoE)
@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 scale=${1:-quick}
 shift || true
 case "$scale" in
-  quick) configs=sweeps/configs/chen_quick ;;
-  full) configs=sweeps/configs ;;
+  quick) configs=sweeps/configs/chen/quick ;;
+  full) configs=sweeps/configs/chen ;;
   *) echo "chen-report: unknown scale \"$scale\" (expected quick or full)" >&2; exit 2 ;;
 esac
 for tool in build/sweeps/pmoe-sweep build/analysis/pmoe-analyze; do

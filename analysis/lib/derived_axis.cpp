@@ -91,6 +91,7 @@ Results WithDerivedAxis(const Results& results, const std::string& text, Derived
   Results out;
   out.files = results.files;
   out.metrics = results.metrics;
+  out.theory = results.theory;
   std::vector<std::vector<size_t>> copies(results.cells.size());  // old cell -> new cells
   for (size_t i = 0; i < results.cells.size(); ++i) {
     std::vector<CellRecord> variants;

@@ -89,6 +89,7 @@ Results KeepWhere(const Results& results,
   Results kept;
   kept.files = results.files;
   kept.metrics = results.metrics;
+  kept.theory = results.theory;
   std::vector<long> index(results.cells.size(), -1);
   for (size_t c = 0; c < results.cells.size(); ++c) {
     const CellRecord& cell = results.cells[c];

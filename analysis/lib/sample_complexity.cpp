@@ -310,6 +310,7 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
   SampleComplexity sc;
   sc.axis = axis;
   sc.series = BuildSeries(results, axis, derived.params);
+  sc.theory = results.theory;
   const TrialTable table = MakeTrialTable(results);
   std::vector<std::pair<int, int>> converged(results.cells.size());  // (converged, trials)
   for (const TrialRecord& t : results.trials) {
@@ -388,8 +389,8 @@ std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleCompl
     Exponent e =
         SlopeWithInterval(x, y, sc.replicates[int(reading)][s], use, o.level, sc.trial_indices);
     e.label = sc.series[s].label;
-    e.theory = TheoryOrder(sc.series[s].model_kind, sc.axis);
-    e.theory_formula = TheoryFormula(sc.series[s].model_kind, sc.axis);
+    e.theory = TheoryOrder(sc.theory, sc.series[s].model_kind, sc.axis);
+    e.theory_formula = TheoryFormula(sc.theory, sc.series[s].model_kind, sc.axis);
     out.push_back(e);
   }
   return out;
@@ -524,8 +525,10 @@ std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleCom
       if (!d.censored[i]) use.push_back(i);
     Exponent e = SlopeWithInterval(d.x, d.y, d.replicates, use, o.level, sc.trial_indices);
     e.label = RatioLabel(sc, a, b);
-    e.theory = TheoryOrder("cnn", sc.axis) - TheoryOrder(sc.series[b].model_kind, sc.axis);
-    e.theory_formula = TheoryRatioFormula("cnn", sc.series[b].model_kind, sc.axis);
+    e.theory = TheoryOrder(sc.theory, sc.series[a].model_kind, sc.axis) -
+               TheoryOrder(sc.theory, sc.series[b].model_kind, sc.axis);
+    e.theory_formula =
+        TheoryRatioFormula(sc.theory, sc.series[a].model_kind, sc.series[b].model_kind, sc.axis);
     out.push_back(e);
   }
   return out;

@@ -1,63 +1,105 @@
-// MODEL.md §9 (binary) and §7 (multiclass, appendix M) sufficient sample complexities.
+// The theory's order of a swept parameter, read off the bound a family declared (/theory).
 #include "pmoe/analysis/theory_orders.hpp"
 
+#include <cctype>
 #include <cmath>
-#include <map>
-#include <utility>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "pmoe/analysis/legacy_theory_orders.hpp"
 
 namespace pmoe {
 namespace {
 
-// Appendix M extends the two pMoE theorems only; the CNN has no multiclass bound.
-constexpr const char* kNoCnnMulticlass = "none (appendix M bounds pMoE only)";
+// The parameters the theory's bounds are stated in (MODEL.md §9, §7): a bound without one of
+// these does not grow with it (order 0). Any other parameter (m: the bounds hold for m large
+// enough) has no order unless a bound names it.
+const std::set<std::string>& BoundVariables() {
+  static const std::set<std::string> names = {"n", "l", "k", "p", "c"};
+  return names;
+}
 
-std::string BinaryFormula(const std::string& kind) {
-  // MODEL.md §9, samples row.
-  if (kind == "cnn") return "n^8 p^12 delta^6 / eps^16";
-  if (kind == "separate") return "l^8 p^12 delta^6 / eps^16";
-  if (kind == "joint") return "k^4 l^6 p^12 delta^6 / eps^16";
-  return "";
+// "data.n" -> "n"; a name without a dot (a derived axis, "n/l") is its own symbol.
+std::string SymbolOf(const std::string& axis) {
+  const size_t dot = axis.find('.');
+  return dot == std::string::npos ? axis : axis.substr(dot + 1);
+}
+
+bool IsNone(const std::string& formula) { return formula.rfind("none", 0) == 0; }
+
+bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether `symbol` occurs in `term` as a whole name ("n" in "(n", not in "eps").
+bool ContainsName(const std::string& term, const std::string& symbol) {
+  for (size_t at = term.find(symbol); at != std::string::npos; at = term.find(symbol, at + 1)) {
+    const size_t end = at + symbol.size();
+    if ((at == 0 || !IsNameChar(term[at - 1])) && (end == term.size() || !IsNameChar(term[end])))
+      return true;
+  }
+  return false;
 }
 
 }  // namespace
 
-double TheoryOrder(const std::string& kind, const std::string& axis) {
-  // MODEL.md §9, samples row: CNN n^8 p^12, separate l^8 p^12, joint k^4 l^6 p^12.
-  static const std::map<std::pair<std::string, std::string>, double> order = {
-      {{"cnn", "data.n"}, 8},
-      {{"cnn", "model.l"}, 0},
-      {{"cnn", "model.k"}, 0},
-      {{"cnn", "data.p"}, 12},
-      {{"separate", "model.l"}, 8},
-      {{"separate", "data.n"}, 0},
-      {{"separate", "data.p"}, 12},
-      {{"joint", "model.k"}, 4},
-      {{"joint", "model.l"}, 6},
-      {{"joint", "data.n"}, 0},
-      {{"joint", "data.p"}, 12},
-      // MODEL.md §7 (appendix M): the number of classes, separate c^12, joint c^8.
-      {{"separate", "data.c"}, 12},
-      {{"joint", "data.c"}, 8}};
-  const auto it = order.find({kind, axis});
-  return it == order.end() ? NAN : it->second;
+double ExponentOf(const std::string& formula, const std::string& symbol) {
+  double order = 0;
+  double sign = 1;
+  std::istringstream terms(formula);
+  std::string term;
+  while (terms >> term) {
+    if (term == "/") {
+      sign = -1;
+      continue;
+    }
+    const size_t caret = term.find('^');
+    const std::string base = term.substr(0, caret);
+    if (base == symbol) {
+      if (caret == std::string::npos) {
+        order += sign;
+        continue;
+      }
+      char* end = nullptr;
+      const std::string power = term.substr(caret + 1);
+      const double p = std::strtod(power.c_str(), &end);
+      if (power.empty() || *end != '\0') return NAN;
+      order += sign * p;
+    } else if (ContainsName(term, symbol)) {
+      return NAN;  // "(n l)^2" or "n*l": a term this reading does not take apart
+    }
+  }
+  return order;
 }
 
-std::string TheoryFormula(const std::string& kind, const std::string& axis) {
-  const std::string binary = BinaryFormula(kind);
-  if (axis != "data.c" || binary.empty()) return binary;
-  // MODEL.md §7: the §9 bound multiplied by c^12 (separate) or c^8 (joint).
-  if (kind == "separate") return "c^12 " + binary;
-  if (kind == "joint") return "c^8 " + binary;
-  return kNoCnnMulticlass;
+std::string TheoryFormula(const DeclaredBounds& declared, const std::string& kind,
+                          const std::string& axis) {
+  const auto it = declared.find(kind);
+  if (it == declared.end()) return LegacyTheoryFormula(kind, axis);
+  const DeclaredBound& bound = it->second;
+  if (axis != "data.c" || bound.samples.empty()) return bound.samples;
+  if (bound.multiclass.empty()) return "none (no multiclass bound declared)";
+  if (IsNone(bound.multiclass)) return bound.multiclass;
+  return bound.multiclass + " " + bound.samples;
 }
 
-std::string TheoryRatioFormula(const std::string& numerator, const std::string& denominator,
-                               const std::string& axis) {
-  const std::string top = TheoryFormula(numerator, axis);
-  const std::string bottom = TheoryFormula(denominator, axis);
+double TheoryOrder(const DeclaredBounds& declared, const std::string& kind,
+                   const std::string& axis) {
+  if (!declared.count(kind)) return LegacyTheoryOrder(kind, axis);
+  const std::string formula = TheoryFormula(declared, kind, axis);
+  if (formula.empty() || IsNone(formula)) return NAN;
+  const std::string symbol = SymbolOf(axis);
+  const double order = ExponentOf(formula, symbol);
+  if (order == 0 && !BoundVariables().count(symbol)) return NAN;
+  return order;
+}
+
+std::string TheoryRatioFormula(const DeclaredBounds& declared, const std::string& numerator,
+                               const std::string& denominator, const std::string& axis) {
+  const std::string top = TheoryFormula(declared, numerator, axis);
+  const std::string bottom = TheoryFormula(declared, denominator, axis);
   if (top.empty() || bottom.empty()) return "";
-  if (top.rfind("none", 0) == 0) return top;
-  if (bottom.rfind("none", 0) == 0) return bottom;
+  if (IsNone(top)) return top;
+  if (IsNone(bottom)) return bottom;
   return "(" + top + ") / (" + bottom + ")";
 }
 

@@ -1,6 +1,6 @@
 // pmoe-analyze: success rates, sample complexity, scaling exponents and pivot tables from result
 // files.
-// Reads the HDF5 files only. Exit statuses: cli/tool.hpp (0 done, 2 bad arguments or files).
+// Reads the HDF5 files only. Exit statuses: pmoe/cli/tool.hpp (0 done, 2 bad arguments or files).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/file_check.hpp"
-#include "cli/tool.hpp"
 #include "pmoe/analysis/cell_summary.hpp"
 #include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/pivot_table.hpp"
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/analysis/table.hpp"
+#include "pmoe/cli/file_check.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"

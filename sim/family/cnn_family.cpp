@@ -31,6 +31,10 @@ class CnnKind final : public SgdModelFamily {
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+  // MODEL.md §9, samples row; appendix M extends only the two pMoE theorems to c classes.
+  SampleBound Bound() const override {
+    return {"n^8 p^12 delta^6 / eps^16", "none (appendix M bounds pMoE only)"};
+  }
 
   int Experts(const ModelSpec&, int) const override { return 1; }
   std::unique_ptr<Model<float>> NewModel(const ModelSpec&, ModelParts<float> parts,

@@ -74,6 +74,8 @@ class Joint final : public SgdModelFamily {
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+  // MODEL.md §9, samples row, and §7 (appendix M): c^8 over the number of classes.
+  SampleBound Bound() const override { return {"k^4 l^6 p^12 delta^6 / eps^16", "c^8"}; }
 
   int Experts(const ModelSpec& spec, int) const override { return spec.k; }
   std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,

@@ -179,6 +179,8 @@ class Separate final : public SgdModelFamily {
   }
 
   double ExpectedEpochs(const TrialSpec& spec) const override { return SgdExpectedEpochs(spec); }
+  // MODEL.md §9, samples row, and §7 (appendix M): c^12 over the number of classes.
+  SampleBound Bound() const override { return {"l^8 p^12 delta^6 / eps^16", "c^12"}; }
 
   // model.k = 0: one expert per class (MODEL.md §7).
   int Experts(const ModelSpec& spec, int classes) const override {

@@ -9,11 +9,6 @@
 namespace pmoe {
 namespace {
 
-template <typename T>
-inline T Act(T a, Activation act) {
-  return act == Activation::kCubic ? a * a * a : a;
-}
-
 // Filters [j0, j0 + L) of every sample. The block's values are fixed-size Eigen arrays: one
 // vector register each, whatever the compiler's view of aliasing.
 template <typename T, int L>

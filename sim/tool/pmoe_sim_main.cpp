@@ -1,9 +1,9 @@
 // pmoe-sim: runs T trials of one cell on all cores and prints their summary (or --json).
-// Exit statuses: cli/tool.hpp (0 done, 2 bad options, config or infeasible data model).
+// Exit statuses: pmoe/cli/tool.hpp (0 done, 2 bad options, config or infeasible data model).
 #include <chrono>
 #include <iostream>
 
-#include "cli/tool.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "run_trials.hpp"
 #include "sim_options.hpp"
 #include "summary.hpp"

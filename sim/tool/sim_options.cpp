@@ -12,8 +12,8 @@
 #include <set>
 #include <vector>
 
-#include "cli/file_check.hpp"
-#include "cli/tool.hpp"
+#include "pmoe/cli/file_check.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"

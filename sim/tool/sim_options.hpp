@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/command.hpp"
+#include "pmoe/cli/command.hpp"
 #include "pmoe/core/spec.hpp"
 
 namespace pmoe {

@@ -1,4 +1,4 @@
-#include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
 
 #include <cstdlib>
 

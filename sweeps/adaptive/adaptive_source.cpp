@@ -1,4 +1,4 @@
-#include "pmoe/sweep/adaptive_source.hpp"
+#include "pmoe/sweep/adaptive/adaptive_source.hpp"
 
 #include <algorithm>
 #include <cstdio>

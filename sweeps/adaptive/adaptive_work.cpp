@@ -1,4 +1,4 @@
-#include "pmoe/sweep/adaptive_work.hpp"
+#include "pmoe/sweep/adaptive/adaptive_work.hpp"
 
 #include <algorithm>
 #include <cstdio>

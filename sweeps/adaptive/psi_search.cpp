@@ -7,12 +7,12 @@
 // interval too. The posterior matters on separated data (all failures below some N, all
 // successes above, a few rounds in): every bootstrap replicate is then separated alike and the
 // interval looks narrow though the slope is unknown. It matters on ordinary data as well: a
-// bootstrap over an adaptive design is optimistic (in sweeps/bench/adaptive_sim, at curves like
-// the real ones, it covers N* 75-89 % of the time when it alone stops the search), and the
+// bootstrap over an adaptive design is optimistic (in sweeps/bench/adaptive/adaptive_sim, at curves
+// like the real ones, it covers N* 75-89 % of the time when it alone stops the search), and the
 // posterior is about 1.3 times as wide. Stopping on both left the adaptive estimate's true error
 // below the grid's at 0.24-0.29 of its trials; the bootstrap alone (posterior within twice the
 // target) stopped at 0.17-0.21 with a true error up to 1.3 times the grid's.
-#include "pmoe/sweep/psi_search.hpp"
+#include "pmoe/sweep/adaptive/psi_search.hpp"
 
 #include <algorithm>
 #include <cmath>

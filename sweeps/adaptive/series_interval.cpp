@@ -1,6 +1,6 @@
 // The same rules as SuccessCrossing, AsBound and the bootstrap loop of
 // EstimateSampleComplexity, for one series alone.
-#include "pmoe/sweep/series_interval.hpp"
+#include "pmoe/sweep/adaptive/series_interval.hpp"
 
 #include <algorithm>
 #include <cmath>

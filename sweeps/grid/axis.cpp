@@ -1,6 +1,6 @@
 // The three spellings of an axis. Integer endpoints give integers; otherwise values are rounded
 // to 12 significant digits so that 0.1:0.5:0.1 yields 0.3, not 0.30000000000000004.
-#include "pmoe/sweep/axis.hpp"
+#include "pmoe/sweep/grid/axis.hpp"
 
 #include <algorithm>
 #include <cmath>

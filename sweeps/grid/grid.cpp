@@ -1,5 +1,5 @@
 // Grid expansion and the cost model used to order work and to plan.
-#include "pmoe/sweep/grid.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
 
 #include <algorithm>
 #include <cstdio>

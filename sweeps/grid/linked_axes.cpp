@@ -5,7 +5,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
-#include "pmoe/sweep/axis.hpp"
+#include "pmoe/sweep/grid/axis.hpp"
 
 namespace pmoe {
 namespace {

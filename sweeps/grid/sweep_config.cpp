@@ -1,5 +1,5 @@
 // Reading a sweep config: every key must be known, every value parses, every axis is well formed.
-#include "pmoe/sweep/sweep_config.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/precision/precision_config.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
 
 namespace pmoe {
 namespace {

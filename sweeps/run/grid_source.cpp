@@ -1,4 +1,4 @@
-#include "pmoe/sweep/grid_source.hpp"
+#include "pmoe/sweep/run/grid_source.hpp"
 
 namespace pmoe {
 

@@ -1,5 +1,5 @@
 // The pilot run behind `plan --pilot` (pilot.hpp).
-#include "pmoe/sweep/pilot.hpp"
+#include "pmoe/sweep/run/pilot.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>

@@ -1,14 +1,14 @@
 // The sweep runner: rounds of a work source, each run by the executor into the store, until
 // the source has nothing more or the user interrupts; then the result file is saved.
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 
 #include <chrono>
 #include <set>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/precision/precision_source.hpp"
-#include "pmoe/sweep/adaptive_source.hpp"
-#include "pmoe/sweep/grid_source.hpp"
+#include "pmoe/sweep/adaptive/adaptive_source.hpp"
+#include "pmoe/sweep/run/grid_source.hpp"
 #include "trial_executor.hpp"
 
 namespace pmoe {

@@ -1,6 +1,6 @@
 // Building a sweep's setup from its config: cells, schema, identity and paths, all checked
 // before any file is touched.
-#include "pmoe/sweep/sweep_setup.hpp"
+#include "pmoe/sweep/run/sweep_setup.hpp"
 
 #include <algorithm>
 
@@ -10,7 +10,7 @@
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/precision/precision_config.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
 
 namespace pmoe {
 

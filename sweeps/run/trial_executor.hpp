@@ -9,8 +9,8 @@
 #include <ostream>
 #include <vector>
 
-#include "pmoe/sweep/sweep_runner.hpp"
-#include "pmoe/sweep/sweep_store.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
+#include "pmoe/sweep/store/sweep_store.hpp"
 #include "pmoe/trial/test_set_cache.hpp"
 
 namespace pmoe {

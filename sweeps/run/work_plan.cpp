@@ -1,5 +1,5 @@
 // Work ordering and sharding.
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/run/work_plan.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "pmoe/sweep/work_source.hpp"
+#include "pmoe/sweep/run/work_source.hpp"
 
 namespace pmoe {
 

@@ -1,6 +1,6 @@
 // Journal records: magic, kind, payload length, CRC-32 of the payload, payload. Kind 1 holds the
 // identity, kind 2 a batch of encoded rows.
-#include "pmoe/sweep/journal.hpp"
+#include "pmoe/sweep/store/journal.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,6 +1,6 @@
 // Writing and reading the HDF5 result file. Columns come from two tables: the parameter table
 // for /cells and the sweep's RowSchema for /trials, so neither list is repeated here.
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,11 +12,12 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/h5_file.hpp"
 #include "pmoe/io/result_checks.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/run/work_plan.hpp"
+#include "pmoe/sweep/store/journal.hpp"
 
 namespace pmoe {
 namespace {
@@ -279,6 +280,29 @@ std::string UtcNow() {
   return buf;
 }
 
+namespace {
+
+// /theory: the sample complexity each model family of the cells declares (SampleBound), one row
+// per model kind in order of first sight ("" where it declares none), so that pmoe-analyze
+// prints the theory's order of any family without knowing it.
+void WriteTheory(H5File& file, const std::vector<Cell>& cells) {
+  std::vector<std::string> kinds, samples, multiclass;
+  for (const Cell& c : cells) {
+    const ModelFamily& family = ModelFamilyOf(c.spec);
+    if (std::find(kinds.begin(), kinds.end(), family.name()) != kinds.end()) continue;
+    const SampleBound bound = family.Bound();
+    kinds.push_back(family.name());
+    samples.push_back(bound.samples);
+    multiclass.push_back(bound.multiclass);
+  }
+  file.CreateGroup("/theory");
+  file.WriteStrings("/theory/model_kind", kinds);
+  file.WriteStrings("/theory/samples", samples);
+  file.WriteStrings("/theory/multiclass", multiclass);
+}
+
+}  // namespace
+
 void WriteResultFile(const std::string& path, const ResultMeta& meta,
                      const std::vector<Cell>& cells, const RowSchema& schema,
                      std::vector<TrialRow> rows) {
@@ -297,6 +321,7 @@ void WriteResultFile(const std::string& path, const ResultMeta& meta,
     H5File file = H5File::CreateInMemory(path);
     WriteMeta(file, meta);
     WriteCells(file, cells);
+    WriteTheory(file, cells);
     WriteTrials(file, schema, rows);
     image = file.Image();
     file.Close();

@@ -1,6 +1,6 @@
 // Sweep identity as text ("seed=..", "trials=..", "shard=..", then one "cell=KEY\tLABEL" per line)
 // and a readable account of how two identities differ.
-#include "pmoe/sweep/sweep_identity.hpp"
+#include "pmoe/sweep/store/sweep_identity.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,5 +1,5 @@
 // Reconciling the result file and the journal of one sweep, and writing both.
-#include "pmoe/sweep/sweep_store.hpp"
+#include "pmoe/sweep/store/sweep_store.hpp"
 
 #include <chrono>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // The stored fields of a trial: core columns, class counts, declared metrics (scalars and lists).
-#include "pmoe/sweep/trial_row.hpp"
+#include "pmoe/sweep/store/trial_row.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.hpp"
+#include "pmoe/cli/command.hpp"
 
 namespace pmoe {
 

@@ -6,19 +6,19 @@
 #include <iostream>
 #include <map>
 
-#include "cli/file_check.hpp"
-#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/file_check.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/shell_quote.hpp"
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/io/json_writer.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_identity.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
-#include "pmoe/sweep/sweep_setup.hpp"
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_setup.hpp"
+#include "pmoe/sweep/run/work_plan.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
+#include "pmoe/sweep/store/sweep_identity.hpp"
 
 namespace pmoe {
 namespace {

@@ -8,14 +8,14 @@
 #include <set>
 #include <thread>
 
-#include "cli/file_check.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/file_check.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/pilot.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/run/pilot.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 
 namespace pmoe {
 namespace {

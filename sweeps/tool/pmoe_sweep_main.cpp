@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "schema_reference.hpp"
 

@@ -9,13 +9,13 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cli/file_check.hpp"
-#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/file_check.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 #include "sweep_json.hpp"
 
 namespace pmoe {

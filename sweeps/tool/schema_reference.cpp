@@ -13,14 +13,14 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/command.hpp"
+#include "pmoe/cli/command.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/family/family.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
-#include "pmoe/sweep/trial_row.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
+#include "pmoe/sweep/store/trial_row.hpp"
 
 namespace pmoe {
 namespace {
@@ -179,6 +179,13 @@ std::string ResultSchemaMarkdown() {
       if (e.name == "label") e.meaning = "the swept values, e.g. \"model.l=3, N=500\"";
     }
     const std::vector<Entry> trial_columns = Datasets(file, "/trials");
+    std::vector<Entry> theory_columns = Datasets(file, "/theory");
+    for (Entry& e : theory_columns) {
+      if (e.name == "model_kind") e.meaning = "a model.kind of the file's cells";
+      if (e.name == "samples")
+        e.meaning = "its sufficient sample complexity, e.g. \"l^8 p^12 delta^6 / eps^16\"";
+      if (e.name == "multiclass") e.meaning = "the factor over the classes c, or \"none (why)\"";
+    }
     H5Fclose(file);
 
     out << "# Result file schema (HDF5)\n\n"
@@ -193,6 +200,12 @@ std::string ResultSchemaMarkdown() {
     out << "## `/cells`\n\nOne row per cell: its id, key and label, then one column per "
            "parameter (text for choices, numbers otherwise).\n\n";
     Table(out, cell_columns, "Column");
+    out << "## `/theory`\n\nOne row per model kind of the cells: the bound its family "
+           "declares (empty where the theory gives none), from which `pmoe-analyze` reads the "
+           "theory's order of a swept parameter (n, l, k, p, c are data.n, model.l, model.k, "
+           "data.p, data.c). Files written before it have no `/theory`: the analysis then uses "
+           "a legacy table of the built-in families.\n\n";
+    Table(out, theory_columns, "Column");
     out << "## `/trials`\n\nOne row per trial, sorted by cell (in `/cells` order) and trial. "
            "The core columns every file has (a two-class file shown; `train_count_I` has one "
            "column per class):\n\n";

@@ -15,14 +15,14 @@
 #include <map>
 #include <sstream>
 
-#include "cli/file_check.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/file_check.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/durable_file.hpp"
 #include "pmoe/io/json_writer.hpp"
-#include "pmoe/sweep/pilot.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/pilot.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/run/work_plan.hpp"
 
 namespace pmoe {
 namespace {

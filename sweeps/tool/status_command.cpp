@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <iostream>
 
-#include "cli/file_check.hpp"
-#include "cli/tool.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/file_check.hpp"
+#include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "sweep_json.hpp"

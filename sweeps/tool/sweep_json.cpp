@@ -1,6 +1,6 @@
 #include "sweep_json.hpp"
 
-#include "pmoe/sweep/psi_search.hpp"
+#include "pmoe/sweep/adaptive/psi_search.hpp"
 
 namespace pmoe {
 

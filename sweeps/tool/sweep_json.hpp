@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "pmoe/io/json_writer.hpp"
-#include "pmoe/sweep/adaptive_work.hpp"
+#include "pmoe/sweep/adaptive/adaptive_work.hpp"
 
 namespace pmoe {
 

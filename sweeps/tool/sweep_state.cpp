@@ -13,10 +13,10 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
+#include "pmoe/sweep/store/journal.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 
 namespace pmoe {
 namespace {

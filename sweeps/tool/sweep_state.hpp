@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "pmoe/sweep/adaptive_work.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/sweep_identity.hpp"
-#include "pmoe/sweep/work_plan.hpp"
+#include "pmoe/sweep/adaptive/adaptive_work.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/run/work_plan.hpp"
+#include "pmoe/sweep/store/sweep_identity.hpp"
 
 namespace pmoe {
 

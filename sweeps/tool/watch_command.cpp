@@ -10,10 +10,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/file_check.hpp"
 #include "commands.hpp"
+#include "pmoe/cli/file_check.hpp"
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 #include "sweep_state.hpp"

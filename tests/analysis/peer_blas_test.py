@@ -91,5 +91,5 @@ def test_the_scripts_refuse_in_one_line_and_exit_2(tmp_path, monkeypatch):
 def test_both_comparison_scripts_run_the_check():
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     for script in ("compare_peer.py", "compare_chen_peer.py"):
-        text = open(os.path.join(root, "sim", "bench", script)).read()
+        text = open(os.path.join(root, "sweeps", "bench", "peer", script)).read()
         assert "checked_env_or_exit(" in text and "--any-blas" in text, script

@@ -199,9 +199,9 @@ TEST_CASE("pmoe-analyze table prints Chen's table form and agrees with the file 
   INFO(check.out << check.err);
   CHECK(check.out == "ok\n");
 
-  // analysis/chen/chen_report.py prints the same numbers under the published settings' numbers.
+  // analysis/report/chen_report.py prints the same numbers under the published settings' numbers.
   const auto report = test::RunCommand("/usr/bin/python3 " + std::string(PMOE_SOURCE_DIR) +
-                                       "/analysis/chen/chen_report.py table " + file +
+                                       "/analysis/report/chen_report.py table " + file +
                                        " --analyze " + PMOE_ANALYZE_PATH);
   INFO(report.out << report.err);
   CHECK(report.status == 0);

@@ -1,12 +1,12 @@
 // pmoe-bench's rule for "stable" and its CPU identity: a benchmark that calls a noisy series
 // stable, or names the wrong CPU, puts figures in the log that the next run contradicts.
-#include "../../sim/bench/alternating_rounds.hpp"
+#include "../../sweeps/bench/speed/alternating_rounds.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "../../sim/bench/cpu_identity.hpp"
+#include "../../sweeps/bench/speed/cpu_identity.hpp"
 
 namespace pmoe {
 namespace {

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/trial_row.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
+#include "pmoe/sweep/store/trial_row.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

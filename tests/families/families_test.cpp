@@ -13,8 +13,8 @@
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
 #include "pmoe/family/model_factory.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 #include "pmoe/train/loss.hpp"
 #include "pmoe/trial/trial.hpp"
 #include "support/run_command.hpp"
@@ -147,6 +147,40 @@ TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and 
   const auto refused = test::RunCommand(test::SweepCommand("plan " + dir + "/toy.ini"));
   CHECK(refused.status == 2);
   CHECK_THAT(refused.err, Catch::Matchers::Contains("toy"));
+}
+
+TEST_CASE(
+    "A toy family's own sample-complexity bound is pmoe-analyze's theory, no analysis code "
+    "changed",
+    "[family][analysis][theory]") {
+  // The toy model declares "n / toy_signal^2" (tests/families/toy_model_family.cpp); the sweep
+  // writes it into /theory and the analysis reads the order of data.toy_signal off it.
+  const std::string dir = test::FreshDirectory("toy_theory");
+  std::ofstream(dir + "/toy.ini") << "trials = 2\nN_test = 100\n[data]\nmodel = toy\nn = 3\n"
+                                     "toy_dim = 2\n[model]\nkind = toy_model\n"
+                                     "[grid]\nN = 10,20,40\ndata.toy_signal = 0.5,1,2\n";
+  const auto run = test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir +
+                                    "/toy.ini --out " + dir + "/toy.h5");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const auto exponent = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " exponent " + dir +
+                                         "/toy.h5 --over data.toy_signal --csv");
+  INFO(exponent.out << exponent.err);
+  REQUIRE(exponent.status == 0);
+  CHECK_THAT(exponent.out, Catch::Matchers::Contains("theory,theory_formula") &&
+                               Catch::Matchers::Contains("all,success,") &&
+                               Catch::Matchers::Contains(",-2,n / toy_signal^2"));
+  // Over n, which the bound names with power 1.
+  std::ofstream(dir + "/toy_n.ini") << "trials = 2\nN_test = 100\n[data]\nmodel = toy\n"
+                                       "toy_dim = 2\n[model]\nkind = toy_model\n"
+                                       "[grid]\nN = 10,20,40\ndata.n = 2,4\n";
+  REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir + "/toy_n.ini --out " +
+                           dir + "/toy_n.h5")
+              .status == 0);
+  const auto over_n = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " exponent " + dir +
+                                       "/toy_n.h5 --over n --csv");
+  INFO(over_n.out << over_n.err);
+  CHECK_THAT(over_n.out, Catch::Matchers::Contains(",1,n / toy_signal^2"));
 }
 
 TEST_CASE("A trial that throws is a row with status error, and the sweep finishes",

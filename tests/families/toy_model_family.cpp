@@ -56,6 +56,9 @@ class ToyModel final : public ModelFamily {
   std::vector<MetricInfo> metrics() const override {
     return {{"toy_margin_rate", ColumnType::kF64, "test samples beyond the margin", true}};
   }
+  // A bound of its own, in a parameter of the toy data (data.toy_signal): pmoe-analyze prints
+  // its order from the result file without knowing the toy.
+  SampleBound Bound() const override { return {"n / toy_signal^2", ""}; }
   void Validate(const TrialSpec&, const DataShape&, const std::string&) const override {}
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape&, double) const override {
     return {0, static_cast<double>(spec.N + spec.N_test)};

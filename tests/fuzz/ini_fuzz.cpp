@@ -8,8 +8,8 @@
 #include "fuzz_support.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/ini_file.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pmoe;

@@ -11,7 +11,7 @@
 #include "fuzz_support.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
-#include "pmoe/sweep/journal.hpp"
+#include "pmoe/sweep/store/journal.hpp"
 
 namespace {
 

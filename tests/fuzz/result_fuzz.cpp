@@ -20,10 +20,10 @@
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/result_checks.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
+#include "pmoe/sweep/store/journal.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 
 namespace {
 

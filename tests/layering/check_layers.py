@@ -24,10 +24,12 @@ LAYERS = {
     # Precision targets are a work source of the sweep layer: each names the other.
     "precision": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep"],
     "analysis": ["core", "io", "stats"],
-    "tool": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep",
+    # The command-line layer of the three tools: base and io only, so pmoe-analyze stays apart.
+    "cli": ["core", "io"],
+    "tool": ["core", "io", "stats", "cli", "data", "models", "train", "family", "trial", "sweep",
              "precision", "analysis"],
-    "bench": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep",
-              "precision", "analysis", "tool"],
+    "bench": ["core", "io", "stats", "cli", "data", "models", "train", "family", "trial",
+              "sweep", "precision", "analysis", "tool"],
 }
 
 # Directories (relative to the source root) and their layer; an include "pmoe/X/..." is in the
@@ -35,25 +37,44 @@ LAYERS = {
 DIRS = {
     "include/pmoe/core": "core", "sim/core": "core",
     "include/pmoe/io": "io", "sim/io": "io",
-    "include/pmoe/stats": "stats", "stats": "stats",
+    "include/pmoe/stats": "stats", "sim/stats": "stats",
+    "include/pmoe/cli": "cli", "sim/cli": "cli",
     "include/pmoe/data": "data", "sim/data": "data",
     "include/pmoe/models": "models", "sim/models": "models",
     "include/pmoe/train": "train", "sim/train": "train",
     "include/pmoe/family": "family", "sim/family": "family",
     "include/pmoe/trial": "trial", "sim/trial": "trial",
-    "include/pmoe/sweep": "sweep", "sweeps/adaptive": "sweep", "sweeps/grid": "sweep",
-    "sweeps/run": "sweep", "sweeps/store": "sweep",
+    "include/pmoe/sweep": "sweep",
+    "include/pmoe/sweep/adaptive": "sweep", "sweeps/adaptive": "sweep",
+    "include/pmoe/sweep/grid": "sweep", "sweeps/grid": "sweep",
+    "include/pmoe/sweep/run": "sweep", "sweeps/run": "sweep",
+    "include/pmoe/sweep/store": "sweep", "sweeps/store": "sweep",
     "include/pmoe/precision": "precision", "sweeps/precision": "precision",
     "include/pmoe/analysis": "analysis", "analysis/lib": "analysis",
     "sim/tool": "tool", "sweeps/tool": "tool", "analysis/tool": "tool",
-    "sim/bench": "bench", "sweeps/bench": "bench",
+    "sweeps/bench/speed": "bench", "sweeps/bench/adaptive": "bench",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"pmoe/([a-z_]+)/')
 
 
-def violations(root):
+# Every folder of C++ under these roots must be in DIRS: a moved or new folder is not left out.
+SOURCE_ROOTS = ["include/pmoe", "sim", "sweeps", "analysis"]
+
+
+def undeclared_folders(root):
     found = []
+    for top in SOURCE_ROOTS:
+        for directory, _, names in os.walk(os.path.join(root, top)):
+            rel = os.path.relpath(directory, root)
+            if rel not in DIRS and any(n.endswith((".hpp", ".cpp", ".h")) for n in names):
+                found.append(f"{rel}: C++ files in a folder of no declared layer "
+                             "(add it to DIRS of tests/layering/check_layers.py)")
+    return found
+
+
+def violations(root):
+    found = undeclared_folders(root)
     for directory, layer in sorted(DIRS.items()):
         path = os.path.join(root, directory)
         if not os.path.isdir(path):

@@ -28,11 +28,11 @@ with tempfile.TemporaryDirectory() as root:
     assert good.returncode == 0, good.stdout + good.stderr
 
     write(root, "include/pmoe/data/data_source.hpp",
-          '#include "pmoe/core/rng.hpp"\n#include "pmoe/family/metrics.hpp"\n')
+          '#include "pmoe/core/rng.hpp"\n#include "pmoe/family/family.hpp"\n')
     write(root, "analysis/lib/results.cpp", '  #  include "pmoe/trial/trial.hpp"\n')
     bad = run(root)
     assert bad.returncode == 1, bad.stdout
-    assert ('include/pmoe/data/data_source.hpp:2: layer data includes "pmoe/family/metrics.hpp" '
+    assert ('include/pmoe/data/data_source.hpp:2: layer data includes "pmoe/family/family.hpp" '
             "of layer family") in bad.stdout, bad.stdout
     assert "analysis/lib/results.cpp:1: layer analysis includes" in bad.stdout, bad.stdout
     assert "2 include(s) against the layer order" in bad.stdout, bad.stdout
@@ -40,4 +40,10 @@ with tempfile.TemporaryDirectory() as root:
     write(root, "sim/tool/main.cpp", '#include "pmoe/nowhere/x.hpp"\n')
     unknown = run(root)
     assert "pmoe/nowhere/, a folder of no declared layer" in unknown.stdout, unknown.stdout
+
+    write(root, "sweeps/newplace/x.cpp", '#include "pmoe/core/rng.hpp"\n')
+    undeclared = run(root)
+    assert undeclared.returncode == 1, undeclared.stdout
+    assert "sweeps/newplace: C++ files in a folder of no declared layer" in undeclared.stdout, \
+        undeclared.stdout
 print("ok")

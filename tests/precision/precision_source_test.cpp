@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "pmoe/precision/looks_table.hpp"
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

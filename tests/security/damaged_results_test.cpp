@@ -13,7 +13,7 @@
 
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

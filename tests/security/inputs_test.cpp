@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
 #include "pmoe/trial/trial.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"

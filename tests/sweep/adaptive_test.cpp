@@ -14,12 +14,12 @@
 #include <thread>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/adaptive_config.hpp"
-#include "pmoe/sweep/adaptive_work.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/psi_search.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_work.hpp"
+#include "pmoe/sweep/adaptive/psi_search.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

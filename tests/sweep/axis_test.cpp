@@ -1,5 +1,5 @@
 // Grid axes: every spelling of DESIGN.md gives the values a user expects; bad ones are refused.
-#include "pmoe/sweep/axis.hpp"
+#include "pmoe/sweep/grid/axis.hpp"
 
 #include <catch2/catch.hpp>
 

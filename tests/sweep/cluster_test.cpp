@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "pmoe/core/build_info.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
+#include "pmoe/sweep/store/journal.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

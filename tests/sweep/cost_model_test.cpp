@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "pmoe/family/family.hpp"
-#include "pmoe/sweep/grid.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
 
 namespace pmoe {
 namespace {

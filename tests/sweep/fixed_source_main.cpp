@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 
 namespace pmoe {
 namespace {

@@ -1,6 +1,6 @@
 // Grid expansion: the cartesian product in a fixed order, stable cell ids, every cell validated
 // before anything runs, and a cost model that orders cells sensibly.
-#include "pmoe/sweep/grid.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -15,7 +15,7 @@
 
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/sweep_config.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

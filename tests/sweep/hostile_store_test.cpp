@@ -14,9 +14,9 @@
 #include <thread>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/journal.hpp"
-#include "pmoe/sweep/result_file.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
+#include "pmoe/sweep/store/journal.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 

@@ -1,6 +1,6 @@
 // The journal keeps every acknowledged batch and drops only a torn or corrupt tail; rows
 // round-trip bit for bit; one writer at a time.
-#include "pmoe/sweep/journal.hpp"
+#include "pmoe/sweep/store/journal.hpp"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/sweep_runner.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/sweep/grid.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
 
 namespace pmoe {
 namespace {

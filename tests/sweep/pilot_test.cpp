@@ -1,6 +1,6 @@
 // plan --pilot: which trials the pilot runs, the ratio estimate it makes from their times, and
 // the command as users run it (a measured estimate, nothing written, bad values refused).
-#include "pmoe/sweep/pilot.hpp"
+#include "pmoe/sweep/run/pilot.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "pmoe/sweep/result_file.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
 
 namespace pmoe::test {
 

@@ -2,7 +2,7 @@
 // "did you mean", operand counts, and the nearest-name rule used for config keys too.
 #include <catch2/catch.hpp>
 
-#include "cli/command.hpp"
+#include "pmoe/cli/command.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/suggest.hpp"
 

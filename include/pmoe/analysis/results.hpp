@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pmoe/analysis/theory_orders.hpp"
+
 namespace pmoe {
 
 struct CellRecord {
@@ -47,6 +49,7 @@ struct Results {
   std::vector<TrialRecord> trials;
   std::vector<std::string> files;
   std::vector<MetricColumnInfo> metrics;  // every declared metric of any file, first seen first
+  DeclaredBounds theory;  // the files' /theory by model kind (first seen); none in older files
 
   // Index into metrics and TrialRecord::metrics; -1 when no file declares `name`.
   int MetricIndex(const std::string& name) const;

@@ -63,6 +63,7 @@ struct SampleComplexityOptions {
 struct SampleComplexity {
   std::string axis;  // "" when only N varies
   std::vector<Series> series;
+  DeclaredBounds theory;  // the files' declared bounds (Results::theory)
   // [reading][series][point] and [reading][series][point][replicate]; reading as Reading's value.
   std::vector<std::vector<NStar>> estimates[2];
   std::vector<std::vector<std::vector<double>>> replicates[2];

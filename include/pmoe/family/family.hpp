@@ -73,6 +73,17 @@ class Learner {
   virtual Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) = 0;
 };
 
+// What the theory says a family needs: its sufficient sample complexity (MODEL.md §9, samples
+// row) as a product of powers of the parameters' symbols, "l^8 p^12 delta^6 / eps^16" (n, l, k,
+// p, c are data.n, model.l, model.k, data.p, data.c), and over the number of classes the factor
+// that multiplies it (§7, appendix M: "c^12"), or "none (why)". Empty: the theory gives none.
+// Sweeps write it into their result files (/theory), where pmoe-analyze reads the order of a
+// swept parameter off it: the analysis never names a family.
+struct SampleBound {
+  std::string samples;
+  std::string multiclass;
+};
+
 class ModelFamily {
  public:
   virtual ~ModelFamily() = default;
@@ -92,6 +103,8 @@ class ModelFamily {
   virtual double ExpectedEpochs(const TrialSpec& spec) const = 0;
   virtual std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                         uint64_t init_seed) const = 0;
+  // The theory's sample complexity of this model (none unless a family declares it).
+  virtual SampleBound Bound() const { return {}; }
 };
 
 // The explicit list of families every binary knows (family_list.cpp): the built-in ones, then

@@ -12,8 +12,8 @@
 
 #include "pmoe/precision/precision_config.hpp"
 #include "pmoe/precision/precision_layout.hpp"
-#include "pmoe/sweep/grid.hpp"
-#include "pmoe/sweep/work_source.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/run/work_source.hpp"
 
 namespace pmoe {
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A second opinion on Chen et al.'s experiment (MODEL.md §8): the same cells run by pmoe-sim and
 by the PyTorch peer ../shared/peer/chen_peer.py (an independent implementation checked against
-the authors' code), as analysis/peer/agreement.py does for pMoE.
+the authors' code), as sweeps/bench/peer/agreement.py does for pMoE.
 
 Both sides get the same parameters and draw different random numbers (the peer one seed per
 trial, its data drawn from that seed; pmoe-sim a fresh data set per trial), so what must agree is
@@ -9,7 +9,7 @@ the distribution of outcomes: per cell, mean test accuracy, mean dispatch entrop
 steps taken, compared by Welch's z. |z| > 3 on any of them marks the cell as differing (exit
 status 1). A screen, not a proof.
 
-  /usr/bin/python3 analysis/chen/chen_agreement.py [--settings 1,2,3,4] [--trials 4] \
+  /usr/bin/python3 sweeps/bench/peer/chen_agreement.py [--settings 1,2,3,4] [--trials 4] \
       [--trials-single 2] [--models single-linear,single-cubic,switch-linear,switch-cubic] \
       [--json out.json] [--markdown]
 

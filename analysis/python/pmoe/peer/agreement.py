@@ -10,7 +10,7 @@ compared by a z statistic (Welch's for means, the pooled two-proportion one for 
 on any of them marks the cell as differing, and the exit status is then 1. It is a screen, not a
 proof: with 6 cells and 5 statistics a chance |z| > 3 somewhere happens in ~8 % of runs.
 
-  /usr/bin/python3 analysis/peer/agreement.py [--trials 20] [--N 100,300] [--workers 2]
+  /usr/bin/python3 sweeps/bench/peer/agreement.py [--trials 20] [--N 100,300] [--workers 2]
 
 Needs Debian's python3-torch and libopenblas0-pthread (../shared/peer/README.md) and a built
 build/sim/pmoe-sim.

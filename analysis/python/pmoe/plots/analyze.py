@@ -61,7 +61,7 @@ def swept_parameters(summary_rows):
     return names
 
 
-# A per-class column, as the families' declarations expand (include/pmoe/family/metrics.hpp,
+# A per-class column, as the families' declarations expand (include/pmoe/core/metrics.hpp,
 # PerClassName and PerClassHelp): the declared name and the class (pair) index, and a description
 # ending in " (class I)" or " (class pair I)" with the same index.
 _PER_CLASS_NAME = re.compile(r"(.*\D)(\d+)")
