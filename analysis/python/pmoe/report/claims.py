@@ -393,7 +393,9 @@ RULE_F = ("With l = l* = 4 fixed, n/l grows with n. Read on N_acc (the N where m
           "data cannot show this), fails when the interval lies above 0 with an exponent of at "
           "least 0.2. Supported when both hold, not supported when either fails, undecided "
           "otherwise, not testable when fewer than 3 values of n give an estimate inside the "
-          "grid.")
+          "grid. Where the sweep also varies l over at least 3 values at its largest n (the "
+          "decade sweep: l = 4..64 at n = 64, n/l = 1..16 on one data set), the same conditions "
+          "are read over n/l there instead of over n.")
 
 
 def f_rows(tables, reading):
@@ -406,50 +408,72 @@ def f_rows(tables, reading):
     return ratio, own
 
 
-def f_conditions(finding, ratio, own, name):
-    """Records (f)'s two conditions for one reading (name: N_acc or N*)."""
+def f_conditions(finding, ratio, own, name, axis="n"):
+    """Records (f)'s two conditions for one reading (name: N_acc or N*) over `axis` (n or n/l)."""
     outcome, text = exponent_condition(ratio)
-    finding.check(f"{name} ratio grows with n", outcome, {
+    finding.check(f"{name} ratio grows with {axis}", outcome, {
         HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
-        OPEN: f"{text}: growth of at least n^{EXPONENT_EFFECT} neither shown nor excluded",
-        UNTESTABLE: "fewer than 3 values of n with both estimates inside the N grid"}[outcome])
+        OPEN: f"{text}: growth of at least ({axis})^{EXPONENT_EFFECT} neither shown nor excluded",
+        UNTESTABLE: f"fewer than 3 values of {axis} with both estimates inside the N grid"}[outcome])
     grows, text = exponent_condition(own)
     flat = {HOLDS: FAILS, UNTESTABLE: UNTESTABLE}.get(grows)
     if flat is None:
         flat = HOLDS if own["hi"] < EXPONENT_EFFECT else OPEN
-    finding.check(f"separate's own {name} flat in n", flat, {
-        HOLDS: f"{text} lies below {EXPONENT_EFFECT}", FAILS: f"{text}: it grows with n",
+    finding.check(f"separate's own {name} flat in {axis}", flat, {
+        HOLDS: f"{text} lies below {EXPONENT_EFFECT}", FAILS: f"{text}: it grows with {axis}",
         OPEN: f"{text}: growth of {EXPONENT_EFFECT} not excluded (too little data to show it "
-              "flat)", UNTESTABLE: "fewer than 3 values of n inside the N grid"}[flat])
+              "flat)", UNTESTABLE: f"fewer than 3 values of {axis} inside the N grid"}[flat])
+
+
+def l_leg(ev):
+    """The largest n when the file varies l there over at least 3 values (the decade sweep's
+    design: l = 4..64 at n = 64, n/l over a factor of 16), else None."""
+    cells = ev.summary()
+    ns = [c["data.n"] for c in cells if c.get("data.n") is not None]
+    if not ns:
+        return None
+    top = max(ns)
+    ls = {c.get("model.l") for c in cells if c.get("data.n") == top and c.get("model.l")}
+    return top if len(ls) >= 3 else None
 
 
 def claim_f(ev, workdir):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
-    tables = ev.exponent("data.n")
+    top = l_leg(ev)
+    axis_text = "n" if top is None else f"n/l at n = {top:g}"
+    # Where l varies at the largest n, the ratio over n/l there decides (one data set, l* <= l
+    # <= n); the growth over n at l = 4 is shown beside it.
+    tables = (ev.exponent("data.n") if top is None
+              else ev.exponent("n/l", where={"data.n": f"{top:g}"}))
     readings = {"N_acc": f_rows(tables, "mean_accuracy"), "N*": f_rows(tables, "success")}
     for name, (ratio, own) in readings.items():
         for e, what in ((ratio, f"{name}(CNN)/{name}(separate)"), (own, f"{name}(separate)")):
             if e:
-                finding.numbers.append((f"exponent of {what} over n ({e['points']} values; "
+                finding.numbers.append((f"exponent of {what} over {axis_text} ({e['points']} "
+                                        f"values; "
                                         f"theory {fmt(e['theory'])})",
                                         interval(e["exponent"], e["lo"], e["hi"])))
     ratio_acc = readings["N_acc"][0]
     for r in tables["ratios"]:
         if r["reading"] == "mean_accuracy" and r["ratio"] == (ratio_acc or {}).get("series"):
-            finding.numbers.append((f"N_acc ratio at n = {r['data.n']:g}",
+            at = r["data.n"] if top is None else r["n/l"]
+            finding.numbers.append((f"N_acc ratio at {'n' if top is None else 'n/l'} = {at:g}",
                                     r["bound"] or interval(r["N_star_ratio"], r["lo"], r["hi"])))
     # The other reading's verdict, shown, not deciding.
     other = Finding(finding.data, ev.name, NOT_TESTABLE, "")
-    f_conditions(other, *readings["N*"], "N*")
+    word = "n" if top is None else "n/l"
+    f_conditions(other, *readings["N*"], "N*", word)
     other.conclude("both conditions hold")
-    f_conditions(finding, *readings["N_acc"], "N_acc")
-    finding.conclude("the CNN/separate N_acc ratio grows with n by at least n^"
-                     f"{EXPONENT_EFFECT}; separate's own N_acc is shown to grow less")
+    f_conditions(finding, *readings["N_acc"], "N_acc", word)
+    finding.conclude(f"the CNN/separate N_acc ratio grows with {axis_text} by at least "
+                     f"({'n' if top is None else 'n/l'})^{EXPONENT_EFFECT}; separate's own N_acc "
+                     "is shown to grow less")
     finding.numbers.append(("the N* reading would say (the rule reads N_acc)",
                             f"{other.verdict}: {other.reason}"))
     finding.reason += f" (the N* reading: {other.verdict})"
     path = figure_path(workdir, ev, "nacc_n")
-    if figures.nstar_loglog(tables, "data.n", f"{ev.name}: sample complexity against n", path,
+    if figures.nstar_loglog(tables, "data.n" if top is None else "data.n/model.l",
+                            f"{ev.name}: sample complexity against {axis_text}", path,
                             reading="mean_accuracy"):
         finding.figures.append(("N_acc against n (log-log) for the CNN and separate pMoE, the "
                                 "ratio's exponent in the legend", path))
@@ -575,7 +599,7 @@ CLAIMS = [
      RULE_E, ["e_router_joint", "e_image_router_joint"], claim_e),
     ("f", "The CNN's sample complexity over pMoE's grows polynomially in n/l; separate pMoE's "
           "does not grow with n (Theorems 4.2, 4.3).",
-     RULE_F, ["f_ratio_n"], claim_f),
+     RULE_F, ["f_ratio_n", "f_ratio_decade"], claim_f),
     ("g", "Lemma 4.1: the router hit rate is 1 once l ≥ l*, and the data's l* is what the "
           "generator was asked for.",
      RULE_G, ["g_lemma41"], claim_g),

@@ -52,8 +52,11 @@ class Evidence:
     def sample_complexity(self, axis=None):
         return self._json("sample-complexity", *(["--over", axis] if axis else []))
 
-    def exponent(self, axis, start=None):
-        return self._json("exponent", "--over", axis, *(["--from", str(start)] if start else []))
+    def exponent(self, axis, start=None, where=None):
+        """pmoe-analyze exponent --over AXIS [--from START] [--where P=V,...]."""
+        return self._json("exponent", "--over", axis, *(["--from", str(start)] if start else []),
+                          *(["--where", ",".join(f"{k}={v}" for k, v in where.items())]
+                            if where else []))
 
     def cells_where(self, **params):
         """Indices of the cells whose parameters match (names with dots as __: model__kind)."""
