@@ -64,21 +64,6 @@ std::vector<std::pair<std::string, std::vector<std::string>>> CellParameterColum
   return columns;
 }
 
-// The bounds the file's model families declared (/theory, one row per model kind), added to
-// `theory` where a kind is not there yet. Files written before /theory have none.
-void ReadTheory(const H5File& file, DeclaredBounds& theory) {
-  if (!file.Exists("/theory")) return;
-  const auto kinds = file.ReadStrings("/theory/model_kind");
-  const auto samples = file.ReadStrings("/theory/samples");
-  const auto multiclass = file.ReadStrings("/theory/multiclass");
-  if (samples.size() != kinds.size() || multiclass.size() != kinds.size())
-    throw SchemaError(file.path() + ": /theory columns differ in length (model_kind " +
-                      std::to_string(kinds.size()) + ", samples " + std::to_string(samples.size()) +
-                      ", multiclass " + std::to_string(multiclass.size()) + ")");
-  for (size_t i = 0; i < kinds.size(); ++i)
-    theory.emplace(kinds[i], DeclaredBound{samples[i], multiclass[i]});
-}
-
 // The family a parameter belongs to in a cell's parameters: its data.model for data.*, its
 // model.kind for model.*.
 std::string FamilyOf(const std::map<std::string, std::string>& params, const std::string& name) {
@@ -202,7 +187,11 @@ Results LoadResults(const std::vector<std::string>& paths) {
     const auto& keys = checked.keys;
     const auto& labels = checked.labels;
     const UnkeyedValues unkeyed(file, keys);
-    ReadTheory(file, results.theory);
+    // The bounds the file's model families declared (/theory; none in older files), the first
+    // file's where two declare one kind.
+    for (size_t i = 0; i < checked.theory_kinds.size(); ++i)
+      results.theory.emplace(checked.theory_kinds[i], DeclaredBound{checked.theory_samples[i],
+                                                                    checked.theory_multiclass[i]});
     for (size_t i = 0; i < ids.size(); ++i) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();

@@ -109,6 +109,17 @@ CheckedResult ReadCheckedResult(const H5File& file) {
   c.steps = Column<int64_t>(file, "/trials/steps");
   c.zero_train_error = Column<uint8_t>(file, "/trials/zero_train_error");
   c.stop_reason = Column<uint8_t>(file, "/trials/stop_reason");
+  if (file.Exists("/theory")) {
+    c.theory_kinds = file.ReadStrings("/theory/model_kind");
+    c.theory_samples = file.ReadStrings("/theory/samples");
+    c.theory_multiclass = file.ReadStrings("/theory/multiclass");
+    if (c.theory_samples.size() != c.theory_kinds.size() ||
+        c.theory_multiclass.size() != c.theory_kinds.size())
+      throw SchemaError(path + ": /theory columns differ in length (model_kind " +
+                        std::to_string(c.theory_kinds.size()) + ", samples " +
+                        std::to_string(c.theory_samples.size()) + ", multiclass " +
+                        std::to_string(c.theory_multiclass.size()) + ")");
+  }
   // The free-text column is not used by analysis, but a damaged heap reference in it is refused
   // here too, so that every reader refuses the same files (and none follows the reference).
   if (file.Exists("/trials/message")) (void)file.ReadStrings("/trials/message");

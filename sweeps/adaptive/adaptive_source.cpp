@@ -48,6 +48,7 @@ WorkSource::Bound AdaptiveSource::MostWork() const {
 std::string AdaptiveSource::RoundNote() const {
   size_t searching = 0;
   for (const SeriesOutcome& o : search_.Outcomes()) searching += o.state == SearchState::kRunning;
+  if (searching == 0) return "every series has stopped";
   return std::to_string(searching) + " of " + std::to_string(search_.series()) +
          " series still searching";
 }
@@ -60,6 +61,21 @@ std::string AdaptiveSource::Summary() const {
   std::ostringstream out;
   PrintSeriesOutcomes(search_.Outcomes(), out);
   return out.str();
+}
+
+void AdaptiveSource::WriteJson(JsonWriter& w) const {
+  w.Key("series").BeginArray();
+  for (const SeriesOutcome& s : search_.Outcomes())
+    w.BeginObject()
+        .Field("label", s.label)
+        .Field("state", SearchStateName(s.state))
+        .Field("rounds", s.rounds)
+        .Field("trials", s.trials)
+        .Field("N_star", s.estimate.median)
+        .Field("lo", s.estimate.lo)
+        .Field("hi", s.estimate.hi)
+        .EndObject();
+  w.EndArray();
 }
 
 }  // namespace pmoe

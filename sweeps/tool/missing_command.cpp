@@ -197,15 +197,14 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
       } else if (missing > 0) {
         condition = ShardCondition::kIncomplete;
         detail = "incomplete: " + std::to_string(missing) + " of " +
-                 std::to_string(state.adaptive ? state.held.size() + missing : state.work.size()) +
-                 " trials missing" + (state.adaptive ? " (adaptive: this round's)" : "");
+                 std::to_string(state.planned ? *state.planned : state.held.size() + missing) +
+                 " trials missing" + (state.planned ? "" : " (this round's)");
       } else {
         condition = ShardCondition::kComplete;
-        // An adaptive shard's work is its current round: empty once every series has ended,
-        // so what it holds is counted instead.
-        detail = "complete (" +
-                 std::to_string(state.adaptive ? state.held.size() : state.work.size()) +
-                 " trials" + (state.adaptive ? ", adaptive search ended" : "") + ")";
+        // A shard whose rounds decide its work (adaptive, precision) has none left once its
+        // source has stopped, so what it holds is counted instead.
+        detail = "complete (" + std::to_string(state.planned ? *state.planned : state.held.size()) +
+                 " trials" + (state.planned ? "" : ", " + state.source->RoundNote()) + ")";
       }
     }
     const auto queued = queue.state.find(i);

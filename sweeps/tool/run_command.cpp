@@ -16,7 +16,6 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
-#include "sweep_json.hpp"
 
 namespace pmoe {
 namespace {

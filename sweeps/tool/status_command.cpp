@@ -10,7 +10,6 @@
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/json_writer.hpp"
-#include "sweep_json.hpp"
 #include "sweep_state.hpp"
 
 namespace pmoe {
@@ -29,29 +28,28 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
         << (id.shard.empty() ? "" : ", shard " + id.shard)
         << " (stopped or still running before its first checkpoint)\n";
   out << "  numerics version " << id.numerics << ", build " << id.build << "\n";
-  if (s.adaptive)
-    out << "  adaptive search of N* in " << s.adaptive_series.size() << " series (" << id.adaptive
-        << "); held " << s.held.size() << " trials (" << s.by_status[0] << " ok, " << s.by_status[1]
-        << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
-        << s.successes << " successes)\n";
-  else
+  // A source that knows its share (a grid) is counted against it; one whose rounds decide
+  // (the adaptive search, a precision target) says what it is.
+  if (s.planned)
     out << "  " << s.cells.size() << " cells x " << id.trials << " trials; held " << s.held.size()
-        << " of " << s.work.size() << " (" << s.by_status[0] << " ok, " << s.by_status[1]
-        << " diverged, " << s.by_status[2] << " infeasible, " << s.by_status[3] << " error; "
-        << s.successes << " successes)\n";
+        << " of " << *s.planned;
+  else
+    out << "  " << s.source->Describe() << "; held " << s.held.size() << " trials";
+  out << " (" << s.by_status[0] << " ok, " << s.by_status[1] << " diverged, " << s.by_status[2]
+      << " infeasible, " << s.by_status[3] << " error; " << s.successes << " successes)\n";
   if (s.file_exists && s.journal_only > 0)
     out << "  journal " << s.path << ".journal: " << s.journal_only << " finished trials not "
         << "yet in the file (a run is going on or was stopped; running again folds them in)\n";
   if (!s.journal_damage.empty()) out << "  warning: " << s.journal_damage << "\n";
   if (s.journal_of_another)
     out << "  journal " << s.path << ".journal holds another sweep (a run would refuse it)\n";
-  if (s.adaptive) PrintSeriesOutcomes(s.adaptive_series, out);
+  out << s.source->Summary();
   if (s.lacking.empty()) {
-    out << "  complete" << (s.adaptive ? ": every series has stopped" : "") << "\n";
+    out << "  complete" << (s.planned ? "" : ": " + s.source->RoundNote()) << "\n";
     return true;
   }
-  if (s.adaptive) {
-    out << "  incomplete: series still searching; their current rounds lack " << s.Missing()
+  if (!s.planned) {
+    out << "  incomplete: " << s.source->RoundNote() << "; its current rounds lack " << s.Missing()
         << " trials (running the sweep again goes on from there)\n";
     return false;
   }
@@ -83,10 +81,11 @@ void WriteStatusJson(const SweepState& s, JsonWriter& w) {
       .Field("tool", s.tool)
       .Field("numerics_version", id.numerics)
       .Field("numerics_build", id.build)
-      .Field("adaptive", s.adaptive)
+      .Field("adaptive", !id.adaptive.empty())  // the identity's: an adaptive search
+      .Field("source", s.source->Describe())
       .Field("cells", s.cells.size())
       .Field("trials_per_cell", id.trials)
-      .Field("share_trials", s.work.size())
+      .Field("share_trials", s.planned ? *s.planned : s.held.size() + s.Missing())
       .Field("held", s.held.size())
       .Field("ok", s.by_status[0])
       .Field("diverged", s.by_status[1])
@@ -102,7 +101,7 @@ void WriteStatusJson(const SweepState& s, JsonWriter& w) {
   for (const auto& [cell, count] : s.lacking)
     w.BeginObject().Field("cell", s.cells[cell].label).Field("missing", count).EndObject();
   w.EndArray();
-  if (s.adaptive) WriteSeriesJson(w, s.adaptive_series);
+  s.source->WriteJson(w);
   w.EndObject();
 }
 

@@ -14,6 +14,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/grid/sweep_config.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "pmoe/sweep/store/journal.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
@@ -35,11 +36,27 @@ std::vector<Cell> CellsOf(const SweepIdentity& id, const std::string& path) {
   return cells;
 }
 
-void Count(SweepState& s, const TrialRow& r, std::map<std::pair<uint64_t, int>, bool>& success) {
+void Count(SweepState& s, const TrialRow& r, StoredRows& stored) {
   if (!s.held.insert({r.cell_id, r.result.trial}).second) return;
-  success[{r.cell_id, r.result.trial}] = r.result.success;
+  stored.Insert({r});
   ++s.by_status[static_cast<int>(r.result.status) % 4];
   s.successes += r.result.success;
+}
+
+// What a run of the sweep would start from: the file's config (without a file, the journal's
+// trials), and the adaptive search its identity records, the one kind of source an identity
+// names (a file of an older search method is refused here by name, as a run refuses it).
+std::shared_ptr<const SweepSetup> SetupOf(const SweepState& s,
+                                          const std::optional<SweepConfig>& config) {
+  auto setup = std::make_shared<SweepSetup>();
+  if (config) setup->config = *config;
+  setup->config.trials = s.identity.trials;
+  if (!s.identity.adaptive.empty())
+    setup->config.adaptive = ParseAdaptiveIdentity(s.identity.adaptive);
+  setup->cells = s.cells;
+  setup->shard = s.shard;
+  setup->work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);
+  return setup;
 }
 
 }  // namespace
@@ -59,6 +76,7 @@ SweepState ReadSweepState(const std::string& path) {
   if (!s.file_exists && !s.journal_exists)
     throw SchemaError(path + ": no such file, and no journal " + journal_path + " (not run yet?)");
   std::optional<RowSchema> schema;
+  std::optional<SweepConfig> config;
   std::vector<TrialRow> file_rows;
   if (s.file_exists) {
     ResultContents contents = ReadResultFile(path);
@@ -68,7 +86,8 @@ SweepState ReadSweepState(const std::string& path) {
     s.config_path = m.config_path;
     s.created_utc = m.created_utc;
     s.tool = m.tool_version + " (" + m.git_describe + ")";
-    s.cells = ExpandGrid(ParseSweepConfig(m.config_path, m.config));
+    config = ParseSweepConfig(m.config_path, m.config);
+    s.cells = ExpandGrid(*config);
     schema = contents.schema;
     file_rows = std::move(contents.rows);
   } else {
@@ -80,8 +99,8 @@ SweepState ReadSweepState(const std::string& path) {
     s.cells = CellsOf(s.identity, journal_path);
   }
   if (!s.identity.shard.empty()) s.shard = ParseShard(s.identity.shard);
-  std::map<std::pair<uint64_t, int>, bool> success;
-  for (const TrialRow& r : file_rows) Count(s, r, success);
+  StoredRows stored;
+  for (const TrialRow& r : file_rows) Count(s, r, stored);
   if (s.journal_exists) {
     // Rows only of a journal of this very sweep (another identity's are not decoded).
     const JournalContents journal = PeekJournal(journal_path, s.identity.Text(), *schema,
@@ -89,17 +108,15 @@ SweepState ReadSweepState(const std::string& path) {
     s.journal_damage = DescribeDamage(journal_path, journal.damage);
     s.journal_of_another = journal.has_identity && journal.identity != s.identity.Text();
     const size_t before = s.held.size();
-    for (const TrialRow& r : journal.rows) Count(s, r, success);
+    for (const TrialRow& r : journal.rows) Count(s, r, stored);
     s.journal_only = s.held.size() - before;
   }
-  if (!s.identity.adaptive.empty()) {
-    s.adaptive = true;
-    AdaptiveWork search(s.cells, ParseAdaptiveIdentity(s.identity.adaptive), s.shard);
-    s.work = search.Next(SuccessLookup(s.cells, success));
-    s.adaptive_series = search.Outcomes();
-  } else {
-    s.work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);
-  }
+  s.setup = SetupOf(s, config);
+  s.source = MakeWorkSource(*s.setup);
+  s.planned = s.source->Planned();
+  // A source that knows its share is asked for all of it; one decided by rounds for the round
+  // the held rows lead to (replayed as a resumed run replays them).
+  s.work = s.planned ? s.setup->work : s.source->NextRound(stored);
   for (const WorkItem& item : s.work)
     if (!s.held.count({s.cells[item.cell].id, item.trial})) ++s.lacking[item.cell];
   return s;

@@ -5,14 +5,17 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "pmoe/sweep/adaptive/adaptive_work.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
+#include "pmoe/sweep/run/sweep_setup.hpp"
 #include "pmoe/sweep/run/work_plan.hpp"
+#include "pmoe/sweep/run/work_source.hpp"
 #include "pmoe/sweep/store/sweep_identity.hpp"
 
 namespace pmoe {
@@ -33,11 +36,14 @@ struct SweepState {
   size_t by_status[4] = {0, 0, 0, 0};  // ok, diverged, infeasible, error
   size_t successes = 0;
   std::map<size_t, int> lacking;  // cell index -> trials of this share missing
-  // An adaptive sweep: its share is decided round by round, so `work` and `lacking` are the
-  // current rounds of the series still searching (replayed from the held rows), and
-  // `adaptive_series` says where each series stands.
-  bool adaptive = false;
-  std::vector<SeriesOutcome> adaptive_series;
+  // The work source a run of this sweep uses (MakeWorkSource, from the file's config or the
+  // journal's identity), fed the held rows: status asks it rather than knowing its kind.
+  // `planned` is the share's size when the source knows it before anything runs (a grid);
+  // nullopt when rounds decide it (the adaptive search, a precision target), and `work` and
+  // `lacking` are then those of its current round.
+  std::shared_ptr<const SweepSetup> setup;  // what the source reads (its own cells)
+  std::shared_ptr<WorkSource> source;
+  std::optional<size_t> planned;
 
   size_t Missing() const;  // trials of this share held nowhere
 };

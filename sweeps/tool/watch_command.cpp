@@ -44,7 +44,7 @@ size_t PrintTable(const std::string& config, const std::string& out, int shards)
     if (std::filesystem::exists(setup.out_path) || std::filesystem::exists(setup.journal_path)) {
       try {
         const SweepState s = ReadSweepState(setup.out_path);
-        const size_t share = s.adaptive ? s.held.size() + s.Missing() : s.work.size();
+        const size_t share = s.planned ? *s.planned : s.held.size() + s.Missing();
         progress = std::to_string(s.held.size()) + "/" + std::to_string(share);
         held_total += s.held.size();
         share_total += share;

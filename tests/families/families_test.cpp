@@ -149,38 +149,44 @@ TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and 
   CHECK_THAT(refused.err, Catch::Matchers::Contains("toy"));
 }
 
+namespace {
+
+// Runs pmoe-sweep-toy on `grid` (the toy families, 2 trials) into DIR/NAME.h5 and returns
+// pmoe-analyze exponent's CSV over `axis`.
+std::string ToyExponents(const std::string& dir, const std::string& name, const std::string& grid,
+                         const std::string& axis) {
+  const std::string base = dir + "/" + name;
+  std::ofstream(base + ".ini") << "trials = 2\nN_test = 100\n[data]\nmodel = toy\n"
+                                  "toy_dim = 2\n[model]\nkind = toy_model\n[grid]\n"
+                               << grid;
+  const auto run = test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + base +
+                                    ".ini --out " + base + ".h5");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const auto exponent = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " exponent " + base +
+                                         ".h5 --over " + axis + " --csv");
+  INFO(exponent.err);
+  REQUIRE(exponent.status == 0);
+  return exponent.out;
+}
+
+}  // namespace
+
 TEST_CASE(
     "A toy family's own sample-complexity bound is pmoe-analyze's theory, no analysis code "
     "changed",
     "[family][analysis][theory]") {
   // The toy model declares "n / toy_signal^2" (tests/families/toy_model_family.cpp); the sweep
-  // writes it into /theory and the analysis reads the order of data.toy_signal off it.
+  // writes it into /theory and the analysis reads the order of the axis off it.
   const std::string dir = test::FreshDirectory("toy_theory");
-  std::ofstream(dir + "/toy.ini") << "trials = 2\nN_test = 100\n[data]\nmodel = toy\nn = 3\n"
-                                     "toy_dim = 2\n[model]\nkind = toy_model\n"
-                                     "[grid]\nN = 10,20,40\ndata.toy_signal = 0.5,1,2\n";
-  const auto run = test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir +
-                                    "/toy.ini --out " + dir + "/toy.h5");
-  INFO(run.err);
-  REQUIRE(run.status == 0);
-  const auto exponent = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " exponent " + dir +
-                                         "/toy.h5 --over data.toy_signal --csv");
-  INFO(exponent.out << exponent.err);
-  REQUIRE(exponent.status == 0);
-  CHECK_THAT(exponent.out, Catch::Matchers::Contains("theory,theory_formula") &&
-                               Catch::Matchers::Contains("all,success,") &&
-                               Catch::Matchers::Contains(",-2,n / toy_signal^2"));
-  // Over n, which the bound names with power 1.
-  std::ofstream(dir + "/toy_n.ini") << "trials = 2\nN_test = 100\n[data]\nmodel = toy\n"
-                                       "toy_dim = 2\n[model]\nkind = toy_model\n"
-                                       "[grid]\nN = 10,20,40\ndata.n = 2,4\n";
-  REQUIRE(test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir + "/toy_n.ini --out " +
-                           dir + "/toy_n.h5")
-              .status == 0);
-  const auto over_n = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " exponent " + dir +
-                                       "/toy_n.h5 --over n --csv");
-  INFO(over_n.out << over_n.err);
-  CHECK_THAT(over_n.out, Catch::Matchers::Contains(",1,n / toy_signal^2"));
+  CHECK_THAT(
+      ToyExponents(dir, "signal", "N = 10,20,40\ndata.toy_signal = 0.5,1,2\n", "data.toy_signal"),
+      Catch::Matchers::Contains("theory,theory_formula") &&
+          Catch::Matchers::Contains("all,success,") &&
+          Catch::Matchers::Contains(",-2,n / toy_signal^2"));
+  // Over n, which the bound names with power 1 (data.n is read by the toy data).
+  CHECK_THAT(ToyExponents(dir, "n", "N = 10,20,40\ndata.n = 2,4\n", "n"),
+             Catch::Matchers::Contains(",1,n / toy_signal^2"));
 }
 
 TEST_CASE("A trial that throws is a row with status error, and the sweep finishes",

@@ -156,6 +156,11 @@ TEST_CASE("Impossible values, shapes, types and references are refused by both r
        [](hid_t f) { ReplaceColumn(f, "/trials/trial", 2, 4); }},
       {"an epochs column of another length", "epochs",
        [](hid_t f) { ReplaceColumn(f, "/trials/epochs", 1, 3); }},
+      // /theory (the families' declared bounds): three string columns of one length.
+      {"no /theory/multiclass", "/theory/multiclass",
+       [](hid_t f) { H5Ldelete(f, "/theory/multiclass", H5P_DEFAULT); }},
+      {"a /theory column of numbers", "/theory/samples",
+       [](hid_t f) { ReplaceColumn(f, "/theory/samples", 1, 3); }},
       {"a status stored wider, out of range", "status",
        [](hid_t f) {
          H5Ldelete(f, "/trials/status", H5P_DEFAULT);

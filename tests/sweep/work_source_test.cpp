@@ -73,3 +73,32 @@ TEST_CASE("A listed work source killed and resumed equals an uninterrupted run, 
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("status asks the sweep's work source: a finished precision target is complete",
+          "[sweep][source][status]") {
+  // A precision target decides its trials look by look: its budget is not a grid of trials per
+  // cell, so status counts what the source asks for, not cells x budget.
+  const std::string dir = test::FreshDirectory("status_precision");
+  std::ofstream(dir + "/p.ini") << "name = p\nseed = 7\nN_test = 100\n[model]\nepochs = 5\n"
+                                   "m = 8\n[grid]\nmodel.kind = separate,cnn\nmodel.l = 2:3\n"
+                                   "N = 30,60\n[precision]\ntarget = ratio_exponent\nover = l\n"
+                                   "threshold = 0\nbudget = 24\nstart = 2\nlooks = 2\n"
+                                   "bootstrap = 100\n";
+  const std::string out = dir + "/p.h5";
+  const auto run = test::RunCommand(test::SweepCommand("run " + dir + "/p.ini --out " + out));
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  const auto status = test::RunCommand(test::SweepCommand("status " + out));
+  INFO(status.out << status.err);
+  CHECK(status.status == 0);
+  CHECK_THAT(status.out, Catch::Matchers::Contains("precision target") &&
+                             Catch::Matchers::Contains("complete: 0 of 1 targets still running"));
+  CHECK_THAT(status.out, !Catch::Matchers::Contains("missing"));
+  const auto json = test::RunCommand(test::SweepCommand("status " + out + " --json"));
+  CHECK_THAT(json.out, Catch::Matchers::Contains("\"missing\":0") &&
+                           Catch::Matchers::Contains("\"complete\":true"));
+}
+
+}  // namespace pmoe

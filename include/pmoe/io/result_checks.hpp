@@ -34,6 +34,9 @@ struct CheckedResult {
   std::string config;  // the sweep config's text (present: a file without it is refused)
   std::vector<uint64_t> cell_ids;
   std::vector<std::string> keys, labels;
+  // /theory, one entry per model kind (none in files written before it): the bound its family
+  // declares ("" where none), as text.
+  std::vector<std::string> theory_kinds, theory_samples, theory_multiclass;
   // /trials, one entry per row.
   std::vector<uint64_t> cell;
   std::vector<int32_t> trial, epochs;

@@ -16,10 +16,13 @@ class AdaptiveSource : public WorkSource {
 
   std::vector<WorkItem> NextRound(const StoredRows& stored) override;
   std::string Describe() const override;
-  Bound MostWork() const override;                 // the budget of every series, at its costliest N
-  std::string RoundNote() const override;          // "3 of 10 series still searching"
+  Bound MostWork() const override;  // the budget of every series, at its costliest N
+  // "3 of 10 series still searching", "every series has stopped"
+  std::string RoundNote() const override;
   void Annotate(ResultMeta& meta) const override;  // the series table
   std::string Summary() const override;            // PrintSeriesOutcomes
+  // "series": [{label, state, rounds, trials, N_star, lo, hi}, ...]
+  void WriteJson(JsonWriter& w) const override;
 
  private:
   const std::vector<Cell>& cells_;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/work_plan.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
 #include "pmoe/sweep/store/trial_row.hpp"
@@ -73,8 +74,11 @@ class WorkSource {
   // What the source records in the result file's metadata at every save.
   virtual void Annotate(ResultMeta& /*meta*/) const {}
 
-  // A table for the end of the run ("" for none).
+  // A table for the end of the run and for `status` ("" for none).
   virtual std::string Summary() const { return ""; }
+
+  // What the source adds to `status --json`'s object of a file (fields inside an open object).
+  virtual void WriteJson(JsonWriter& /*w*/) const {}
 };
 
 }  // namespace pmoe
