@@ -119,7 +119,7 @@ TEST_CASE("Data C: labels are independent of clusters, and patches uniformly pla
   CHECK(chi2_pos < 16.3);  // 3 degrees of freedom, p = 0.001
 }
 
-TEST_CASE("Data C: a smaller draw is a prefix of a larger one; the seed decides everything",
+TEST_CASE("Data C: a smaller draw is a prefix of a larger one, and the seed decides everything",
           "[chen][data]") {
   const ClusterModel model(Setting1(), 5);
   const Dataset small = model.Draw(Split::kTrain, 30), large = model.Draw(Split::kTrain, 90);

@@ -228,7 +228,7 @@ std::string WriteSixClasses() {
 
 }  // namespace
 
-TEST_CASE("Image data with c classes: label i shows the i-th listed class; bad lists refused",
+TEST_CASE("Image data with c classes: label i shows the i-th listed class, and bad lists refused",
           "[data][image][multiclass]") {
   DataSpec spec;
   spec.model = "image";

@@ -194,7 +194,7 @@ TEST_CASE("Settings out of range are refused by name", "[precision]") {
 }
 
 TEST_CASE(
-    "At the threshold, the spending rule decides wrongly no more often than alpha; the "
+    "At the threshold, the spending rule decides wrongly no more often than alpha, and the "
     "naive rule does",
     "[precision][simulation]") {
   // 300 runs of the whole procedure (5 looks, budget 400) where the true exponent is exactly the

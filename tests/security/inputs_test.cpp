@@ -47,7 +47,7 @@ TEST_CASE("LF, CRLF and CR line ends read the same config", "[security][config]"
   }
 }
 
-TEST_CASE("An overflowed router is diverged; a trial that does not overflow is unchanged",
+TEST_CASE("An overflowed router is diverged, and a trial that does not overflow is unchanged",
           "[security][trial]") {
   TrialSpec spec;
   spec.model.kind = "separate";

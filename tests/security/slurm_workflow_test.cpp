@@ -125,7 +125,7 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
   CHECK(std::filesystem::exists(dir + "/r.shards/shard-5-of-5.h5"));
 }
 
-TEST_CASE("missing: queued tasks are not resubmitted; the merge job retries failed shards only",
+TEST_CASE("missing: queued tasks are not resubmitted, and the merge job retries failed shards only",
           "[security][slurm]") {
   const std::string dir = test::FreshDirectory("slurm_missing");
   const std::string path = StandIns(dir);

@@ -29,7 +29,7 @@ std::string Slurp(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("A symlink at any path a tool writes is refused by name; its target is untouched",
+TEST_CASE("A symlink at any path a tool writes is refused by name, and its target is untouched",
           "[security][symlink]") {
   const std::string dir = test::FreshDirectory("symlinks");
   std::ofstream(dir + "/c.ini") << "name = tiny\nseed = 3\ntrials = 1\nN_test = 100\n[model]\n"

@@ -124,7 +124,7 @@ TEST_CASE("The psi search is not fooled by separated data on a step-like success
   CHECK(covered >= runs - 2);
 }
 
-TEST_CASE("The adaptive identity names the search's method; another method's file is refused",
+TEST_CASE("The adaptive identity names the search's method, and another method's file is refused",
           "[adaptive][config]") {
   const AdaptiveSettings s = Settings();
   const std::string id = AdaptiveIdentity(s);
