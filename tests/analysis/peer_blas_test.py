@@ -60,10 +60,11 @@ def test_an_openblas_the_coretype_does_not_fix_is_refused(monkeypatch):
 
 
 def test_a_fair_openblas_passes_untouched(monkeypatch):
-    seen = fake_probe(monkeypatch, {None: openblas(140.0)})
+    # The CPU's own core type is probed too, and kept out: it is no faster.
+    seen = fake_probe(monkeypatch, {None: openblas(140.0), "SkylakeX": openblas(141.0)})
     env = {}
     found = blas.check_peer_blas(env, PEAK, flags={"avx512f"})
-    assert seen == [None] and env == {} and not found.fixed
+    assert seen == [None, "SkylakeX"] and env == {} and not found.fixed
     assert found.kind == "OpenBLAS" and abs(found.fraction - 0.875) < 1e-9
 
 
@@ -93,3 +94,22 @@ def test_both_comparison_scripts_run_the_check():
     for script in ("compare_peer.py", "compare_chen_peer.py"):
         text = open(os.path.join(root, "sweeps", "bench", "peer", script)).read()
         assert "checked_env_or_exit(" in text and "--any-blas" in text, script
+
+
+def test_a_slower_coretype_from_the_environment_is_replaced(monkeypatch):
+    # Measured on a 2-core AMD Zen 5 (FMA peak 218 GFLOP/s): the environment's Haswell kernels
+    # ran SGEMM at 93 GFLOP/s, fair-looking (43 %), where SkylakeX (AVX-512) runs 183.
+    seen = fake_probe(monkeypatch, {"Haswell": openblas(93.2), "SkylakeX": openblas(183.4)})
+    env = {"OPENBLAS_CORETYPE": "Haswell"}
+    found = blas.check_peer_blas(env, 218.1, flags={"avx512f", "avx2", "fma"})
+    assert seen == ["Haswell", "SkylakeX"]
+    assert env["OPENBLAS_CORETYPE"] == "SkylakeX"
+    assert found.sgemm_gflops == 183.4
+    assert "in place of the environment's Haswell, 93.2 GFLOP/s" in found.describe()
+
+
+def test_a_coretype_no_faster_keeps_what_runs(monkeypatch):
+    fake_probe(monkeypatch, {None: openblas(139.5), "SkylakeX": openblas(140.0)})
+    env = {}
+    found = blas.check_peer_blas(env, PEAK, flags={"avx512f", "avx2", "fma"})
+    assert "OPENBLAS_CORETYPE" not in env and not found.fixed
