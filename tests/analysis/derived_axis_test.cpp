@@ -9,6 +9,7 @@
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/stats/stats.hpp"
+#include "support/synthetic_results.hpp"
 
 namespace pmoe {
 namespace {
@@ -24,24 +25,13 @@ Results NOverLResults(const std::vector<Design>& designs, double scale, double e
   Results r;
   Rng rng(seed);
   for (const Design& design : designs) {
-    const double nstar = scale * std::pow(static_cast<double>(design.n) / design.l, exponent);
-    for (double N = 25; N <= 6400; N *= 2) {
-      CellRecord cell;
-      cell.params = {{"N", std::to_string(static_cast<int>(N))},
-                     {"data.n", std::to_string(design.n)},
-                     {"model.l", std::to_string(design.l)},
-                     {"model.kind", "separate"}};
-      cell.label = "data.n=" + std::to_string(design.n) + ", model.l=" + std::to_string(design.l);
-      const double p = 1 / (1 + std::exp(-3.0 * std::log(N / nstar)));
-      for (int t = 0; t < trials; ++t) {
-        TrialRecord trial;
-        trial.cell = r.cells.size();
-        trial.trial = t;
-        trial.success = rng.Uniform() < p;
-        r.trials.push_back(trial);
-      }
-      r.cells.push_back(cell);
-    }
+    test::AddLogisticCells(
+        r,
+        {{"data.n", std::to_string(design.n)},
+         {"model.l", std::to_string(design.l)},
+         {"model.kind", "separate"}},
+        "data.n=" + std::to_string(design.n) + ", model.l=" + std::to_string(design.l),
+        scale * std::pow(static_cast<double>(design.n) / design.l, exponent), 3.0, trials, rng);
   }
   return r;
 }
@@ -116,23 +106,12 @@ TEST_CASE(
   Results r;
   Rng rng(5);
   auto add = [&](const std::string& kind, int l, double nstar) {
-    for (double N = 25; N <= 6400; N *= 2) {
-      CellRecord cell;
-      cell.params = {{"N", std::to_string(static_cast<int>(N))},
-                     {"data.n", "64"},
-                     {"model.kind", kind},
-                     {"model.max_steps", kind == "cnn" ? "200000" : "50000"}};
-      if (l > 0) cell.params["model.l"] = std::to_string(l);
-      const double p = 1 / (1 + std::exp(-3.0 * std::log(N / nstar)));
-      for (int t = 0; t < 40; ++t) {
-        TrialRecord trial;
-        trial.cell = r.cells.size();
-        trial.trial = t;
-        trial.success = rng.Uniform() < p;
-        r.trials.push_back(trial);
-      }
-      r.cells.push_back(cell);
-    }
+    std::map<std::string, std::string> params = {
+        {"data.n", "64"},
+        {"model.kind", kind},
+        {"model.max_steps", kind == "cnn" ? "200000" : "50000"}};
+    if (l > 0) params["model.l"] = std::to_string(l);
+    test::AddLogisticCells(r, params, "", nstar, 3.0, 40, rng);
   };
   for (int l : {4, 8, 16, 32, 64}) add("separate", l, 10.0 * l);
   add("cnn", 0, 640);

@@ -8,6 +8,7 @@
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/stats/stats.hpp"
+#include "support/synthetic_results.hpp"
 
 namespace pmoe {
 namespace {
@@ -19,22 +20,9 @@ Results SyntheticResults(const std::vector<double>& axis, double scale, double e
   Results r;
   Rng rng(seed);
   for (double x : axis) {
-    const double nstar = scale * std::pow(x, exponent);
-    for (double N = 25; N <= 6400; N *= 2) {
-      CellRecord cell;
-      cell.params = {{"N", std::to_string(static_cast<int>(N))},
-                     {"model.l", std::to_string(static_cast<int>(x))},
-                     {"model.kind", "separate"}};
-      const double p = 1 / (1 + std::exp(-slope * std::log(N / nstar)));
-      for (int t = 0; t < trials; ++t) {
-        TrialRecord trial;
-        trial.cell = r.cells.size();
-        trial.trial = t;
-        trial.success = rng.Uniform() < p;
-        r.trials.push_back(trial);
-      }
-      r.cells.push_back(cell);
-    }
+    test::AddLogisticCells(
+        r, {{"model.l", std::to_string(static_cast<int>(x))}, {"model.kind", "separate"}}, "",
+        scale * std::pow(x, exponent), slope, trials, rng);
   }
   return r;
 }
