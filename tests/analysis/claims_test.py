@@ -257,3 +257,24 @@ def test_a_rule_that_raises_is_an_error_in_red_and_fails_the_script(tmp_path, mo
     assert "class='rule-error'" in page
     f = rules.run_rule(broken, Fake([]), str(tmp_path), "x")
     assert f.verdict == rules.ERROR and "KeyError" in f.reason
+
+
+class SummaryOnly:
+    """Evidence whose summary lists the given (n, l) cells (CNN cells read no l)."""
+
+    def __init__(self, pairs):
+        self.cells = [{"data.n": n, "model.l": l, "realized_l_star": 4} for n, l in pairs]
+        self.cells += [{"data.n": n} for n in {n for n, _ in pairs}]
+
+    def summary(self):
+        return self.cells
+
+
+def test_f_reads_over_n_over_l_only_where_l_spans_n_over_l_wider_than_n():
+    decade = [(8, 4), (8, 8), (16, 4), (16, 8), (32, 4), (32, 8), (64, 4), (64, 8), (64, 16),
+              (64, 32), (64, 64)]
+    assert claims.l_leg(SummaryOnly(decade)) == 64
+    # The headline: l = 1..8 at every n = 8, 16, 32; at or above l* = 4 it spans 2, n spans 4.
+    headline = [(n, l) for n in (8, 16, 32) for l in range(1, 9)]
+    assert claims.l_leg(SummaryOnly(headline)) is None
+    assert claims.l_leg(SummaryOnly([(8, 4), (16, 4), (32, 4), (64, 4)])) is None

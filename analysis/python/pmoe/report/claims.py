@@ -426,15 +426,23 @@ def f_conditions(finding, ratio, own, name, axis="n"):
 
 
 def l_leg(ev):
-    """The largest n when the file varies l there over at least 3 values (the decade sweep's
-    design: l = 4..64 at n = 64, n/l over a factor of 16), else None."""
+    """The largest n when l, varied there over at least 3 values at or above l*, spans n/l more
+    widely than n does at l = 4 (the decade sweep: l = 4..64 at n = 64 spans 16, n = 8..64 at
+    l = 4 spans 8); else None, and the rule reads over n at l = 4 (the headline sweep's phase
+    map over l = 1..8 spans only 2 at or above l* = 4, its n 4)."""
     cells = ev.summary()
     ns = [c["data.n"] for c in cells if c.get("data.n") is not None]
     if not ns:
         return None
     top = max(ns)
-    ls = {c.get("model.l") for c in cells if c.get("data.n") == top and c.get("model.l")}
-    return top if len(ls) >= 3 else None
+    stars = [c["realized_l_star"] for c in cells if c.get("realized_l_star")]
+    lstar = min(stars) if stars else 4
+    ls = sorted({c["model.l"] for c in cells
+                 if c.get("data.n") == top and c.get("model.l") and c["model.l"] >= lstar})
+    at_4 = sorted({c["data.n"] for c in cells if c.get("model.l") == 4 and c.get("data.n")})
+    span_l = ls[-1] / ls[0] if len(ls) >= 3 else 0
+    span_n = at_4[-1] / at_4[0] if at_4 else 0
+    return top if span_l > span_n else None
 
 
 def claim_f(ev, workdir):
