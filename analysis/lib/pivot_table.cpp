@@ -86,28 +86,14 @@ Results KeepWhere(const Results& results,
                         "one of its values in the files (" + Join(values, ", ") + ")", value);
     resolved.emplace_back(name, value);
   }
-  Results kept;
-  kept.files = results.files;
-  kept.metrics = results.metrics;
-  kept.theory = results.theory;
-  std::vector<long> index(results.cells.size(), -1);
-  for (size_t c = 0; c < results.cells.size(); ++c) {
-    const CellRecord& cell = results.cells[c];
-    // A cell that does not read the parameter is the same cell at every value of it.
-    const bool keep = std::all_of(resolved.begin(), resolved.end(), [&](const auto& w) {
+  // A cell that does not read the parameter is the same cell at every value of it.
+  Results kept = KeepCells(results, [&](const CellRecord& cell) {
+    return std::all_of(resolved.begin(), resolved.end(), [&](const auto& w) {
       return !cell.params.count(w.first) || SameValue(cell.Text(w.first), w.second);
     });
-    if (!keep) continue;
-    index[c] = static_cast<long>(kept.cells.size());
-    kept.cells.push_back(cell);
-  }
+  });
   if (kept.cells.empty())
     throw ConfigError("command line: no cell satisfies every --where at once");
-  for (TrialRecord t : results.trials) {
-    if (index[t.cell] < 0) continue;
-    t.cell = static_cast<size_t>(index[t.cell]);
-    kept.trials.push_back(t);
-  }
   return kept;
 }
 

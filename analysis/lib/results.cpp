@@ -280,6 +280,25 @@ Results LoadResults(const std::vector<std::string>& paths) {
   return results;
 }
 
+Results KeepCells(const Results& results, const std::function<bool(const CellRecord&)>& keep) {
+  Results kept;
+  kept.files = results.files;
+  kept.metrics = results.metrics;
+  kept.theory = results.theory;
+  std::vector<long> index(results.cells.size(), -1);
+  for (size_t c = 0; c < results.cells.size(); ++c) {
+    if (!keep(results.cells[c])) continue;
+    index[c] = static_cast<long>(kept.cells.size());
+    kept.cells.push_back(results.cells[c]);
+  }
+  for (TrialRecord t : results.trials) {
+    if (index[t.cell] < 0) continue;
+    t.cell = static_cast<size_t>(index[t.cell]);
+    kept.trials.push_back(t);
+  }
+  return kept;
+}
+
 Results KeepAxisRange(const Results& given, const std::string& requested, double lo, double hi) {
   // A derived axis (n/l): its value, in the cells that read its parameters.
   DerivedAxis derived;
@@ -292,23 +311,10 @@ Results KeepAxisRange(const Results& given, const std::string& requested, double
   };
   const Results results = IsDerivedAxis(requested) ? derive() : given;
   const std::string axis = IsDerivedAxis(requested) ? derived.name : requested;
-  Results kept;
-  kept.files = results.files;
-  kept.metrics = results.metrics;
-  kept.theory = results.theory;
-  std::vector<long> new_index(results.cells.size(), -1);
-  for (size_t c = 0; c < results.cells.size(); ++c) {
-    const double v = results.cells[c].Number(axis);
-    if (!(v >= lo && v <= hi)) continue;
-    new_index[c] = static_cast<long>(kept.cells.size());
-    kept.cells.push_back(results.cells[c]);
-  }
-  for (TrialRecord t : results.trials) {
-    if (new_index[t.cell] < 0) continue;
-    t.cell = static_cast<size_t>(new_index[t.cell]);
-    kept.trials.push_back(t);
-  }
-  return kept;
+  return KeepCells(results, [&](const CellRecord& cell) {
+    const double v = cell.Number(axis);
+    return v >= lo && v <= hi;
+  });
 }
 
 std::string AxisName(const std::string& name) {

@@ -267,6 +267,19 @@ Line LogLogLine(const std::vector<double>& x, const std::vector<double>& y,
   return lx.size() >= 2 ? FitLine(lx, ly) : Line{NAN, NAN};
 }
 
+// The bootstrap interval of `estimate` at `level` from its replicates (NaN ones left out): the
+// percentile interval widened for `trials` resampled trial indices (stats.hpp), on a log scale
+// for positive quantities (N*, ratios).
+Interval BootstrapInterval(double estimate, const std::vector<double>& replicates, double level,
+                           int trials, bool log_scale) {
+  std::vector<double> known;
+  for (double v : replicates)
+    if (!std::isnan(v)) known.push_back(v);
+  return Widened(estimate, Percentile(known, (1 - level) / 2),
+                 Percentile(known, 1 - (1 - level) / 2), SmallSampleFactor(trials, level),
+                 log_scale);
+}
+
 // Point slope over `use` and its bootstrap interval from per-replicate y values, widened for
 // `trials` resampled trial indices.
 Exponent SlopeWithInterval(const std::vector<double>& x, const std::vector<double>& y,
@@ -285,9 +298,7 @@ Exponent SlopeWithInterval(const std::vector<double>& x, const std::vector<doubl
     const double slope = LogLogLine(x, yr, use).slope;
     if (std::isfinite(slope)) slopes.push_back(slope);
   }
-  const Interval widened =
-      Widened(e.slope, Percentile(slopes, (1 - level) / 2), Percentile(slopes, 1 - (1 - level) / 2),
-              SmallSampleFactor(trials, level), false);
+  const Interval widened = BootstrapInterval(e.slope, slopes, level, trials, false);
   e.lo = widened.lo;
   e.hi = widened.hi;
   return e;
@@ -362,12 +373,8 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
     for (size_t s = 0; s < sc.series.size(); ++s)
       for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
         NStar& n = sc.estimates[reading][s][i];
-        std::vector<double> known;
-        for (double v : sc.replicates[reading][s][i])
-          if (!std::isnan(v)) known.push_back(v);
-        const Interval widened = Widened(n.estimate, Percentile(known, (1 - o.level) / 2),
-                                         Percentile(known, 1 - (1 - o.level) / 2),
-                                         SmallSampleFactor(table.trials, o.level), true);
+        const Interval widened = BootstrapInterval(n.estimate, sc.replicates[reading][s][i],
+                                                   o.level, table.trials, true);
         n.lo = widened.lo;
         n.hi = widened.hi;
       }
@@ -500,13 +507,9 @@ std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexit
     ratio.bound = d.bound;
     ratio.low_convergence = d.low_convergence;
     for (size_t i = 0; i < d.replicates.size(); ++i) {
-      std::vector<double> known;
-      for (double v : d.replicates[i])
-        if (!std::isnan(v)) known.push_back(v);
       // A censored ratio has its bound and no interval.
-      const Interval widened = Widened(d.y[i], Percentile(known, (1 - o.level) / 2),
-                                       Percentile(known, 1 - (1 - o.level) / 2),
-                                       SmallSampleFactor(sc.trial_indices, o.level), true);
+      const Interval widened =
+          BootstrapInterval(d.y[i], d.replicates[i], o.level, sc.trial_indices, true);
       ratio.lo.push_back(d.censored[i] ? NAN : widened.lo);
       ratio.hi.push_back(d.censored[i] ? NAN : widened.hi);
     }

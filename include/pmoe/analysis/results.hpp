@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ struct Results {
 Results LoadResults(const std::vector<std::string>& paths);
 
 // The cells whose numeric `axis` value lies in [lo, hi], and their trials.
+// The cells `keep` accepts, with their trials (renumbered to the kept cells).
+Results KeepCells(const Results& results, const std::function<bool(const CellRecord&)>& keep);
+
 Results KeepAxisRange(const Results& results, const std::string& axis, double lo, double hi);
 
 // "l" -> "model.l", "k" -> "model.k", "n" -> "data.n", "m" -> "model.m", "d" -> "data.d";
