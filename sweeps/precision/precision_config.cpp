@@ -1,6 +1,7 @@
 // Reading the [precision] section of a sweep config.
 #include "pmoe/precision/precision_config.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "pmoe/core/errors.hpp"
@@ -53,6 +54,25 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     c.curve.target_accuracy = ParseNumber(path, name, value, 0.5, 1, "a number in [0.5, 1]");
   } else if (key == "threshold") {
     s.threshold = ParseNumber(path, name, value, -1e6, 1e6, "a finite number");
+  } else if (key == "half_width") {
+    s.half_width = ParseNumber(path, name, value, 1e-9, 1e6, "a positive number");
+  } else if (key == "uniform_share") {
+    s.uniform_share = ParseNumber(path, name, value, 0, 1, "a number in [0, 1]");
+  } else if (key == "where") {
+    c.where.clear();
+    size_t start = 0;
+    while (start <= value.size()) {
+      const size_t end = std::min(value.find(',', start), value.size());
+      std::string part = value.substr(start, end - start);
+      part.erase(0, part.find_first_not_of(' '));
+      part.erase(part.find_last_not_of(' ') + 1);
+      const size_t eq = part.find('=');
+      const std::string param = eq == std::string::npos ? "" : Dotted(part.substr(0, eq));
+      if (eq == std::string::npos || eq + 1 == part.size() || FindParam(param) == nullptr)
+        throw ConfigError(path, name, "P=V[, P=V ...] with P a parameter (data.n=64)", value);
+      c.where.push_back({param, part.substr(eq + 1)});
+      start = end + 1;
+    }
   } else if (key == "alpha") {
     s.alpha = ParseNumber(path, name, value, 1e-6, 0.5, "a number in [1e-6, 0.5]");
   } else if (key == "budget") {
@@ -66,7 +86,8 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else {
     throw ConfigError(path + ": unknown key \"" + name +
                       "\" (expected precision.target, over, reading, success_threshold, "
-                      "target_accuracy, threshold, alpha, budget, start, looks or bootstrap)");
+                      "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
+                      "start, looks or bootstrap)");
   }
 }
 
@@ -83,6 +104,13 @@ std::string OverText(const PrecisionConfig& c) {
   return text;
 }
 
+std::string WhereText(const PrecisionConfig& c) {
+  std::string text;
+  for (const auto& [param, value] : c.where)
+    text += (text.empty() ? "" : ",") + param + "=" + value;
+  return text;
+}
+
 std::string PrecisionIdentity(const PrecisionConfig& c) {
   const PrecisionSettings& s = c.settings;
   return std::string("target=") + (c.ratio ? "ratio_exponent" : "exponent") +
@@ -90,7 +118,8 @@ std::string PrecisionIdentity(const PrecisionConfig& c) {
          ";reading=" + (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
          ";success_threshold=" + FormatDouble(c.curve.threshold) +
          ";target_accuracy=" + FormatDouble(c.curve.target_accuracy) +
-         ";threshold=" + FormatDouble(s.threshold) + ";alpha=" + FormatDouble(s.alpha) +
+         ";threshold=" + FormatDouble(s.threshold) + ";half_width=" + FormatDouble(s.half_width) +
+         ";where=" + WhereText(c) + ";alpha=" + FormatDouble(s.alpha) +
          ";budget=" + std::to_string(s.budget) + ";start=" + std::to_string(s.start) +
          ";looks=" + std::to_string(s.looks) + ";bootstrap=" + std::to_string(s.bootstrap) +
          ";allocation_bootstrap=" + std::to_string(s.allocation_bootstrap) +

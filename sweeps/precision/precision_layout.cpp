@@ -30,21 +30,44 @@ bool IsAxisOrN(const std::string& name, const PrecisionConfig& c) {
   return name == "N" || name == c.over[0] || (c.over.size() == 2 && name == c.over[1]);
 }
 
+// Parameters that take one value per model kind, different between kinds (a [model.cnn]
+// max_steps = 200000 beside pMoE's 50000): a setting of each model, not a design, so they
+// neither name a target nor stop a CNN from pairing (as in pmoe-analyze's series).
+std::set<std::string> SetPerKind(const std::vector<CellParams>& cells) {
+  std::map<std::string, std::map<std::string, std::set<std::string>>> values;  // name, kind
+  for (const CellParams& p : cells) {
+    auto kind = p.find("model.kind");
+    for (const auto& [name, value] : p)
+      if (kind != p.end()) values[name][kind->second].insert(value);
+  }
+  std::set<std::string> per_kind;
+  for (const auto& [name, by_kind] : values) {
+    std::set<std::string> all;
+    bool one_each = true;
+    for (const auto& [kind, set] : by_kind) {
+      one_each = one_each && set.size() == 1;
+      all.insert(set.begin(), set.end());
+    }
+    if (one_each && all.size() > 1) per_kind.insert(name);
+  }
+  return per_kind;
+}
+
 // The group of a cell: its parameters but N, the axis and (for a ratio) the numerator's kind,
-// restricted to the parameters that vary across the sweep.
+// restricted to the parameters that vary across the sweep (`naming`: varying, not set per kind).
 std::string GroupKey(const CellParams& p, const PrecisionConfig& c,
-                     const std::set<std::string>& varying) {
+                     const std::set<std::string>& naming) {
   std::string key;
   for (const auto& [name, value] : p)
-    if (varying.count(name) && !IsAxisOrN(name, c))
+    if (naming.count(name) && !IsAxisOrN(name, c))
       key += (key.empty() ? "" : ", ") + name + "=" + value;
   return key.empty() ? "all" : key;
 }
 
-// Every parameter of `cnn` but N and the kind has the same value in `other`.
-bool Pairs(const CellParams& cnn, const CellParams& other) {
+// Every parameter of `cnn` but N, the kind and those set per kind has the same value in `other`.
+bool Pairs(const CellParams& cnn, const CellParams& other, const std::set<std::string>& per_kind) {
   for (const auto& [name, value] : cnn) {
-    if (name == "N" || name == "model.kind") continue;
+    if (name == "N" || name == "model.kind" || per_kind.count(name)) continue;
     auto it = other.find(name);
     if (it == other.end() || it->second != value) return false;
   }
@@ -66,8 +89,27 @@ CellParams ParseCanonicalKey(const std::string& key) {
   return p;
 }
 
-std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
+// The cell passes the config's `where`: every named parameter it reads has the value asked.
+bool Selected(const CellParams& p, const PrecisionConfig& c) {
+  for (const auto& [param, value] : c.where) {
+    auto it = p.find(param);
+    if (it != p.end() && it->second != value) return false;
+  }
+  return true;
+}
+
+std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,
                                           const PrecisionConfig& c, const std::string& path) {
+  // Cells outside `where` keep their place (indices are the sweep's) but join no target.
+  std::vector<CellParams> cells = all_cells;
+  size_t selected = 0;
+  for (CellParams& p : cells)
+    if (Selected(p, c))
+      ++selected;
+    else
+      p.clear();
+  if (selected == 0)
+    throw ConfigError(path + ": [precision] where = " + WhereText(c) + " selects no cell");
   std::set<std::string> varying;
   {
     std::map<std::string, std::set<std::string>> values;
@@ -76,6 +118,8 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
     for (const auto& [name, set] : values)
       if (set.size() > 1) varying.insert(name);
   }
+  const std::set<std::string> per_kind = SetPerKind(cells);
+  for (const std::string& name : per_kind) varying.erase(name);
   auto is_numerator = [&](const CellParams& p) {
     auto it = p.find("model.kind");
     return c.ratio && it != p.end() && it->second == "cnn";
@@ -83,7 +127,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
   std::map<std::string, PrecisionGroup> groups;
   // The denominator's cells (every cell for a plain exponent) place themselves.
   for (size_t i = 0; i < cells.size(); ++i) {
-    if (is_numerator(cells[i])) continue;
+    if (cells[i].empty() || is_numerator(cells[i])) continue;  // outside `where`, or a CNN
     const double N = Number(cells[i], "N"), x = AxisOf(cells[i], c);
     if (!(N > 0) || !(x > 0))
       throw ConfigError(path + ": [precision] cell " + std::to_string(i) +
@@ -101,7 +145,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
       for (size_t i = 0; i < cells.size(); ++i) {
         if (!is_numerator(cells[i])) continue;
         for (const auto& [x, other] : curve_cell)
-          if (Pairs(cells[i], cells[other])) {
+          if (Pairs(cells[i], cells[other], per_kind)) {
             g.cells.push_back(i);
             g.curve.push_back({0, x, Number(cells[i], "N")});
           }

@@ -72,7 +72,12 @@ std::string PrecisionSource::Describe() const {
          (config_.ratio ? "N*(cnn)/N*(other)" : "N*") + " over " + OverText(config_) +
          ", threshold " + FormatDouble(config_.settings.threshold) + ", alpha " +
          FormatDouble(config_.settings.alpha) + ", budget " +
-         std::to_string(config_.settings.budget) + " trials";
+         std::to_string(config_.settings.budget) + " trials" +
+         (config_.where.empty() ? "" : ", cells where " + WhereText(config_)) +
+         (config_.settings.half_width > 0
+              ? ", or until its interval is within " + FormatDouble(config_.settings.half_width) +
+                    " either side"
+              : "");
 }
 
 std::string PrecisionSource::RoundNote() const {
@@ -93,6 +98,8 @@ std::string PrecisionSource::Summary() const {
   for (const Target& t : targets_) {
     out << "target " << t.group.label << ": " << VerdictName(t.target.verdict());
     if (t.target.verdict() == Verdict::kUndecided) out << " at budget " << config_.settings.budget;
+    if (t.target.verdict() == Verdict::kWithin)
+      out << " " << FormatDouble(config_.settings.half_width) << " either side of the threshold";
     if (!t.target.looks().empty()) {
       const Look& l = t.target.looks().back();
       out << " (threshold " << FormatDouble(config_.settings.threshold) << ", " << l.total

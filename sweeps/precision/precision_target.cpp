@@ -35,6 +35,8 @@ const char* VerdictName(Verdict verdict) {
       return "above";
     case Verdict::kBelow:
       return "below";
+    case Verdict::kWithin:
+      return "within";
     case Verdict::kUndecided:
       return "undecided";
   }
@@ -52,6 +54,7 @@ void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells) {
          std::to_string(s.start * static_cast<long long>(cells)));
   if (s.bootstrap < 100) fail("bootstrap must be at least 100 replicates");
   if (s.allocation_bootstrap < 20) fail("allocation_bootstrap must be at least 20 replicates");
+  if (!(s.half_width >= 0)) fail("half_width must be 0 (off) or positive");
   if (!(s.uniform_share >= 0 && s.uniform_share <= 1)) fail("uniform_share must lie in [0, 1]");
 }
 
@@ -112,8 +115,12 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   look.lo = d.lo;
   look.hi = d.hi;
   const bool last = look.index + 1 == static_cast<int>(totals_.size());
+  // Precise enough: both sides of the interval within half_width of the estimate.
+  const bool narrow = settings_.half_width > 0 && d.hi - d.estimate <= settings_.half_width &&
+                      d.estimate - d.lo <= settings_.half_width;
   look.verdict = d.lo > settings_.threshold   ? Verdict::kAbove
                  : d.hi < settings_.threshold ? Verdict::kBelow
+                 : narrow                     ? Verdict::kWithin
                  : last                       ? Verdict::kUndecided
                                               : Verdict::kRunning;
   return look;

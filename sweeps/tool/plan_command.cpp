@@ -130,9 +130,18 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
   const WorkSource::Bound most = source->MostWork();
   const bool by_rounds = !source->Planned().has_value();
   if (by_rounds) total_seconds = most.core_seconds;
-  double test_set_bytes = 0;
-  for (const auto& entry : test_sets) test_set_bytes += entry.second * config.trials;
-  const size_t distinct_test_sets = test_sets.size() * config.trials;
+  double test_set_bytes = 0, largest_set = 0;
+  for (const auto& entry : test_sets) {
+    test_set_bytes += entry.second * config.trials;
+    largest_set = std::max(largest_set, entry.second);
+  }
+  size_t distinct_test_sets = test_sets.size() * config.trials;
+  // A source deciding round by round runs at most its bound's trials, one test set each at most
+  // (its config.trials is only the most one cell could get).
+  if (by_rounds && most.trials < distinct_test_sets) {
+    distinct_test_sets = most.trials;
+    test_set_bytes = std::min(test_set_bytes, largest_set * static_cast<double>(most.trials));
+  }
   std::stable_sort(by_cost.begin(), by_cost.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   const unsigned cores = threads > 0 ? static_cast<unsigned>(threads)
@@ -188,7 +197,7 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
         << ")\n";
   }
   if (by_rounds) {
-    out << "  " << source->Describe() << " over " << cells.size() << " cells: " << most.how
+    out << "  " << source->Describe() << " (the grid: " << cells.size() << " cells): " << most.how
         << "; at most " << most.trials << " trials\n";
   } else {
     out << "  " << cells.size() << " cells x " << config.trials << " trials = " << trials

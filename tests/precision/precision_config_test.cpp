@@ -79,6 +79,49 @@ TEST_CASE("Cells varying l at fixed n: one CNN curve stands on every l's curve",
   CHECK(groups[0].cells.size() == 12);  // 6 separate places, the 2 CNN cells on 3 curves each
 }
 
+TEST_CASE("A step cap set per model kind neither splits a target nor stops the CNN pairing",
+          "[precision]") {
+  auto cells = Cells({8, 16, 32}, {25, 50, 100});
+  for (CellParams& p : cells) p["model.max_steps"] = p["model.kind"] == "cnn" ? "200000" : "50000";
+  const auto groups = LayoutTargets(cells, Config("n/l"), "f.ini");
+  REQUIRE(groups.size() == 1);
+  CHECK(groups[0].label == "all");
+  CHECK(groups[0].cells.size() == 18);
+  // A cap that differs within one kind is a design: it names targets (and the CNN, with one cap,
+  // pairs with neither of separate's).
+  cells.push_back({{"data.n", "8"}, {"model.kind", "separate"}, {"model.l", "4"}, {"N", "25"},
+                   {"model.max_steps", "1000"}});
+  CHECK_THROWS(LayoutTargets(cells, Config("n/l"), "f.ini"));
+}
+
+TEST_CASE("where keeps the cells asked for (and the CNN, which reads no l)", "[precision]") {
+  PrecisionConfig c = Config("n/l");
+  SetPrecisionKey("f.ini", "where", "l=4", c);
+  SetPrecisionKey("f.ini", "half_width", "0.15", c);
+  SetPrecisionKey("f.ini", "uniform_share", "0", c);
+  CHECK(c.settings.half_width == 0.15);
+  CHECK(c.settings.uniform_share == 0);
+  CHECK(WhereText(c) == "model.l=4");
+  CHECK(PrecisionIdentity(c).find("half_width=0.15;where=model.l=4;") != std::string::npos);
+  auto cells = Cells({8, 16, 32}, {25, 50, 100});
+  for (int N : {25, 50, 100})  // separate at l = 8, which `where` leaves out
+    cells.push_back({{"data.n", "16"}, {"model.kind", "separate"}, {"model.l", "8"},
+                     {"N", std::to_string(N)}});
+  const auto groups = LayoutTargets(cells, c, "f.ini");
+  REQUIRE(groups.size() == 1);
+  CHECK(groups[0].cells.size() == 18);  // 9 separate at l = 4, the 9 CNN cells
+  for (size_t i : groups[0].cells)
+    CHECK((cells[i].count("model.l") == 0 || cells[i].at("model.l") == "4"));
+  SetPrecisionKey("f.ini", "where", "data.n=64", c);
+  CHECK_THROWS_WITH(LayoutTargets(cells, c, "f.ini"), Catch::Contains("selects no cell"));
+  CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "where", "bogus=1", c),
+                    Catch::Contains("P=V[, P=V ...]"));
+  CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "where", "l", c), Catch::Contains("P=V[, P=V ...]"));
+  CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "half_width", "0", c),
+                    Catch::Contains("a positive number"));
+  CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "uniform_share", "2", c), Catch::Contains("[0, 1]"));
+}
+
 TEST_CASE("Layouts that cannot give an exponent are refused", "[precision]") {
   CHECK_THROWS_WITH(LayoutTargets(Cells({8}, {25, 50}), Config("n/l"), "f.ini"),
                     Catch::Contains("at least two axis values"));

@@ -130,6 +130,41 @@ TEST_CASE("A precision target says undecided when the budget ends first", "[prec
   CHECK(target.looks().back().total == s.budget);
 }
 
+TEST_CASE("With half_width, a target stops as precise as asked: within, above or undecided",
+          "[precision]") {
+  // True value 0 (sd 1): the threshold is never excluded, but the interval narrows to +-0.3.
+  NormalRows rows{{0.0, 0.0}, {1.0, 1.0}, 13};
+  PrecisionSettings s = Settings(4000);
+  s.half_width = 0.3;
+  PrecisionTarget within(2, MeanDifference(0, 1), s);
+  const auto held = RunToEnd(within, rows);
+  CHECK(within.verdict() == Verdict::kWithin);
+  const Look& last = within.looks().back();
+  CHECK(last.lo <= 0);
+  CHECK(last.hi >= 0);
+  CHECK(last.hi - last.estimate <= 0.3);
+  CHECK(last.estimate - last.lo <= 0.3);
+  CHECK(int(held.size()) < s.budget);
+  for (size_t k = 0; k + 1 < within.looks().size(); ++k) {  // not before it was that narrow
+    const Look& l = within.looks()[k];
+    CHECK(l.verdict == Verdict::kRunning);
+    CHECK(std::max(l.hi - l.estimate, l.estimate - l.lo) > 0.3);
+  }
+  // A clear effect still decides "above" (excluding the threshold comes first).
+  NormalRows effect{{2.0, 0.0}, {1.0, 1.0}, 13};
+  PrecisionTarget above(2, MeanDifference(0, 1), s);
+  RunToEnd(above, effect);
+  CHECK(above.verdict() == Verdict::kAbove);
+  // A half-width out of reach of the budget: undecided at the budget.
+  s.budget = 120;
+  s.half_width = 0.01;
+  PrecisionTarget short_budget(2, MeanDifference(0, 1), s);
+  RunToEnd(short_budget, rows);
+  CHECK(short_budget.verdict() == Verdict::kUndecided);
+  s.half_width = -1;
+  CHECK_THROWS_WITH(CheckPrecisionSettings(s, 2), Catch::Contains("half_width"));
+}
+
 TEST_CASE("Trials go to the cells that move the statistic, by increasing trial index",
           "[precision]") {
   // The statistic reads cells 0 and 1; cell 0 is noisy, cell 1 nearly exact, cell 2 unused.

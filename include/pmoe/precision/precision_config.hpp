@@ -9,6 +9,11 @@
 //                                fit); mean_accuracy: N_acc where the mean test accuracy reaches
 //                                target_accuracy
 //   threshold = 0                the value the interval must exclude
+//   half_width = 0.15            optional: also stop once the interval is this narrow each side
+//                                (verdict "within" when it still holds the threshold)
+//   where     = data.n=64        optional: only the cells with these values (P=V, comma-
+//                                separated; a cell that does not read P stays, as in pmoe-analyze)
+//   uniform_share = 0.25         of each look's new trials, the share spread evenly over the cells
 //   alpha     = 0.05             P(any wrong decision over all looks) at most
 //   budget    = 4000             trials over all cells at most (per target)
 //   start     = 4                trials per cell at the first look
@@ -27,6 +32,7 @@ namespace pmoe {
 struct PrecisionConfig {
   bool ratio = true;              // target: ratio_exponent (true) or exponent
   std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
+  std::vector<std::pair<std::string, std::string>> where;  // dotted parameter, value
   CurveSettings curve;            // reading, success_threshold, target_accuracy
   PrecisionSettings settings;     // threshold, alpha, budget, start, looks, bootstrap
 };
@@ -42,6 +48,9 @@ void FinishPrecision(const std::string& path, const PrecisionConfig& config);
 // "target=ratio_exponent;over=data.n/model.l;reading=success;..." : every setting, so a
 // journal says what its target is and when it stops.
 std::string PrecisionIdentity(const PrecisionConfig& config);
+
+// The cell filter's text: "data.n=64,model.m=40" ("" when every cell counts).
+std::string WhereText(const PrecisionConfig& config);
 
 // The axis's text: "data.n/model.l".
 std::string OverText(const PrecisionConfig& config);

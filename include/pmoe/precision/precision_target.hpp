@@ -28,11 +28,16 @@ struct CellSample {
 // an N* outside its grid). Must be a pure function of its argument.
 using TargetStatistic = std::function<double(const std::vector<CellSample>& cells)>;
 
-enum class Verdict { kRunning, kAbove, kBelow, kUndecided };
-const char* VerdictName(Verdict verdict);  // "running", "above", "below", "undecided"
+// kWithin: the interval holds the threshold but is no wider than half_width either side (the
+// value lies within half_width of the threshold, at the stated error rate): decided, as precise
+// as asked.
+enum class Verdict { kRunning, kAbove, kBelow, kWithin, kUndecided };
+// "running", "above", "below", "within", "undecided"
+const char* VerdictName(Verdict verdict);
 
 struct PrecisionSettings {
   double threshold = 0;  // the value the interval must exclude
+  double half_width = 0;  // > 0: also stop once the interval is this narrow (each side)
   double alpha = 0.05;   // P(any wrong decision, either side, over all looks) at most
   int budget = 0;        // total trials over all cells at most
   int start = 4;         // trials per cell at the first look
