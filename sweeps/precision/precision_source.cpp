@@ -24,7 +24,8 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     s.seed = CombineSeed(config.settings.seed, HashString(groups[i].label));
     targets_.push_back(
         {groups[i],
-         PrecisionTarget(groups[i].cells.size(), NStarExponent(groups[i].curve, config.curve), s)});
+         PrecisionTarget(groups[i].cells.size(), NStarExponent(groups[i].curve, config.curve), s,
+                         groups[i].cells)});
   }
 }
 

@@ -59,10 +59,25 @@ void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells) {
 }
 
 PrecisionTarget::PrecisionTarget(size_t cells, TargetStatistic statistic,
-                                 const PrecisionSettings& settings)
+                                 const PrecisionSettings& settings,
+                                 const std::vector<size_t>& shared_rows)
     : cells_(cells), statistic_(std::move(statistic)), settings_(settings) {
-  CheckPrecisionSettings(settings, cells);
-  totals_ = LookTotals(settings.start * static_cast<int>(cells), settings.budget, settings.looks);
+  if (!shared_rows.empty() && shared_rows.size() != cells)
+    throw std::invalid_argument("precision: shared_rows must name one id per place");
+  std::vector<std::pair<size_t, size_t>> order;  // (id, place), the ids' first places in order
+  for (size_t c = 0; c < cells; ++c) {
+    const size_t id = shared_rows.empty() ? c : shared_rows[c];
+    auto it = std::find_if(order.begin(), order.end(), [&](const auto& o) { return o.first == id; });
+    if (it == order.end()) {
+      order.push_back({id, units_.size()});
+      units_.push_back({c});
+    } else {
+      units_[it->second].push_back(c);
+    }
+  }
+  CheckPrecisionSettings(settings, units_.size());
+  totals_ =
+      LookTotals(settings.start * static_cast<int>(units_.size()), settings.budget, settings.looks);
   spending_ = AlphaSpending(totals_, settings.alpha);
   plan_.assign(cells, settings.start);
 }
@@ -71,14 +86,16 @@ std::vector<WorkPair> PrecisionTarget::Next(const Lookup& held) {
   while (verdict_ == Verdict::kRunning) {
     std::vector<WorkPair> missing;
     std::vector<CellSample> samples(cells_);
-    for (size_t c = 0; c < cells_; ++c)
+    for (const std::vector<size_t>& places : units_) {  // a unit's rows are asked for once
+      const size_t c = places.front();
       for (int t = 0; t < plan_[c]; ++t) {
         const std::optional<double> value = held(c, t);
         if (!value)
           missing.push_back({c, t});
         else if (missing.empty())
-          samples[c].values.push_back(*value);
+          for (size_t p : places) samples[p].values.push_back(*value);
       }
+    }
     if (!missing.empty()) return missing;
     for (CellSample& s : samples) s.weights.assign(s.values.size(), 1);
     looks_.push_back(Evaluate(samples));
@@ -92,7 +109,7 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   Look look;
   look.index = static_cast<int>(looks_.size());
   look.trials = plan_;
-  for (int n : plan_) look.total += n;
+  for (const std::vector<size_t>& places : units_) look.total += plan_[places.front()];
   look.alpha = settings_.naive ? settings_.alpha : spending_[look.index];
   // The paired bootstrap: one draw of trial indices per replicate, shared by every cell (trials of
   // one index share their data across cells), each cell counting the drawn indices it holds.
@@ -126,27 +143,34 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   return look;
 }
 
-// The next look's trials per cell, `total` in all. A share goes evenly (fewest trials first), the
-// rest greedily to the cells where one more trial shrinks the statistic's variance most: cell c's
-// part V_c of the variance (from resampling cell c alone) falls as t_c / (t_c + extra).
+// The next look's trials per place, `total` rows in all (a unit of places sharing rows counts
+// once). A share goes evenly (fewest trials first), the rest greedily to the units where one more
+// trial shrinks the statistic's variance most: unit u's part V_u of the variance (from
+// resampling its rows alone, in every place they stand) falls as t_u / (t_u + extra).
 std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& samples,
                                            int total) const {
-  std::vector<double> part(cells_);
-  for (size_t c = 0; c < cells_; ++c) {
-    Rng rng(CombineSeed(CombineSeed(settings_.seed, looks_.size()), c + 1));
+  const size_t units = units_.size();
+  std::vector<double> part(units);
+  for (size_t u = 0; u < units; ++u) {
+    // The bootstrap stream of the unit's first place (as when every place had its own rows).
+    const std::vector<size_t>& places = units_[u];
+    Rng rng(CombineSeed(CombineSeed(settings_.seed, looks_.size()), places.front() + 1));
     std::vector<CellSample> replicate = samples;
-    const int n = static_cast<int>(samples[c].values.size());
+    const int n = static_cast<int>(samples[places.front()].values.size());
+    std::vector<int> weights(n);
     std::vector<double> replicates;
     for (int r = 0; r < settings_.allocation_bootstrap; ++r) {
-      std::fill(replicate[c].weights.begin(), replicate[c].weights.end(), 0);
-      for (int t = 0; t < n; ++t) ++replicate[c].weights[rng.Below(n)];
+      std::fill(weights.begin(), weights.end(), 0);
+      for (int t = 0; t < n; ++t) ++weights[rng.Below(n)];
+      for (size_t p : places) replicate[p].weights = weights;  // the unit's places together
       replicates.push_back(statistic_(replicate));
     }
-    part[c] = SpreadVariance(replicates);
+    part[u] = SpreadVariance(replicates);
   }
-  std::vector<int> plan = plan_;
+  std::vector<int> had(units), plan(units);
+  for (size_t u = 0; u < units; ++u) had[u] = plan[u] = plan_[units_[u].front()];
   int extra = total;
-  for (int n : plan_) extra -= n;
+  for (int n : had) extra -= n;
   const int even = static_cast<int>(std::floor(settings_.uniform_share * extra));
   auto fewest = [&](size_t a, size_t b) {
     return plan[a] < plan[b] || (plan[a] == plan[b] && a < b);
@@ -154,19 +178,22 @@ std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& sample
   for (int i = 0; i < extra; ++i) {
     size_t best = 0;
     double best_gain = -1;
-    for (size_t c = 0; c < cells_; ++c) {
-      const double t = plan_[c], p = plan[c];
+    for (size_t u = 0; u < units; ++u) {
+      const double t = had[u], p = plan[u];
       const double gain = i < even          ? 0
-                          : part[c] >= kInf ? kInf
-                                            : part[c] * t * (1 / p - 1 / (p + 1));
-      if (gain > best_gain || (gain == best_gain && fewest(c, best))) {
-        best = c;
+                          : part[u] >= kInf ? kInf
+                                            : part[u] * t * (1 / p - 1 / (p + 1));
+      if (gain > best_gain || (gain == best_gain && fewest(u, best))) {
+        best = u;
         best_gain = gain;
       }
     }
     ++plan[best];
   }
-  return plan;
+  std::vector<int> by_place(cells_);
+  for (size_t u = 0; u < units; ++u)
+    for (size_t p : units_[u]) by_place[p] = plan[u];
+  return by_place;
 }
 
 std::string DescribeLooks(const std::vector<Look>& looks) {

@@ -180,6 +180,37 @@ TEST_CASE("Trials go to the cells that move the statistic, by increasing trial i
   CHECK(trials[0].size() > 3 * trials[2].size());
 }
 
+TEST_CASE("Places that share rows (a CNN on several curves) are planned, asked and counted once",
+          "[precision]") {
+  // Places 0 and 1 read the same rows (id 7): mean0 - mean1 is exactly 0 in every replicate, so
+  // those rows cannot move the statistic (mean0 - mean1 + mean2) and only place 2 needs trials.
+  // Resampled apart, the shared rows would look as noisy as their sd of 5.
+  NormalRows rows{{1.0, 0.0, 0.02}, {5.0, 5.0, 1.0}, 21};
+  TargetStatistic statistic = [](const std::vector<CellSample>& cells) {
+    auto mean = [](const CellSample& s) {
+      double sum = 0, n = 0;
+      for (size_t t = 0; t < s.values.size(); ++t) {
+        sum += s.weights[t] * s.values[t];
+        n += s.weights[t];
+      }
+      return sum / n;
+    };
+    return mean(cells[0]) - mean(cells[1]) + mean(cells[2]);
+  };
+  PrecisionSettings s = Settings(600);
+  PrecisionTarget target(3, statistic, s, {7, 7, 9});
+  const auto held = RunToEnd(target, rows);  // REQUIREs that nothing is asked twice
+  for (const auto& [key, value] : held) CHECK(key.first != 1);  // the unit is asked as place 0
+  for (const Look& l : target.looks()) {
+    CHECK(l.trials[0] == l.trials[1]);
+    CHECK(l.total == l.trials[0] + l.trials[2]);
+    CHECK(l.total <= s.budget);
+  }
+  const Look& last = target.looks().back();
+  CHECK(last.trials[2] > 3 * last.trials[0]);
+  CHECK_THROWS(PrecisionTarget(3, statistic, s, {7, 7}));
+}
+
 TEST_CASE("Decisions depend on the stored rows only: resume and extra rows change nothing",
           "[precision]") {
   NormalRows rows{{0.25, 0.0, 0.1}, {1.0, 1.0, 1.0}, 13};

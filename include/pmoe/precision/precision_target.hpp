@@ -77,7 +77,11 @@ class PrecisionTarget {
   // A held row's per-trial value (NaN allowed), or nothing when the row is not held.
   using Lookup = std::function<std::optional<double>(size_t cell, int trial)>;
 
-  PrecisionTarget(size_t cells, TargetStatistic statistic, const PrecisionSettings& settings);
+  // `shared_rows[c]`: an id per place on the statistic's curves; places with one id read the
+  // same rows (a CNN cell standing on several curves). They get one plan, are counted once in
+  // the budget, asked for once and resampled together. Empty: every place its own rows.
+  PrecisionTarget(size_t cells, TargetStatistic statistic, const PrecisionSettings& settings,
+                  const std::vector<size_t>& shared_rows = {});
 
   // Evaluates every look whose planned rows are all held, in order, stopping at a decision or the
   // last look; returns the planned rows of the next look that are not held (by cell, then trial
@@ -86,7 +90,7 @@ class PrecisionTarget {
 
   Verdict verdict() const { return verdict_; }
   const std::vector<Look>& looks() const { return looks_; }
-  const std::vector<int>& planned() const { return plan_; }  // per cell, of the next look
+  const std::vector<int>& planned() const { return plan_; }  // per place, of the next look
   const std::vector<int>& totals() const { return totals_; }
   const std::vector<double>& spending() const { return spending_; }
 
@@ -95,6 +99,7 @@ class PrecisionTarget {
   std::vector<int> Allocate(const std::vector<CellSample>& samples, int total) const;
 
   size_t cells_;
+  std::vector<std::vector<size_t>> units_;  // the places of each set of rows, first place first
   TargetStatistic statistic_;
   PrecisionSettings settings_;
   std::vector<int> totals_;
