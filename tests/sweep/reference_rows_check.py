@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""The shipped reference rows are what this build computes, bit for bit: for each named file of
+results/reference/, the cheapest trial-0 row of every model kind it holds is computed again (a
+one-cell sweep with the cell's recorded parameters and the file's master seed: rows are pure
+functions of seed, cell and trial index) and every /trials column but the timings compared byte
+for byte. A change of compiler flags, build mode (unity, LTO), kernel or library that moves a
+single bit of a recorded number fails here; so does a numerics-version bump that did not
+regenerate the reference answers.
+
+    reference_rows_check.py SWEEP_TOOL WORKDIR PAPER/NAME...
+
+Exit 0 when every row is equal; 1 (naming the row and column) otherwise."""
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE = os.environ.get("PMOE_REFERENCE_DIR") or os.path.abspath(
+    os.path.join(HERE, "..", "..", "results", "reference"))
+TIMING = ("data_ms", "eval_ms", "train_ms", "wall_ms")
+TOP_LEVEL = ("N", "N_test", "success")
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def exact(value):
+    """Every bit of a value: floats in hexadecimal (0x1.c3a...p-2)."""
+    item = value.item() if hasattr(value, "item") else value
+    return float(item).hex() if isinstance(item, float) else repr(item)
+
+
+def one_cell_config(key, seed):
+    """A sweep config of exactly the cell `key` ("N=24;N_test=2000;...;model.m=80;")."""
+    top, sections = [f"name = row\nseed = {seed}\ntrials = 1\n"], {"data": [], "model": []}
+    for part in filter(None, key.split(";")):
+        name, value = part.split("=", 1)
+        if name in TOP_LEVEL:
+            top.append(f"{name} = {value}\n")
+        else:
+            section, short = name.split(".", 1)
+            sections[section].append(f"{short} = {value}\n")
+    return "".join(top) + "".join(f"\n[{s}]\n" + "".join(lines) for s, lines in sections.items())
+
+
+def cheapest_rows(f):
+    """Per model kind, the trial-0 row with the smallest wall time: (row index, cell key)."""
+    cells = f["cells"]
+    key_of = {int(i): text(k) for i, k in zip(cells["cell_id"][()], cells["key"][()])}
+    kind_of = {int(i): text(k) for i, k in zip(cells["cell_id"][()], cells["model.kind"][()])}
+    trials = f["trials"]
+    best = {}
+    for row, (cell, trial, wall) in enumerate(
+            zip(trials["cell_id"][()], trials["trial"][()], trials["wall_ms"][()])):
+        if trial != 0:
+            continue
+        kind = kind_of[int(cell)]
+        if kind not in best or wall < best[kind][0]:
+            best[kind] = (wall, row, key_of[int(cell)])
+    return [(row, key) for _, row, key in best.values()]
+
+
+def tool_numerics(sweep):
+    out = subprocess.run([sweep, "--version"], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if line.startswith("numerics version"):
+            return int(line.split()[-1])
+    raise SystemExit(f"{sweep} --version printed no numerics version:\n{out}")
+
+
+def main():
+    sweep, workdir = sys.argv[1:3]
+    names = sys.argv[3:]
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    numerics = tool_numerics(sweep)
+    failures, compared = [], 0
+    for name in names:
+        path = os.path.join(REFERENCE, name + ".h5")
+        with h5py.File(path, "r") as f:
+            version = int(f.attrs["numerics_version"])
+            if version != numerics:
+                failures.append(f"{name}: computed by numerics version {version}, this build is "
+                                f"{numerics}: regenerate the reference answers (results/reference/"
+                                "README.md) with this build")
+                continue
+            seed = int(f.attrs["master_seed"])
+            for row, key in cheapest_rows(f):
+                tag = f"{name.replace('/', '_')}_{row}"
+                config = os.path.join(workdir, tag + ".ini")
+                with open(config, "w") as out:
+                    out.write(one_cell_config(key, seed))
+                out_path = os.path.join(workdir, tag + ".h5")
+                run = subprocess.run([sweep, "run", config, "--out", out_path],
+                                     capture_output=True, text=True)
+                if run.returncode != 0:
+                    failures.append(f"{name} row {row}: the sweep failed:\n{run.stderr}")
+                    continue
+                with h5py.File(out_path, "r") as g:
+                    new = g["trials"]
+                    for column in f["trials"]:
+                        if column in TIMING:
+                            continue
+                        if column not in new:  # another model kind's metric
+                            continue
+                        a = np.asarray(f["trials"][column][row])
+                        b = np.asarray(new[column][0])
+                        if a.dtype != b.dtype or a.tobytes() != b.tobytes():
+                            failures.append(f"{name} row {row} ({key}): {column} is "
+                                            f"{exact(b)} now, {exact(a)} in the reference")
+                compared += 1
+    for line in failures:
+        print(line)
+    print(f"{compared} reference rows recomputed, {len(failures)} differences")
+    return 1 if failures or compared == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
