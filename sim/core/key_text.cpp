@@ -25,6 +25,23 @@ std::string IntegerRange(long long min, long long max) {
 
 }  // namespace
 
+std::string TrimBlanks(const std::string& s) {
+  const auto begin = s.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+std::vector<std::string> SplitTrimmed(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(sep, start);
+    parts.push_back(TrimBlanks(text.substr(start, end - start)));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
 std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key) {
   std::vector<std::pair<std::string, std::string>> pairs;
   size_t start = 0;

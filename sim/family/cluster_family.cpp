@@ -13,7 +13,7 @@ namespace pmoe {
 namespace {
 
 // Per generated coordinate (a normal or a scaled signal copy): the cost model's figure.
-constexpr double kSecondsPerValue = 6e-9;
+constexpr double kClusterSecondsPerValue = 6e-9;
 
 class Cluster final : public DataFamily {
  public:
@@ -78,7 +78,7 @@ class Cluster final : public DataFamily {
   }
 
   double SecondsPerSample(const TrialSpec&, const DataShape& shape) const override {
-    return kSecondsPerValue * shape.n * shape.d;
+    return kClusterSecondsPerValue * shape.n * shape.d;
   }
 
  private:

@@ -11,7 +11,7 @@ namespace {
 
 // Per generated coordinate, with the patterns' placement: the cost model's figure (it orders
 // work and sizes `plan`'s static estimate, no more).
-constexpr double kSecondsPerValue = 25e-9;
+constexpr double kPatternSecondsPerValue = 25e-9;
 
 class Pattern final : public DataFamily {
  public:
@@ -55,7 +55,7 @@ class Pattern final : public DataFamily {
   }
 
   double SecondsPerSample(const TrialSpec&, const DataShape& shape) const override {
-    return kSecondsPerValue * shape.n * shape.d;
+    return kPatternSecondsPerValue * shape.n * shape.d;
   }
 };
 

@@ -16,7 +16,7 @@ namespace pmoe {
 namespace {
 
 constexpr FullBatchDefaults kSingleDefaults{128, 1.0, 801, 500};
-constexpr uint64_t kInitStream = 0x73696e676c65ULL;
+constexpr uint64_t kSingleInitStream = 0x73696e676c65ULL;
 
 struct SingleSettings {
   FullBatchSettings common;
@@ -99,7 +99,7 @@ class SingleLearner final : public Learner {
  private:
   static SingleConv<float> MakeModel(const SingleSettings& s, const DataShape& shape,
                                      uint64_t init_seed) {
-    Rng rng(CombineSeed(init_seed, kInitStream));
+    Rng rng(CombineSeed(init_seed, kSingleInitStream));
     return SingleConv<float>(s.common.filters, shape.n, shape.d, s.common.act, s.common.init_scale,
                              rng);
   }

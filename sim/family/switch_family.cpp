@@ -19,7 +19,7 @@ constexpr FullBatchDefaults kSwitchDefaults{16, 0.001, 501, 0};
 // The published loss's stop-at-floor value: just above log(1 + 1/e) = 0.3133.
 constexpr double kPublishedLossFloor = 0.314;
 // Random streams of a switch trial, from its init seed.
-constexpr uint64_t kInitStream = 0x737769746368ULL, kTrainNoise = 1, kTrainEvalNoise = 2,
+constexpr uint64_t kSwitchInitStream = 0x737769746368ULL, kTrainNoise = 1, kTrainEvalNoise = 2,
                    kTestNoise = 3;
 
 struct SwitchSettings {
@@ -125,7 +125,7 @@ class SwitchLearner final : public Learner {
 
  private:
   static SwitchMoe<float> MakeModel(const SwitchSettings& s, uint64_t init_seed) {
-    Rng rng(CombineSeed(init_seed, kInitStream));
+    Rng rng(CombineSeed(init_seed, kSwitchInitStream));
     return SwitchMoe<float>(s.shape, s.common.init_scale, rng);
   }
 

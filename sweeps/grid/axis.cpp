@@ -31,14 +31,8 @@ constexpr double kMaxExactInteger = 9007199254740992.0;
                     text);
 }
 
-std::string Trim(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
-
 bool ParseNumber(const std::string& text, double* value, bool* integer) {
-  const std::string t = Trim(text);
+  const std::string t = TrimBlanks(text);
   char* end = nullptr;
   *value = std::strtod(t.c_str(), &end);
   if (t.empty() || *end != '\0' || !std::isfinite(*value)) return false;
@@ -53,20 +47,9 @@ std::string NumberText(double v, bool integer) {
   return FormatDouble(std::strtod(buf, nullptr));
 }
 
-std::vector<std::string> Split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t end = text.find(sep, start);
-    parts.push_back(Trim(text.substr(start, end - start)));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
-
 // "a:b" or "a:b:step", inclusive of b.
 bool ParseRange(const std::string& text, std::vector<std::string>& values, double* too_many) {
-  const auto parts = Split(text, ':');
+  const auto parts = SplitTrimmed(text, ':');
   if (parts.size() < 2 || parts.size() > 3) return false;
   double a, b, step = 1;
   bool ia, ib, is = true;
@@ -131,7 +114,7 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
                       "success, or a data.* or model.* parameter of pmoe-sim --help)");
   Axis axis;
   axis.name = name;
-  const std::string t = Trim(text);
+  const std::string t = TrimBlanks(text);
   bool ok;
   double too_many = 0;
   if (t.find("..") != std::string::npos) {
@@ -143,7 +126,7 @@ Axis ParseAxis(const std::string& where, const std::string& name, const std::str
   } else if (t.find(':') != std::string::npos)
     ok = ParseRange(t, axis.values, &too_many);
   else {
-    axis.values = Split(t, ',');
+    axis.values = SplitTrimmed(t, ',');
     ok = true;
     for (const auto& v : axis.values) ok = ok && !v.empty();
     if (axis.values.size() > kMaxValues) too_many = static_cast<double>(axis.values.size());

@@ -10,23 +10,6 @@
 namespace pmoe {
 namespace {
 
-std::string Trim(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
-
-std::vector<std::string> SplitTrimmed(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t end = text.find(sep, start);
-    parts.push_back(Trim(text.substr(start, end - start)));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
-
 std::string Join(const std::vector<std::string>& parts) {
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
@@ -74,7 +57,7 @@ Axis ParseZippedAxis(const std::string& where, const std::string& names, const s
   axis.name = params[0];
   for (size_t j = 1; j < params.size(); ++j) axis.zipped.push_back({params[j], {}});
   // "(2, 10), (4, 20)": a "(", values up to the ")", then a comma or the end.
-  const std::string t = Trim(text);
+  const std::string t = TrimBlanks(text);
   size_t at = 0;
   while (at < t.size()) {
     if (t[at] != '(') throw ConfigError(where, key, expected, text);
@@ -114,13 +97,13 @@ Axis ParseRule(const std::string& where, const std::string& name, const std::str
     throw ConfigError(where + ": " + name +
                       ": not a parameter (expected N, N_test, or a data.* or model.* "
                       "parameter of pmoe-sim --help)");
-  const std::string key = name + " = " + Trim(text);
+  const std::string key = name + " = " + TrimBlanks(text);
   if (!Numeric(*target))
     throw ConfigError(where + ": " + key + ": a rule sets a numeric parameter; " + name +
                       " is not one");
   Expression parsed;
   try {
-    parsed = Expression::Parse(Trim(text));
+    parsed = Expression::Parse(TrimBlanks(text));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(where + ": " + name + ": the rule " + e.what() +
                       " (a rule is arithmetic, + - * / and parentheses, over numbers and "
@@ -140,7 +123,7 @@ Axis ParseRule(const std::string& where, const std::string& name, const std::str
   Axis axis;
   axis.name = name;
   axis.rule = Expression::Parse(parsed.Rewrite(resolve));
-  axis.values = {Trim(text)};
+  axis.values = {TrimBlanks(text)};
   axis.note = "a rule: set in each cell from its other parameters";
   return axis;
 }

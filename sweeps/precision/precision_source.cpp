@@ -68,9 +68,11 @@ WorkSource::Bound PrecisionSource::MostWork() const {
 }
 
 std::string PrecisionSource::Describe() const {
+  const std::string n =
+      config_.curve.reading == CurveReading::kSuccess ? "N*" : "N_acc";  // pmoe-analyze's names
   return std::string("precision target") + (targets_.size() == 1 ? "" : "s") + " (" +
          std::to_string(targets_.size()) + "): exponent of " +
-         (config_.ratio ? "N*(cnn)/N*(other)" : "N*") + " over " + OverText(config_) +
+         (config_.ratio ? n + "(cnn)/" + n + "(other)" : n) + " over " + OverText(config_) +
          ", threshold " + FormatDouble(config_.settings.threshold) + ", alpha " +
          FormatDouble(config_.settings.alpha) + ", budget " +
          std::to_string(config_.settings.budget) + " trials" +

@@ -14,8 +14,6 @@
 namespace pmoe {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // The variance the statistic's bootstrap spread implies: ((q84 - q16) / 2)^2, +inf when NaN
 // replicates or infinite values reach those quantiles.
 double SpreadVariance(const std::vector<double>& replicates) {

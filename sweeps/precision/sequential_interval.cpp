@@ -9,8 +9,6 @@
 namespace pmoe {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // The q-quantile (linear interpolation) of sorted values that may hold +-inf.
 double SortedQuantile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return NAN;

@@ -70,6 +70,12 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix);
 // The (name, value) pairs of a canonical key, in its order: CanonicalKey's inverse.
 std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key);
 
+// `s` without its leading and trailing spaces and tabs.
+std::string TrimBlanks(const std::string& s);
+
+// "a, b ,c" split at `sep`, each part trimmed: {"a", "b", "c"} (an empty text gives {""}).
+std::vector<std::string> SplitTrimmed(const std::string& text, char sep);
+
 // Adds to `params` (a cell's parameters from its key) each parameter that keys leave out at its
 // default (keyed_at_default false), with that default, when the key's families read it.
 void AddUnkeyedDefaults(std::map<std::string, std::string>& params);

@@ -7,9 +7,13 @@
 // boundary, at the price of being conservative).
 #pragma once
 
+#include <limits>
 #include <vector>
 
 namespace pmoe {
+
+// +inf: a statistic's value, or an interval's end, where nothing bounds it.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Total trials (over all cells) at each look: geometric from `first` to `budget`, `looks` of
 // them, strictly increasing, the last exactly the budget (fewer looks when the budget is close to
