@@ -10,8 +10,8 @@ namespace pmoe {
 namespace {
 
 Verdict ParseVerdict(const std::string& name, const std::string& line) {
-  for (Verdict v : {Verdict::kRunning, Verdict::kAbove, Verdict::kBelow, Verdict::kWithin,
-                    Verdict::kUndecided})
+  for (Verdict v :
+       {Verdict::kRunning, Verdict::kAbove, Verdict::kBelow, Verdict::kWithin, Verdict::kUndecided})
     if (name == VerdictName(v)) return v;
   throw std::invalid_argument("precision_looks: verdict \"" + name + "\" in line \"" + line +
                               "\" (expected running, above, below, within or undecided)");

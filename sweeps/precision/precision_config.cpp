@@ -84,10 +84,11 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else if (key == "bootstrap") {
     s.bootstrap = static_cast<int>(ParseIntegerInRange(path, name, value, 100, 100000));
   } else {
-    throw ConfigError(path + ": unknown key \"" + name +
-                      "\" (expected precision.target, over, reading, success_threshold, "
-                      "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
-                      "start, looks or bootstrap)");
+    throw ConfigError(
+        path + ": unknown key \"" + name +
+        "\" (expected precision.target, over, reading, success_threshold, "
+        "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
+        "start, looks or bootstrap)");
   }
 }
 

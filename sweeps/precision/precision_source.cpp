@@ -22,10 +22,9 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     PrecisionSettings s = config.settings;
     // The bootstrap's stream: the target's own (its label), so shards and orders do not matter.
     s.seed = CombineSeed(config.settings.seed, HashString(groups[i].label));
-    targets_.push_back(
-        {groups[i],
-         PrecisionTarget(groups[i].cells.size(), NStarExponent(groups[i].curve, config.curve), s,
-                         groups[i].cells)});
+    targets_.push_back({groups[i], PrecisionTarget(groups[i].cells.size(),
+                                                   NStarExponent(groups[i].curve, config.curve), s,
+                                                   groups[i].cells)});
   }
 }
 

@@ -65,7 +65,8 @@ PrecisionTarget::PrecisionTarget(size_t cells, TargetStatistic statistic,
   std::vector<std::pair<size_t, size_t>> order;  // (id, place), the ids' first places in order
   for (size_t c = 0; c < cells; ++c) {
     const size_t id = shared_rows.empty() ? c : shared_rows[c];
-    auto it = std::find_if(order.begin(), order.end(), [&](const auto& o) { return o.first == id; });
+    auto it =
+        std::find_if(order.begin(), order.end(), [&](const auto& o) { return o.first == id; });
     if (it == order.end()) {
       order.push_back({id, units_.size()});
       units_.push_back({c});

@@ -89,7 +89,10 @@ TEST_CASE("A step cap set per model kind neither splits a target nor stops the C
   CHECK(groups[0].cells.size() == 18);
   // A cap that differs within one kind is a design: it names targets (and the CNN, with one cap,
   // pairs with neither of separate's).
-  cells.push_back({{"data.n", "8"}, {"model.kind", "separate"}, {"model.l", "4"}, {"N", "25"},
+  cells.push_back({{"data.n", "8"},
+                   {"model.kind", "separate"},
+                   {"model.l", "4"},
+                   {"N", "25"},
                    {"model.max_steps", "1000"}});
   CHECK_THROWS(LayoutTargets(cells, Config("n/l"), "f.ini"));
 }
@@ -105,8 +108,8 @@ TEST_CASE("where keeps the cells asked for (and the CNN, which reads no l)", "[p
   CHECK(PrecisionIdentity(c).find("half_width=0.15;where=model.l=4;") != std::string::npos);
   auto cells = Cells({8, 16, 32}, {25, 50, 100});
   for (int N : {25, 50, 100})  // separate at l = 8, which `where` leaves out
-    cells.push_back({{"data.n", "16"}, {"model.kind", "separate"}, {"model.l", "8"},
-                     {"N", std::to_string(N)}});
+    cells.push_back(
+        {{"data.n", "16"}, {"model.kind", "separate"}, {"model.l", "8"}, {"N", std::to_string(N)}});
   const auto groups = LayoutTargets(cells, c, "f.ini");
   REQUIRE(groups.size() == 1);
   CHECK(groups[0].cells.size() == 18);  // 9 separate at l = 4, the 9 CNN cells

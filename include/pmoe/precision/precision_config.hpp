@@ -33,8 +33,8 @@ struct PrecisionConfig {
   bool ratio = true;              // target: ratio_exponent (true) or exponent
   std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
   std::vector<std::pair<std::string, std::string>> where;  // dotted parameter, value
-  CurveSettings curve;            // reading, success_threshold, target_accuracy
-  PrecisionSettings settings;     // threshold, alpha, budget, start, looks, bootstrap
+  CurveSettings curve;         // reading, success_threshold, target_accuracy
+  PrecisionSettings settings;  // threshold, alpha, budget, start, looks, bootstrap
 };
 
 // Sets `key` (without "precision.") from `value`; ConfigError naming the file, the key and what
