@@ -3,10 +3,10 @@
 # those), builds the three tools only, runs (or resumes) the demo sweep (sweeps/configs/demo.ini,
 # ~2 s on 2 cores) and prints its first result, then runs the
 # headline sweep (sweeps/configs/headline.ini: the CNN/pMoE ratio against n/l and the phase map
-# over l, trained to zero training error; about 2 minutes on 2 idle cores) and ends with its
-# report page, results/headline-report.html; last, Chen et al.'s claims at quick scale
-# (scripts/chen-report.sh quick: about a minute on 2 idle cores) and their page,
-# results/chen/report.html.
+# over l, trained to zero training error; about a minute on 2 idle cores) and ends with its
+# report page, results/headline-report.html. About 4 minutes on a fresh 2-core machine, 2 of them
+# the build. Chen et al.'s page is one more command (printed at the end): scripts/chen-report.sh
+# quick, about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh --tools  # the tools only: the tests are built by scripts/test.sh
@@ -33,7 +33,6 @@ build/sweeps/pmoe-sweep run sweeps/configs/headline.ini "${headline_force[@]}"
 make -s -f Makefile.plots RESULTS=results
 /usr/bin/python3 analysis/report/paper_report.py results --headline --scale headline \
   --out results/headline-report.html --analyze "$analyze"
-bash scripts/chen-report.sh quick
 echo
 echo "main job done in $SECONDS s:"
 echo "  results      results/demo.h5 (HDF5; analysis/examples/read_results.py reads it)"
@@ -43,5 +42,5 @@ echo "  headline     results/headline.h5; figures in results/plots/headline/"
 echo "  report page  results/headline-report.html: does the CNN need more samples than pMoE by a"
 echo "               factor growing with n/l, and is the router's phase transition at l*? (open it"
 echo "               in a browser; every verdict with its rule, numbers and figures)"
-echo "  Chen page    results/chen/report.html: Chen et al.'s switch MoE on cluster data, which of"
-echo "               its claims hold at quick scale"
+echo "  next         bash scripts/chen-report.sh quick   (about a minute): Chen et al.'s switch MoE"
+echo "               on cluster data, which of its claims hold, in results/chen/report.html"
