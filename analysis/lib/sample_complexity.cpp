@@ -13,6 +13,7 @@
 
 #include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/analysis/theory_orders.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/stats/logistic_fit.hpp"
 #include "pmoe/stats/stats.hpp"
@@ -28,11 +29,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 class KindReads {
  public:
   explicit KindReads(const Results& results) {
-    for (const CellRecord& cell : results.cells)
-      for (const auto& [name, value] : cell.params) {
-        reads_[cell.Text("model.kind")].insert(name);
-        values_[name][cell.Text("model.kind")].insert(value);
-      }
+    std::vector<std::map<std::string, std::string>> params;
+    for (const CellRecord& cell : results.cells) {
+      for (const auto& [name, value] : cell.params) reads_[cell.Text("model.kind")].insert(name);
+      params.push_back(cell.params);
+    }
+    per_kind_ = ParamsSetPerKind(params);
   }
   bool Reads(const std::string& kind, const std::string& param) const {
     const auto it = reads_.find(kind);
@@ -47,16 +49,11 @@ class KindReads {
   }
   // One value per model kind (a [model.cnn] max_steps = 200000 beside pMoE's 50000): a setting
   // of each model, not a design to pair by, so CNN and pMoE series are paired across it.
-  bool SetPerKind(const std::string& param) const {
-    const auto it = values_.find(param);
-    if (it == values_.end() || it->second.size() < 2) return false;
-    return std::all_of(it->second.begin(), it->second.end(),
-                       [](const auto& kind_values) { return kind_values.second.size() == 1; });
-  }
+  bool SetPerKind(const std::string& param) const { return per_kind_.count(param) > 0; }
 
  private:
   std::map<std::string, std::set<std::string>> reads_;
-  std::map<std::string, std::map<std::string, std::set<std::string>>> values_;
+  std::set<std::string> per_kind_;
 };
 
 // `defining`: the parameters a derived axis is made of (n and l of n/l), which then name no

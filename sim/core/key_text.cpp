@@ -25,6 +25,23 @@ std::string IntegerRange(long long min, long long max) {
 
 }  // namespace
 
+std::set<std::string> ParamsSetPerKind(
+    const std::vector<std::map<std::string, std::string>>& cells) {
+  std::map<std::string, std::map<std::string, std::set<std::string>>> values;  // name, kind
+  for (const auto& params : cells) {
+    const auto kind = params.find("model.kind");
+    if (kind == params.end()) continue;
+    for (const auto& [name, value] : params) values[name][kind->second].insert(value);
+  }
+  std::set<std::string> per_kind;
+  for (const auto& [name, by_kind] : values) {
+    bool one_each = by_kind.size() >= 2;
+    for (const auto& [kind, set] : by_kind) one_each = one_each && set.size() == 1;
+    if (one_each) per_kind.insert(name);
+  }
+  return per_kind;
+}
+
 std::string TrimBlanks(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t");
   if (begin == std::string::npos) return "";

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
 namespace {
@@ -28,29 +29,6 @@ double AxisOf(const CellParams& p, const PrecisionConfig& c) {
 
 bool IsAxisOrN(const std::string& name, const PrecisionConfig& c) {
   return name == "N" || name == c.over[0] || (c.over.size() == 2 && name == c.over[1]);
-}
-
-// Parameters that take one value per model kind, different between kinds (a [model.cnn]
-// max_steps = 200000 beside pMoE's 50000): a setting of each model, not a design, so they
-// neither name a target nor stop a CNN from pairing (as in pmoe-analyze's series).
-std::set<std::string> SetPerKind(const std::vector<CellParams>& cells) {
-  std::map<std::string, std::map<std::string, std::set<std::string>>> values;  // name, kind
-  for (const CellParams& p : cells) {
-    auto kind = p.find("model.kind");
-    for (const auto& [name, value] : p)
-      if (kind != p.end()) values[name][kind->second].insert(value);
-  }
-  std::set<std::string> per_kind;
-  for (const auto& [name, by_kind] : values) {
-    std::set<std::string> all;
-    bool one_each = true;
-    for (const auto& [kind, set] : by_kind) {
-      one_each = one_each && set.size() == 1;
-      all.insert(set.begin(), set.end());
-    }
-    if (one_each && all.size() > 1) per_kind.insert(name);
-  }
-  return per_kind;
 }
 
 // The group of a cell: its parameters but N, the axis and (for a ratio) the numerator's kind,
@@ -118,7 +96,8 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     for (const auto& [name, set] : values)
       if (set.size() > 1) varying.insert(name);
   }
-  const std::set<std::string> per_kind = SetPerKind(cells);
+  // A setting per model kind (the CNN's own step cap) names no target and does not stop pairing.
+  const std::set<std::string> per_kind = ParamsSetPerKind(cells);
   for (const std::string& name : per_kind) varying.erase(name);
   auto is_numerator = [&](const CellParams& p) {
     auto it = p.find("model.kind");

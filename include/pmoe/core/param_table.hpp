@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,13 @@ std::string CanonicalKey(const TrialSpec& spec, const std::string& prefix);
 
 // The (name, value) pairs of a canonical key, in its order: CanonicalKey's inverse.
 std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::string& key);
+
+// The parameters that cells of at least two model kinds hold, each kind with one value (a
+// [model.cnn] max_steps = 200000 beside pMoE's 50000): a setting of each model, not a design, so
+// series and precision targets pair CNN and pMoE cells across them. `cells`: every cell's
+// parameters (name -> value, with model.kind); cells without a kind are left out.
+std::set<std::string> ParamsSetPerKind(
+    const std::vector<std::map<std::string, std::string>>& cells);
 
 // `s` without its leading and trailing spaces and tabs.
 std::string TrimBlanks(const std::string& s);
