@@ -215,11 +215,13 @@ std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity
   return out;
 }
 
-std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown) {
+std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown, bool by_rounds) {
   std::string out;
   auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
   if (grown.trials != held.trials)
-    add("trials per cell " + std::to_string(held.trials) + " -> " + std::to_string(grown.trials));
+    add("trials per cell " + std::to_string(held.trials) + " -> " +
+        (by_rounds ? "up to " + std::to_string(grown.trials) + " (decided round by round)"
+                   : std::to_string(grown.trials)));
   const std::vector<std::string> added = CellsOnlyIn(grown, held);
   if (!added.empty()) {
     std::string values;

@@ -16,6 +16,7 @@
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
+#include "pmoe/sweep/store/sweep_identity.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
 
@@ -215,6 +216,17 @@ TEST_CASE("An adaptive sweep grows by series: the held series are replayed, the 
   const auto refused = RunCommand(SweepCommand("run " + dir + "/budget.ini --out " + out));
   CHECK(refused.status == 2);
   CHECK_THAT(refused.err, Contains("adaptive search"));
+}
+
+TEST_CASE("Growth of a sweep whose source decides its trials says up to how many",
+          "[sweep][grow]") {
+  SweepIdentity held, grown;
+  held.cells = grown.cells = {"N=10;model.kind=cnn;"};
+  held.trials = 40;
+  grown.trials = 8400;  // a precision target's budget: the most one cell could get
+  CHECK(DescribeGrowth(held, grown) == "trials per cell 40 -> 8400");
+  CHECK(DescribeGrowth(held, grown, true) ==
+        "trials per cell 40 -> up to 8400 (decided round by round)");
 }
 
 TEST_CASE("Pooled files of other seeds are combined, copies of one row counted once",

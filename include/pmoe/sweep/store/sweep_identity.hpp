@@ -45,6 +45,9 @@ std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity
 
 // What `grown` adds to `held` ("" when nothing), e.g. "trials 6 -> 20; 4 new cells (N = 960,
 // 1920)". Meaningful when DescribeGrowthProblem is "".
-std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown);
+// `by_rounds`: a sweep whose work source decides its trials (adaptive, precision), whose
+// trials per cell are only the most one cell could get: "trials per cell up to 8400".
+std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown,
+                           bool by_rounds = false);
 
 }  // namespace pmoe
