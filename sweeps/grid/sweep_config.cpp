@@ -152,6 +152,10 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   return config;
 }
 
+bool TrialsDecidedByRounds(const SweepConfig& config) {
+  return config.adaptive.has_value() || config.precision.has_value();
+}
+
 SweepConfig LoadSweepConfig(const std::string& path) {
   const IniFile ini = ReadIniFile(path);
   return ParseSweepConfig(path, ini.text);

@@ -17,11 +17,6 @@ struct Found {
   bool retitle = false;  // its identity is not the config's: rewrite it under the config's
 };
 
-// The sweep's work source decides its trials (adaptive search, precision targets).
-bool ByRounds(const SweepSetup& setup) {
-  return setup.config.adaptive.has_value() || setup.config.precision.has_value();
-}
-
 // The result file at out_path; throws when it holds another sweep (unless `force`: nothing).
 Found FileRows(const SweepSetup& setup, bool force) {
   if (!std::filesystem::exists(setup.out_path)) return {};
@@ -39,7 +34,8 @@ Found FileRows(const SweepSetup& setup, bool force) {
     throw ConfigError(setup.out_path + " holds another sweep: " + problem +
                       " (--force starts over; --out writes elsewhere)");
   }
-  return {std::move(contents.rows), DescribeGrowth(held, setup.identity, ByRounds(setup)),
+  return {std::move(contents.rows),
+          DescribeGrowth(held, setup.identity, TrialsDecidedByRounds(setup.config)),
           held.Text() != setup.identity.Text()};
 }
 
@@ -56,7 +52,8 @@ Found GrownJournalRows(const SweepSetup& setup, const std::string& stored, bool 
   }
   JournalContents journal =
       PeekJournal(setup.journal_path, stored, setup.schema, LimitsOf(held.cells, held.trials));
-  return {std::move(journal.rows), DescribeGrowth(held, setup.identity, ByRounds(setup)), true};
+  return {std::move(journal.rows),
+          DescribeGrowth(held, setup.identity, TrialsDecidedByRounds(setup.config)), true};
 }
 
 // A shard's items held by the merged file of a sweep this one grows (or is); nothing when there

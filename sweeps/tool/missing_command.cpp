@@ -189,11 +189,10 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
           DescribeGrowthProblem(state.identity, setup.identity, "the file", "the config").empty()) {
         // The config grows the shard's sweep: its run keeps what the file holds.
         condition = ShardCondition::kIncomplete;
-        detail = "grown by the config (" +
-                 DescribeGrowth(
-                     state.identity, setup.identity,
-                     setup.config.adaptive.has_value() || setup.config.precision.has_value()) +
-                 "): its new trials are to run";
+        detail =
+            "grown by the config (" +
+            DescribeGrowth(state.identity, setup.identity, TrialsDecidedByRounds(setup.config)) +
+            "): its new trials are to run";
       } else if (!diff.empty()) {
         condition = ShardCondition::kOther;
         detail = "holds another sweep: " + diff;

@@ -39,6 +39,10 @@ struct SweepConfig {
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.
 SweepConfig LoadSweepConfig(const std::string& path);
+
+// A work source decides how many trials each cell gets (adaptive search, precision targets):
+// `trials` is then only the most one cell could get.
+bool TrialsDecidedByRounds(const SweepConfig& config);
 SweepConfig ParseSweepConfig(const std::string& path, const std::string& text);
 
 }  // namespace pmoe
