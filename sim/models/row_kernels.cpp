@@ -4,6 +4,8 @@
 // tail matters on cores that split 512-bit operations into two 256-bit halves (AMD Zen 4): q = 20
 // costs 3 half-slots instead of 4, q = 40 costs 5 instead of 6. Each output element is the same
 // chain of FMAs over j whatever the vector holding it. Register blocking: 8 rows at a time.
+// Where that tail is at most half full on a core with full-width 512-bit units (Zen 5, Intel),
+// the rows go in the lanes instead (row_lanes_forward.cpp): the same chains, the same bits.
 // Weight gradient: vectorized over the patch dimension instead, 64 columns x up to 6 neurons in
 // 24 accumulators, each row segment read once per block: full lanes whatever q (joint pMoE's
 // q = 5 would fill 5 of 16 lanes the other way), and rows read as whole vectors.
@@ -18,6 +20,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/dot_forward.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "pmoe/models/row_lanes_forward.hpp"
 #include "row_kernels_avx2.hpp"
 #include "row_kernels_portable.hpp"
 
@@ -141,6 +144,53 @@ struct ForwardOp {
   }
 };
 
+// The weight gradient's block written transposed, dwt[j][k] at dwt + j * stride + k, without a
+// scalar store per element (which cost a third of the kernel's time at q = 20, d = 64): four
+// neurons' vectors are interleaved by two shuffle stages so that each 128-bit lane holds the
+// four neurons of one column, stored whole; neurons 4-7 the same way at dwt + 4.
+template <int QB>
+inline void StoreFourNeurons(const __m512* a, float* dwt, int stride, int columns) {
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 a0 = a[0], a1 = QB > 1 ? a[1] : zero, a2 = QB > 2 ? a[2] : zero,
+               a3 = QB > 3 ? a[3] : zero;
+  const __m512 t0 = _mm512_unpacklo_ps(a0, a1), t1 = _mm512_unpackhi_ps(a0, a1);
+  const __m512 t2 = _mm512_unpacklo_ps(a2, a3), t3 = _mm512_unpackhi_ps(a2, a3);
+  // u[c], 128-bit lane m: the four neurons at column 4 m + c.
+  const __m512 u[4] = {_mm512_shuffle_ps(t0, t2, 0x44), _mm512_shuffle_ps(t0, t2, 0xee),
+                       _mm512_shuffle_ps(t1, t3, 0x44), _mm512_shuffle_ps(t1, t3, 0xee)};
+  const __mmask8 lanes = static_cast<__mmask8>((1u << (QB < 4 ? QB : 4)) - 1);
+  auto store = [&](int column, __m128 v) {
+    if (column >= columns) return;
+    if constexpr (QB >= 4)
+      _mm_storeu_ps(dwt + column * stride, v);
+    else
+      _mm_mask_storeu_ps(dwt + column * stride, lanes, v);
+  };
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    store(c, _mm512_extractf32x4_ps(u[c], 0));
+    store(4 + c, _mm512_extractf32x4_ps(u[c], 1));
+    store(8 + c, _mm512_extractf32x4_ps(u[c], 2));
+    store(12 + c, _mm512_extractf32x4_ps(u[c], 3));
+  }
+}
+
+template <int QB, int NV>
+inline void StoreTransposed(const __m512 (&acc)[QB][NV], float* dwt, int stride, int columns) {
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    const int left = columns - 16 * v;
+    __m512 first[4], second[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      first[k] = k < QB ? acc[k][v] : _mm512_setzero_ps();
+      second[k] = k + 4 < QB ? acc[k + 4][v] : _mm512_setzero_ps();
+    }
+    StoreFourNeurons<(QB < 4 ? QB : 4)>(first, dwt + 16 * v * stride, stride, left);
+    if constexpr (QB > 4) StoreFourNeurons<QB - 4>(second, dwt + 16 * v * stride + 4, stride, left);
+  }
+}
+
 // Weight gradient. GCC keeps these accumulator arrays in registers only when every loop over them
 // is unrolled before its scalar replacement runs; without the pragmas it stores them on each row.
 template <int QB, int NV>
@@ -165,20 +215,17 @@ void NeuronBlock(const float* const* rows, int R, int j0, __mmask16 last, const 
       for (int v = 0; v < NV; ++v) acc[k][v] = _mm512_fmadd_ps(gb, xv[v], acc[k][v]);
     }
   }
-  const int columns = 16 * (NV - 1) + __builtin_popcount(last);
+  if (out.j_stride != 1) {  // transposed on the way out: no separate pass over the gradient
+    const int columns = 16 * (NV - 1) + __builtin_popcount(last);
+    StoreTransposed<QB, NV>(acc, out.dw + k0 + j0 * out.j_stride, out.j_stride, columns);
+    return;
+  }
 #pragma GCC unroll 16
   for (int k = 0; k < QB; ++k) {
-    float* dst = out.dw + (k0 + k) * out.k_stride + j0 * out.j_stride;
-    if (out.j_stride == 1) {
+    float* dst = out.dw + (k0 + k) * out.k_stride + j0;
 #pragma GCC unroll 16
-      for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(dst + 16 * v, acc[k][v]);
-      _mm512_mask_storeu_ps(dst + 16 * (NV - 1), last, acc[k][NV - 1]);
-    } else {  // transposed on the way out: no separate pass over the gradient
-      alignas(64) float column[16 * NV];
-#pragma GCC unroll 16
-      for (int v = 0; v < NV; ++v) _mm512_store_ps(column + 16 * v, acc[k][v]);
-      for (int t = 0; t < columns; ++t) dst[t * out.j_stride] = column[t];
-    }
+    for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(dst + 16 * v, acc[k][v]);
+    _mm512_mask_storeu_ps(dst + 16 * (NV - 1), last, acc[k][NV - 1]);
   }
 }
 
@@ -387,7 +434,9 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
     RowsTimesW(rows, R, d, w, q, z);
     return;
   }
-  if (UseAvx512())
+  if (UseAvx512() && RowLanesForwardFaster(q))  // the same bits, the rows in the lanes
+    RowLanesForward(rows, R, d, wt, q, z);
+  else if (UseAvx512())
     Avx512RowsTimesWt(rows, R, d, wt, q, z);
   else if (UseAvx2())
     avx2::RowsTimesWtBroadcast(rows, R, d, wt, q, z);

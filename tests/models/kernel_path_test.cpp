@@ -5,11 +5,13 @@
 #include "pmoe/models/kernel_path.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/models/row_kernels.hpp"
+#include "pmoe/models/row_lanes_forward.hpp"
 #include "pmoe/models/topl.hpp"
 
 namespace pmoe {
@@ -96,6 +98,45 @@ TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits", "[kern
       }
   ForceKernelPath(before);
   CHECK(cases == 17 * 5 * 3);
+}
+
+// The forward with rows in the vector lanes (taken for some q on AVX-512 CPUs) gives the
+// broadcast kernel's chain of FMAs (fma(x[r][j], w[j][k], acc) for j = 0, 1, ...) for every q it
+// takes, over whole and partial blocks of 16 and 32 rows and patch dims with and without a
+// 16-column tail.
+TEST_CASE("The row-lanes forward gives the broadcast kernel's bits", "[kernels][portable]") {
+  if (!CpuRuns(KernelPath::kAvx512)) {
+    WARN("SKIPPED: this CPU has no AVX-512, so the row-lanes forward never runs here");
+    return;
+  }
+  Rng rng(29);
+  int cases = 0, faster = 0;
+  for (int q = 4; q <= 48; ++q) {
+    REQUIRE(RowLanesForwardTakes(q));
+    faster += RowLanesForwardFaster(q) ? 1 : 0;
+    for (int d : {1, 15, 16, 17, 64, 130})
+      for (int R : {1, 15, 16, 17, 32, 33, 48, 80}) {
+        std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q);
+        for (auto* v : {&data, &wt})
+          for (float& x : *v) x = Value(rng);
+        std::vector<const float*> rows(R);
+        for (int r = 0; r < R; ++r) rows[r] = data.data() + ((r * 7) % R) * d;
+        // One float past z on each side: the kernel must not write there.
+        std::vector<float> lanes(R * q + 2, 9.0f), chain(R * q, 0.0f);
+        RowLanesForward(rows.data(), R, d, wt.data(), q, lanes.data() + 1);
+        for (int r = 0; r < R; ++r)  // the broadcast kernel's chain, spelled out
+          for (int k = 0; k < q; ++k)
+            for (int j = 0; j < d; ++j)
+              chain[r * q + k] = std::fma(rows[r][j], wt[j * q + k], chain[r * q + k]);
+        INFO("q = " << q << ", d = " << d << ", R = " << R);
+        CHECK(std::memcmp(lanes.data() + 1, chain.data(), R * q * 4) == 0);
+        CHECK(lanes.front() == 9.0f);
+        CHECK(lanes.back() == 9.0f);
+        ++cases;
+      }
+  }
+  CHECK(cases == 45 * 6 * 8);
+  CHECK(faster > 0);
 }
 
 }  // namespace pmoe
