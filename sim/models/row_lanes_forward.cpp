@@ -1,9 +1,11 @@
-// The forward product z = X W^T with the vector lanes along the rows: 16 rows at a time, each
-// neuron's accumulator a vector of those rows. The broadcast kernel (row_kernels.cpp) puts the
-// neurons in the lanes instead, which fills a 16-lane vector only when q is a multiple of 16:
-// q = 20 leaves 12 of 32 lanes idle. Here every FMA fills its 16 lanes whatever q. The rows are
-// transposed 16 columns at a time into a small buffer (two-source shuffles, off the FMA chain),
-// and the result transposed back on its way to z.
+// The forward product z = X W^T with the vector lanes along the rows: 32 rows at a time (two
+// vectors), each neuron's accumulator a vector of rows. The broadcast kernel (row_kernels.cpp)
+// puts the neurons in the lanes instead, which fills its vectors only when q is a multiple of 16:
+// q = 20 leaves 12 of 32 lanes idle. Here every FMA fills its 16 lanes whatever q. The block's
+// rows are transposed once, 16 x 16 at a time, into a buffer (columns of 32 rows), then read by
+// passes of at most 12 neurons (24 accumulators: each broadcast weight serves two FMAs); the
+// result is transposed back on its way to z. The transposes are the price: passes alone run at
+// 86 % of the FMA peak, the whole kernel at about 60 % (q = 20, d = 64, Zen 5).
 // Each z[r][k] is the same chain of FMAs as in the broadcast kernel, fma(x[r][j], w[j][k], acc)
 // for j = 0, 1, ..., d-1 from acc = 0, so the two give the same bits and either may run.
 #include "pmoe/models/row_lanes_forward.hpp"
@@ -61,10 +63,11 @@ void TransposeRows(const float* const* rows, int live, int d, float* columns) {
       const __mmask16 m = static_cast<__mmask16>((1u << width) - 1);
       __m512 v[16];
 #pragma GCC unroll 16
-      for (int i = 0; i < 16; ++i) {
-        v[i] = _mm512_maskz_loadu_ps(m, src[i] + j0);
-        _mm_prefetch(reinterpret_cast<const char*>(src[i] + j0 + kPrefetchAhead), _MM_HINT_T0);
-      }
+      for (int i = 0; i < 16; ++i) v[i] = _mm512_maskz_loadu_ps(m, src[i] + j0);
+      if (j0 + kPrefetchAhead < d)
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i)
+          _mm_prefetch(reinterpret_cast<const char*>(src[i] + j0 + kPrefetchAhead), _MM_HINT_T0);
       Transpose16(v);
       for (int jj = 0; jj < width; ++jj)
         _mm512_storeu_ps(columns + (j0 + jj) * 16 * NB + 16 * b, v[jj]);

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "allocator_reuse.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
@@ -128,6 +129,7 @@ TrialSeeds DeriveSeeds(uint64_t master_seed, const TrialSpec& spec, int trial) {
 
 TrialResult RunTrial(const TrialSpec& spec, int trial, uint64_t master_seed,
                      TestSetCache* test_cache) {
+  KeepFreedMemoryForReuse();
   const auto start = Clock::now();
   TrialResult result;
   result.trial = trial;
