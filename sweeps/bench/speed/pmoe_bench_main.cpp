@@ -315,9 +315,9 @@ constexpr const char* kUsage =
     "  --json             one JSON object instead of the table\n"
     "  --markdown         rows for the benchmark log, docs/results/benchmarks.md\n"
     "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
-    "../shared/peer/README.md. GFLOP/s count the models' nominal products (README, Speed);\n"
-    "\"of peak\" is their fraction of this core's FMA peak (fma_peak.cpp), measured in every "
-    "round.\n"
+    "../shared/peer/README.md. GFLOP/s count the models' nominal products (2 FLOPs per\n"
+    "multiply-add, docs/results/benchmarks.md); \"of peak\" is their fraction of this core's FMA\n"
+    "peak (fma_peak.cpp), measured in every round.\n"
     "The CPU (model name, family, model, as lscpu names them) heads every output: figures from\n"
     "different CPUs are not comparable.\n";
 
