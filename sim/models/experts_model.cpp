@@ -30,11 +30,15 @@ ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
 
 template <typename T>
 void ExpertsModel<T>::AccumulateExpert(int s, int count, int rows, T* f) {
-  ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
+  if (outputs_ == 1)  // one output: its h in the forward's pass over the rows
+    ExpertPreactivationsAndOutputs<T>(rows_[s], d_, ExpertWeights(s), OutputWeights(s, 0), z_[s],
+                                      gathered_[s], relu_, h_[s]);
+  else
+    ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
   const T scale = T(1) / rows;
   for (int o = 0; o < outputs_; ++o) {
     Vec<T>& h = h_[static_cast<size_t>(s) * outputs_ + o];
-    ExpertOutputs<T>(z_[s], OutputWeights(s, o), relu_, h);
+    if (outputs_ > 1) ExpertOutputs<T>(z_[s], OutputWeights(s, o), relu_, h);
     for (int i = 0; i < count; ++i) f[i * outputs_ + o] += scale * h.segment(i * rows, rows).sum();
   }
 }

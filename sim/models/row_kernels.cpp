@@ -444,6 +444,16 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
     portable::RowsTimesWtBroadcast(rows, R, d, wt, q, z);
 }
 
+void RowsTimesWtReluOutputs(const float* const* rows, int R, int d, const float* wt, int q,
+                            const float* a, float* z, float* h) {
+  if (UseAvx512() && RowLanesForwardFaster(q)) {
+    RowLanesForward(rows, R, d, wt, q, z, a, h);
+    return;
+  }
+  RowsTimesWt(rows, R, d, wt, q, z);
+  ReluOutputs(z, R, q, a, h);
+}
+
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h) {
   if (UseAvx512())
     Avx512ReluOutputs(z, R, q, a, h);

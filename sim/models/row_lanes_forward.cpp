@@ -143,11 +143,44 @@ void StoreRows(const float* zt, int live, int q, float* z) {
   }
 }
 
+// h[r] = sum_k a[k] max(z[r][k], 0) from zt, 16 rows per vector, in ReluOutputs's order
+// (row_kernels.cpp): lane t of its accumulator takes neurons t, t + 16, t + 32 by FMAs from +0
+// (a lane past q takes fma(0, 0, acc), as from its masked loads), then the 16 lanes are added by
+// SumLanes16's tree: halves, quarters, lanes 0+2 and 1+3, then those two. Here each of those
+// sums is one vector addition over 16 rows.
+template <int NB>
+void ReluOutputRows(const float* zt, int live, int q, const float* a, float* h) {
+  const __m512 zero = _mm512_setzero_ps();
+  for (int b = 0; b < NB && 16 * b < live; ++b) {
+    const int rows = live - 16 * b < 16 ? live - 16 * b : 16;
+    const int rounds = (q + 15) / 16;  // of ReluOutputs' loop over the neurons
+    __m512 lane[16];
+    for (int t = 0; t < 16; ++t) {
+      lane[t] = zero;
+      for (int round = 0; round < rounds; ++round) {
+        const int k = 16 * round + t;
+        if (k < q) {
+          const __m512 relu = _mm512_max_ps(_mm512_loadu_ps(zt + k * 16 * NB + 16 * b), zero);
+          lane[t] = _mm512_fmadd_ps(relu, _mm512_set1_ps(a[k]), lane[t]);
+        } else {
+          lane[t] = _mm512_fmadd_ps(zero, zero, lane[t]);
+        }
+      }
+    }
+    __m512 halves[8], quarters[4];
+    for (int i = 0; i < 8; ++i) halves[i] = _mm512_add_ps(lane[8 + i], lane[i]);
+    for (int i = 0; i < 4; ++i) quarters[i] = _mm512_add_ps(halves[4 + i], halves[i]);
+    const __m512 sum = _mm512_add_ps(_mm512_add_ps(quarters[0], quarters[2]),
+                                     _mm512_add_ps(quarters[1], quarters[3]));
+    _mm512_mask_storeu_ps(h + 16 * b, static_cast<__mmask16>((1u << rows) - 1), sum);
+  }
+}
+
 // 16 NB rows against all q neurons, in passes of at most 12 neurons (24 accumulators), as even
-// as possible.
+// as possible; z and h (with the output weights a) each when asked for.
 template <int NB>
 void Block(const float* const* rows, int live, int d, const float* wt, int q, float* z,
-           std::vector<float>& columns, std::vector<float>& zt) {
+           const float* a, float* h, std::vector<float>& columns, std::vector<float>& zt) {
   TransposeRows<NB>(rows, live, d, columns.data());
   const int passes = (q + 11) / 12, small = q / passes, large = q % passes;
   for (int pass = 0, k0 = 0; pass < passes; ++pass) {
@@ -155,7 +188,8 @@ void Block(const float* const* rows, int live, int d, const float* wt, int q, fl
     PassOf<NB>(size, columns.data(), d, wt, q, k0, zt.data());
     k0 += size;
   }
-  StoreRows<NB>(zt.data(), live, q, z);
+  if (z != nullptr) StoreRows<NB>(zt.data(), live, q, z);
+  if (h != nullptr) ReluOutputRows<NB>(zt.data(), live, q, a, h);
 }
 
 #pragma GCC pop_options
@@ -172,16 +206,21 @@ bool RowLanesForwardFaster(int q) {
   return q == 7 || q == 8 || (q >= 17 && q <= 24) || (q >= 33 && q <= 37);
 }
 
-void RowLanesForward(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
+void RowLanesForward(const float* const* rows, int R, int d, const float* wt, int q, float* z,
+                     const float* a, float* h) {
   PMOE_CHECK(RowLanesForwardTakes(q)) << "no row-lanes forward for q = " << q;
+  PMOE_CHECK(z != nullptr || h != nullptr) << "row-lanes forward with no output";
   // Scratch kept between calls (a trial calls this thousands of times).
   thread_local std::vector<float> columns, zt;
   columns.resize(static_cast<size_t>(32) * d);
   zt.resize(static_cast<size_t>(32) * q);
   int r = 0;
   for (; r + 16 < R; r += 32)
-    Block<2>(rows + r, R - r < 32 ? R - r : 32, d, wt, q, z + r * q, columns, zt);
-  if (r < R) Block<1>(rows + r, R - r, d, wt, q, z + r * q, columns, zt);
+    Block<2>(rows + r, R - r < 32 ? R - r : 32, d, wt, q, z ? z + r * q : nullptr, a,
+             h ? h + r : nullptr, columns, zt);
+  if (r < R)
+    Block<1>(rows + r, R - r, d, wt, q, z ? z + r * q : nullptr, a, h ? h + r : nullptr, columns,
+             zt);
 }
 
 }  // namespace pmoe

@@ -27,7 +27,7 @@ float Value(Rng& rng) {
 }
 
 struct Outputs {
-  std::vector<float> z, dw, dwt, h, g, gx;
+  std::vector<float> z, dw, dwt, h, g, gx, zf, hf;  // zf, hf: the fused forward and outputs
   std::vector<int> routes;
 };
 
@@ -47,6 +47,9 @@ Outputs RunAll(KernelPath path, int R, int d, int q, const std::vector<const flo
   GTransposedTimesRows(rows.data(), R, d, gin.data(), q, o.dw.data());
   RowsTransposedTimesG(rows.data(), R, d, gin.data(), q, o.dwt.data());
   ReluOutputs(o.z.data(), R, q, a.data(), o.h.data());
+  o.zf.assign(R * q, 0);
+  o.hf.assign(R, 0);
+  RowsTimesWtReluOutputs(rows.data(), R, d, wt.data(), q, a.data(), o.zf.data(), o.hf.data());
   ReluGradient(o.z.data(), R, q, a.data(), coef.data(), nullptr, o.g.data());
   ReluGradient(o.z.data(), R, q, a.data(), coef.data(), coef.data(), o.gx.data());
   o.routes.assign(k * l, -1);
@@ -70,7 +73,7 @@ TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits", "[kern
   int cases = 0;
   for (int q : {1, 2, 3, 5, 6, 7, 8, 9, 11, 12, 16, 20, 24, 33, 40, 48, 53})
     for (int d : {3, 8, 17, 64, 100})
-      for (int R : {1, 5, 9}) {
+      for (int R : {1, 5, 9, 37}) {
         std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q), gin(R * q), a(q), coef(R);
         for (auto* v : {&data, &wt, &gin, &a, &coef})
           for (float& x : *v) x = Value(rng);
@@ -89,6 +92,11 @@ TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits", "[kern
           CHECK(SameBits(x.dw, y.dw));
           CHECK(SameBits(x.dwt, y.dwt));
           CHECK(SameBits(x.h, y.h));
+          CHECK(SameBits(x.zf, y.zf));
+          CHECK(SameBits(x.hf, y.hf));
+          CHECK(SameBits(x.zf, x.z));  // fused or not, the same bits on each path
+          CHECK(SameBits(x.hf, x.h));
+          CHECK(SameBits(y.hf, y.h));
           // Rows of g, not the spill past its end (the AVX-512 stores write whole vectors there).
           CHECK(std::memcmp(x.g.data(), y.g.data(), R * q * 4) == 0);
           CHECK(std::memcmp(x.gx.data(), y.gx.data(), R * (q + 1) * 4) == 0);
@@ -97,7 +105,7 @@ TEST_CASE("The AVX2 and portable kernels give the AVX-512 kernels' bits", "[kern
         ++cases;
       }
   ForceKernelPath(before);
-  CHECK(cases == 17 * 5 * 3);
+  CHECK(cases == 17 * 5 * 4);
 }
 
 // The forward with rows in the vector lanes (taken for some q on AVX-512 CPUs) gives the
@@ -130,6 +138,15 @@ TEST_CASE("The row-lanes forward gives the broadcast kernel's bits", "[kernels][
               chain[r * q + k] = std::fma(rows[r][j], wt[j * q + k], chain[r * q + k]);
         INFO("q = " << q << ", d = " << d << ", R = " << R);
         CHECK(std::memcmp(lanes.data() + 1, chain.data(), R * q * 4) == 0);
+        // h alone (no z), against ReluOutputs on the chain's z, with output weights of both
+        // signs and exact zeros (products of -0 included).
+        std::vector<float> a(q), h(R + 2, 9.0f), h_ref(R);
+        for (float& x : a) x = Value(rng);
+        RowLanesForward(rows.data(), R, d, wt.data(), q, nullptr, a.data(), h.data() + 1);
+        ReluOutputs(chain.data(), R, q, a.data(), h_ref.data());
+        CHECK(std::memcmp(h.data() + 1, h_ref.data(), R * 4) == 0);
+        CHECK(h.front() == 9.0f);
+        CHECK(h.back() == 9.0f);
         CHECK(lanes.front() == 9.0f);
         CHECK(lanes.back() == 9.0f);
         ++cases;

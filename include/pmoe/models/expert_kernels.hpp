@@ -57,6 +57,25 @@ void ExpertOutputs(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, RowMat
   h.noalias() = relu * a;
 }
 
+// ExpertPreactivations then ExpertOutputs, in one pass where the row kernels allow it.
+template <typename T>
+void ExpertPreactivationsAndOutputs(const std::vector<const T*>& rows, int d,
+                                    const Eigen::Map<const RowMat<T>>& wt,
+                                    const Eigen::Ref<const Vec<T>>& a, RowMat<T>& z,
+                                    RowMat<T>& gathered, RowMat<T>& relu, Vec<T>& h) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (UseRowKernels<T>()) {
+      const int R = static_cast<int>(rows.size()), q = static_cast<int>(wt.cols());
+      z.resize(R, q);
+      h.resize(R);
+      RowsTimesWtReluOutputs(rows.data(), R, d, wt.data(), q, a.data(), z.data(), h.data());
+      return;
+    }
+  }
+  ExpertPreactivations<T>(rows, d, wt, z, gathered);
+  ExpertOutputs<T>(z, a, relu, h);
+}
+
 // g[r, k] = coef[r] a[k] 1[z[r, k] > 0] for k < q: the derivative of sum_r coef[r] h[r] with
 // respect to z. With `extra`, g has one more column holding extra[r] (joint pMoE's gating
 // coefficients, so that one pass over the rows yields both gradients).

@@ -22,6 +22,11 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
 // h[r] = sum_k a[k] max(z[r][k], 0) for r < R; z is (R, q) row-major.
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
 
+// RowsTimesWt then ReluOutputs, in one pass over the rows where the row-lanes forward runs
+// (the same bits either way).
+void RowsTimesWtReluOutputs(const float* const* rows, int R, int d, const float* wt, int q,
+                            const float* a, float* z, float* h);
+
 // g[r][k] = z[r][k] > 0 ? coef[r] a[k] : 0 for k < q, and g[r][q] = extra[r] when extra is not
 // null; g is (R, q + 1 if extra) row-major.
 void ReluGradient(const float* z, int R, int q, const float* a, const float* coef,
