@@ -4,24 +4,17 @@
 #
 #   bash scripts/install-deps.sh          # the tools: build pmoe-sim, pmoe-sweep, pmoe-analyze,
 #                                         # draw the plots and report pages (the main job's needs)
-#   bash scripts/install-deps.sh --build  # only what building the tools needs (the compiler,
-#                                         # CMake, the C++ libraries)
-#   bash scripts/install-deps.sh --python # only the Python packages of the plots, the report
-#                                         # pages and analysis/python (the main job installs
-#                                         # them while the tools compile)
-#   bash scripts/install-deps.sh --tests  # the tools' and what the test suite needs
-#                                         # (scripts/test.sh)
+#   bash scripts/install-deps.sh --tests  # those and what the test suite needs (scripts/test.sh)
 #
 # The tests' packages (clang, a Slurm, Chromium, Catch2, pytest, the Fashion-MNIST files) are
 # most of the download; the main job gets its first result without them.
 set -euo pipefail
 
-build=(
+tools=(
   cmake g++ make pkg-config
   libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev zlib1g-dev
+  python3-h5py python3-matplotlib python3-numpy python3-pandas
 )
-python=(python3-h5py python3-matplotlib python3-numpy python3-pandas)
-tools=("${build[@]}" "${python[@]}")
 tests=(
   catch2 hdf5-tools python3-pytest pyflakes3 clang-format
   dataset-fashion-mnist  # the image data model's tests (and image sweeps: sweeps/configs/image_*)
@@ -34,13 +27,8 @@ packages=("${tools[@]}")
 what="the tools"
 case "${1:-}" in
   "") ;;
-  --build) packages=("${build[@]}"); what="building the tools" ;;
-  --python) packages=("${python[@]}"); what="the plots and reports (Python)" ;;
   --tests) packages+=("${tests[@]}"); what="the tools and the tests" ;;
-  *)
-    echo "install-deps: unknown argument \"$1\" (expected nothing, --build, --python or --tests)" >&2
-    exit 2
-    ;;
+  *) echo "install-deps: unknown argument \"$1\" (expected nothing or --tests)" >&2; exit 2 ;;
 esac
 
 missing=()

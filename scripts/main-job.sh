@@ -9,14 +9,6 @@
 # quick, about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The packages for building first; the Python ones (plots, report page: a minute of downloads on
-# a fresh machine) install while the tools compile and the sweeps run, and are waited for only
-# where the plots begin.
-bash scripts/install-deps.sh --build
-mkdir -p build
-python_log=build/install-python.log
-bash scripts/install-deps.sh --python > "$python_log" 2>&1 &
-python_install=$!
 bash scripts/build.sh --tools  # the tools only: the tests are built by scripts/test.sh
 # The demo's result file belongs to the main job: when an earlier version of the tool (or of
 # demo.ini) computed it, pmoe-sweep refuses to resume into it, and the main job starts it over.
@@ -38,11 +30,6 @@ if [[ -e results/headline.h5 ]] && ! build/sweeps/pmoe-sweep plan sweeps/configs
   headline_force=(--force)
 fi
 build/sweeps/pmoe-sweep run sweeps/configs/headline.ini "${headline_force[@]}"
-if ! wait "$python_install"; then
-  cat "$python_log" >&2
-  echo "main job: installing the Python packages failed (above; bash scripts/install-deps.sh --python)" >&2
-  exit 1
-fi
 make -s -f Makefile.plots RESULTS=results
 /usr/bin/python3 analysis/report/paper_report.py results --headline --scale headline \
   --out results/headline-report.html --analyze "$analyze"
