@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "../../sweeps/bench/speed/cpu_identity.hpp"
+#include "../../sweeps/bench/speed/memory_probe.hpp"
 
 namespace pmoe {
 namespace {
@@ -47,4 +48,28 @@ TEST_CASE("the CPU is named as lscpu names it, from the first processor", "[benc
 }
 
 }  // namespace
+// The memory probe's chase: one cycle through every element (a shorter cycle would settle in
+// the cache and read as fast memory), in an order that is not the buffer's.
+TEST_CASE("the memory probe's chase visits every element once", "[bench]") {
+  for (size_t n : {1, 2, 3, 1000, 65536}) {
+    const std::vector<uint32_t> next = RandomCycle(n, 7);
+    std::vector<bool> seen(n, false);
+    uint32_t at = 0;
+    size_t steps = 0;
+    do {
+      REQUIRE(at < n);
+      REQUIRE_FALSE(seen[at]);
+      seen[at] = true;
+      at = next[at];
+      ++steps;
+    } while (at != 0 && steps <= n);
+    CHECK(steps == n);
+    if (n >= 1000) {
+      size_t in_order = 0;
+      for (size_t i = 0; i + 1 < n; ++i) in_order += next[i] == i + 1;
+      CHECK(in_order < n / 100);
+    }
+  }
+}
+
 }  // namespace pmoe

@@ -24,6 +24,7 @@
 #include "alternating_rounds.hpp"
 #include "cpu_identity.hpp"
 #include "fma_peak.hpp"
+#include "memory_probe.hpp"
 #include "pmoe/core/build_info.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
@@ -159,6 +160,8 @@ struct RunContext {
   CpuIdentity cpu;
   FmaPeak peak;  // the median of the rounds' peaks
   double peak_range = 0;
+  MemoryReading memory;     // the medians of the rounds' readings
+  double memory_range = 0;  // of the read rate
   bool peak_stable = false;
   int rounds = 0;
   bool all_stable = false;
@@ -198,6 +201,10 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
               run.date.c_str(), run.load_start, run.load_end, run.seconds);
   std::printf("FMA peak of this core: %.1f GFLOP/s (%s; median of %d rounds, range %.1f%%)\n",
               run.peak.gflops, run.peak.how.c_str(), run.rounds, 100 * run.peak_range);
+  std::printf(
+      "memory: a dependent load %.0f ns, reading in order %.1f GB/s (medians; range of the reads\n"
+      "%.1f%%): runs whose memory reads differ came from different machine states\n",
+      run.memory.load_ns, run.memory.read_gbs, 100 * run.memory_range);
   std::printf("%-11s %9s %9s %8s %9s %10s %8s %8s %8s %6s %6s %7s\n", "cell", "trial_s", "train_s",
               "eval_s", "data_s", "data/trial", "GFLOP", "GFLOP/s", "of peak", "rounds", "range",
               "stable");
@@ -230,10 +237,11 @@ void PrintTable(const std::vector<CellTiming>& cells, const std::vector<SweepTim
 void PrintMarkdown(const std::vector<CellTiming>& cells, const RunContext& run) {
   std::printf("### %s, %s\n\n", run.date.c_str(), run.cpu.Describe().c_str());
   std::printf(
-      "Build %s, kernels %s; FMA peak %.1f GFLOP/s (median of %d rounds, range %.1f%%); load\n"
-      "average %.2f at the start, %.2f at the end; %s.\n\n",
+      "Build %s, kernels %s; FMA peak %.1f GFLOP/s (median of %d rounds, range %.1f%%); memory:\n"
+      "a dependent load %.0f ns, reading %.1f GB/s; load average %.2f at the start, %.2f at the\n"
+      "end; %s.\n\n",
       NumericsBuild().c_str(), KernelPathName(ActiveKernelPath()), run.peak.gflops, run.rounds,
-      100 * run.peak_range, run.load_start, run.load_end,
+      100 * run.peak_range, run.memory.load_ns, run.memory.read_gbs, run.load_start, run.load_end,
       run.all_stable ? "every median stable" : "NOT every median stable");
   std::printf("| cell | trial s | GFLOP/s | of FMA peak | rounds | range | stable |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
@@ -266,6 +274,9 @@ void PrintJson(const std::vector<CellTiming>& cells, const std::vector<SweepTimi
       .Field("fma_peak_gflops", run.peak.gflops)
       .Field("fma_peak_range", run.peak_range)
       .Field("fma_peak_how", run.peak.how)
+      .Field("memory_load_ns", run.memory.load_ns)
+      .Field("memory_read_gbs", run.memory.read_gbs)
+      .Field("memory_read_range", run.memory_range)
       .Key("cells")
       .BeginObject();
   for (const CellTiming& c : cells)
@@ -401,10 +412,15 @@ int Main(const std::vector<std::string>& args) {
   };
   for (CellRounds& cell : rounds) RunTrial(cell.cell->spec, 1000, 1);  // warm-up: pages, caches
   PeakRounds peaks;
+  MemoryProbe memory;
+  std::vector<double> load_ns, read_gbs;
   for (int round = 0; round < max_rounds; ++round) {
     const FmaPeak peak = MeasureFmaPeak();
     peaks.gflops.push_back(peak.gflops);
     peaks.how = peak.how;
+    const MemoryReading reading = memory.Measure();
+    load_ns.push_back(reading.load_ns);
+    read_gbs.push_back(reading.read_gbs);
     // Forward on even rounds, backward on odd ones: a drift within a round falls on both ends.
     for (size_t c = 0; c < rounds.size(); ++c)
       rounds[round % 2 ? rounds.size() - 1 - c : c].Run(round);
@@ -417,6 +433,8 @@ int Main(const std::vector<std::string>& args) {
   run.peak = {MedianOf(peaks.gflops), peaks.how};
   run.peak_range = RelativeRange(peaks.gflops);
   run.peak_stable = IsStable(peaks.gflops, rule);
+  run.memory = {MedianOf(load_ns), MedianOf(read_gbs)};
+  run.memory_range = RelativeRange(read_gbs);
   std::vector<CellTiming> timings;
   for (const CellRounds& cell : rounds) timings.push_back(cell.Summary(rule));
   run.seconds = elapsed();
