@@ -30,17 +30,14 @@ ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
 
 template <typename T>
 void ExpertsModel<T>::AccumulateExpert(int s, int count, int rows, T* f) {
-  if (outputs_ == 1)  // one output: its h in the forward's pass over the rows
-    ExpertPreactivationsAndOutputs<T>(rows_[s], d_, ExpertWeights(s), OutputWeights(s, 0), z_[s],
-                                      gathered_[s], relu_, h_[s]);
-  else
-    ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
+  Vec<T>* h = &h_[static_cast<size_t>(s) * outputs_];
+  ExpertForward<T>(
+      rows_[s], d_, ExpertWeights(s), outputs_, [&](int o) { return OutputWeights(s, o); }, z_[s],
+      gathered_[s], relu_, h);
   const T scale = T(1) / rows;
-  for (int o = 0; o < outputs_; ++o) {
-    Vec<T>& h = h_[static_cast<size_t>(s) * outputs_ + o];
-    if (outputs_ > 1) ExpertOutputs<T>(z_[s], OutputWeights(s, o), relu_, h);
-    for (int i = 0; i < count; ++i) f[i * outputs_ + o] += scale * h.segment(i * rows, rows).sum();
-  }
+  for (int o = 0; o < outputs_; ++o)
+    for (int i = 0; i < count; ++i)
+      f[i * outputs_ + o] += scale * h[o].segment(i * rows, rows).sum();
 }
 
 template <typename T>

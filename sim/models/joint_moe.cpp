@@ -92,13 +92,13 @@ void JointMoe<T>::ForwardRows(int n, int count, T* f) {
       for (int t = 0; t < l_; ++t) total_[i * l_ + t] = total;
     }
     for (int r = 0; r < routed; ++r) gate[r] /= total_[r];
-    ExpertPreactivations<T>(rows_[s], d_, ExpertWeights(s), z_[s], gathered_[s]);
-    for (int o = 0; o < outputs_; ++o) {
-      Vec<T>& h = h_[static_cast<size_t>(s) * outputs_ + o];
-      ExpertOutputs<T>(z_[s], OutputWeights(s, o), relu_, h);
+    Vec<T>* h = &h_[static_cast<size_t>(s) * outputs_];
+    ExpertForward<T>(
+        rows_[s], d_, ExpertWeights(s), outputs_, [&](int o) { return OutputWeights(s, o); }, z_[s],
+        gathered_[s], relu_, h);
+    for (int o = 0; o < outputs_; ++o)
       for (int i = 0; i < count; ++i)
-        f[i * outputs_ + o] += gate_[s].segment(i * l_, l_).dot(h.segment(i * l_, l_)) / T(l_);
-    }
+        f[i * outputs_ + o] += gate_[s].segment(i * l_, l_).dot(h[o].segment(i * l_, l_)) / T(l_);
   }
 }
 

@@ -57,6 +57,14 @@ void ExpertOutputs(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, RowMat
   h.noalias() = relu * a;
 }
 
+// An expert's forward pass: z for its rows and h[o] for each of its `outputs` outputs, whose
+// neuron weights are output_weights(o); with one output in one pass over the rows
+// (ExpertPreactivationsAndOutputs).
+template <typename T, typename OutputWeightsOf>
+void ExpertForward(const std::vector<const T*>& rows, int d, const Eigen::Map<const RowMat<T>>& wt,
+                   int outputs, const OutputWeightsOf& output_weights, RowMat<T>& z,
+                   RowMat<T>& gathered, RowMat<T>& relu, Vec<T>* h);
+
 // ExpertPreactivations then ExpertOutputs, in one pass where the row kernels allow it.
 template <typename T>
 void ExpertPreactivationsAndOutputs(const std::vector<const T*>& rows, int d,
@@ -74,6 +82,18 @@ void ExpertPreactivationsAndOutputs(const std::vector<const T*>& rows, int d,
   }
   ExpertPreactivations<T>(rows, d, wt, z, gathered);
   ExpertOutputs<T>(z, a, relu, h);
+}
+
+template <typename T, typename OutputWeightsOf>
+void ExpertForward(const std::vector<const T*>& rows, int d, const Eigen::Map<const RowMat<T>>& wt,
+                   int outputs, const OutputWeightsOf& output_weights, RowMat<T>& z,
+                   RowMat<T>& gathered, RowMat<T>& relu, Vec<T>* h) {
+  if (outputs == 1) {
+    ExpertPreactivationsAndOutputs<T>(rows, d, wt, output_weights(0), z, gathered, relu, h[0]);
+    return;
+  }
+  ExpertPreactivations<T>(rows, d, wt, z, gathered);
+  for (int o = 0; o < outputs; ++o) ExpertOutputs<T>(z, output_weights(o), relu, h[o]);
 }
 
 // g[r, k] = coef[r] a[k] 1[z[r, k] > 0] for k < q: the derivative of sum_r coef[r] h[r] with
