@@ -57,14 +57,6 @@ void ExpertOutputs(const RowMat<T>& z, const Eigen::Ref<const Vec<T>>& a, RowMat
   h.noalias() = relu * a;
 }
 
-// An expert's forward pass: z for its rows and h[o] for each of its `outputs` outputs, whose
-// neuron weights are output_weights(o); with one output in one pass over the rows
-// (ExpertPreactivationsAndOutputs).
-template <typename T, typename OutputWeightsOf>
-void ExpertForward(const std::vector<const T*>& rows, int d, const Eigen::Map<const RowMat<T>>& wt,
-                   int outputs, const OutputWeightsOf& output_weights, RowMat<T>& z,
-                   RowMat<T>& gathered, RowMat<T>& relu, Vec<T>* h);
-
 // ExpertPreactivations then ExpertOutputs, in one pass where the row kernels allow it.
 template <typename T>
 void ExpertPreactivationsAndOutputs(const std::vector<const T*>& rows, int d,
@@ -84,6 +76,9 @@ void ExpertPreactivationsAndOutputs(const std::vector<const T*>& rows, int d,
   ExpertOutputs<T>(z, a, relu, h);
 }
 
+// An expert's forward pass: z for its rows and h[o] for each of its `outputs` outputs, whose
+// neuron weights are output_weights(o); with one output in one pass over the rows
+// (ExpertPreactivationsAndOutputs).
 template <typename T, typename OutputWeightsOf>
 void ExpertForward(const std::vector<const T*>& rows, int d, const Eigen::Map<const RowMat<T>>& wt,
                    int outputs, const OutputWeightsOf& output_weights, RowMat<T>& z,
