@@ -23,7 +23,7 @@ if [[ $mode == tools ]]; then
   tests=()
   [[ -e build/CMakeCache.txt ]] || tests=(-DPMOE_BUILD_TESTS=OFF)
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${tests[@]}" "$@" >/dev/null
-  cmake --build build -j"$(nproc)" --target pmoe-sim pmoe-sweep pmoe-analyze
+  cmake --build build -j"$(nproc)" --target pmoe-tools
 else
   bash scripts/install-deps.sh --tests
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPMOE_BUILD_TESTS=ON "${launcher[@]}" "$@" \

@@ -14,7 +14,8 @@ Checks, each printed as FAIL with the figure's name when it does not hold (exit 
 - at most eight labelled series per panel, in numeric order (n=8 before n=16), no legend saying
   "all", no figure title over panel titles (no suptitle);
 - rates (accuracy, router hit) and their error bars stay within [0, 1];
-- more than eight series are split into small multiples of at most eight (panels_of)."""
+- more than eight series are split into small multiples of at most eight (panels_of);
+- drawn by two forked workers, the same figures with the same PNG bytes."""
 import argparse
 import os
 import re
@@ -160,6 +161,20 @@ def check(results, outdir, analyze):
         if "_nstar_n" in name and not n_axis <= x_labels:
             fail(f"{name}: x tick labels {sorted(x_labels)} miss n values "
                  f"{sorted(n_axis - x_labels)}")
+    # Drawn by two workers (as plot_results and the report pages do): the same figures, the same
+    # PNG bytes, each figure from its own axis's tables (a drawer that read its loop's variables
+    # when called would draw the last axis's twice).
+    parallel_dir = os.path.join(outdir, "parallel")
+    os.makedirs(parallel_dir, exist_ok=True)
+    parallel = draw(results, parallel_dir, analyzer, workers=2)
+    if [(f.section, f.caption, os.path.basename(f.path)) for f in parallel] != \
+            [(f.section, f.caption, os.path.basename(f.path)) for f in drawn]:
+        fail(f"two workers drew {[os.path.basename(f.path) for f in parallel]}, one drew {names}")
+    for f in drawn:
+        twin = os.path.join(parallel_dir, os.path.basename(f.path))
+        with open(f.path, "rb") as a, open(twin, "rb") as b:
+            if a.read() != b.read():
+                fail(f"{os.path.basename(f.path)}: drawn by two workers, the PNG differs")
     # Small multiples: 30 series into panels of at most eight (by l here: ten n-groups of ten
     # would not fit), panels in numeric order (l=10 last, not after l=1).
     many = [f"data.n={n}, model.l={l}" for n in (8, 16, 32) for l in range(1, 11)]

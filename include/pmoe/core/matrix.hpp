@@ -1,7 +1,7 @@
 // Matrix and vector aliases: row-major so that each patch (a row) is contiguous in memory.
 #pragma once
 
-#include <Eigen/Dense>
+#include <Eigen/Core>  // Dense adds decompositions nobody here uses: a second per file to parse
 
 namespace pmoe {
 

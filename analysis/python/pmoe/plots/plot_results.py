@@ -16,6 +16,8 @@ The report page of a sweep (pmoe.report.sweep_report) draws the same figures thr
 """
 import argparse
 import collections
+import functools
+import multiprocessing
 import os
 import subprocess
 
@@ -57,21 +59,26 @@ def numeric_axes(summary, grid_axes):
     return [p for p in swept if p != "N" and p in grid_axes and is_numeric(summary, p)]
 
 
-def draw(results, outdir, analyzer, facts=None):
+def draw(results, outdir, analyzer, facts=None, workers=1):
     """Every figure of a result file (or files pooled by pmoe-analyze) into outdir: a list of
-    Figure, in the order a reader meets them. results: the first file (for its name and facts)."""
+    Figure, in the order a reader meets them. results: the first file (for its name and facts).
+    workers > 1 draws the figures in that many forked processes (the same files: each figure is
+    drawn from the tables the parent read); hooks in figures.SAVE_HOOKS then run in the workers,
+    so callers that record through them draw with one."""
     name, config, l_star, grid_axes, kinds = facts or file_facts(results)
     summary = analyzer.summary()
     swept = swept_parameters(summary)
-    drawn = []
+    jobs = []  # (Figure, drawer): a drawer writes its figure to a path and says whether it did
 
-    def figure(section, caption, stem, ok):
+    def figure(section, caption, stem, draw_fn, *args, **kwargs):
+        """One figure: draw_fn(*args, **kwargs) with PATH replaced by the PNG's path, called
+        later (perhaps in a worker): its arguments are bound now, not read from the loop then."""
         path = os.path.join(outdir, f"{name}_{stem}.png")
-        if ok(path):
-            drawn.append(Figure(section, caption, path))
+        jobs.append((Figure(section, caption, path),
+                     functools.partial(_call_with_path, draw_fn, args, kwargs)))
 
     if "N" not in swept:
-        return drawn
+        return []
     n_grid = sorted({r["N"] for r in summary if r.get("N") is not None})
     axes = numeric_axes(summary, grid_axes)
     for axis in axes:
@@ -81,8 +88,7 @@ def draw(results, outdir, analyzer, facts=None):
         star = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
         figure("phase", f"Success rate over (N, {sh}) with N* and its 95% interval" +
                (f"; l* = {star:g} dashed" if star is not None else ""), f"phase_{sh}",
-               lambda p: figures.phase_map(summary, nstar, axis, others, "", p,
-                                           l_star=star))
+               figures.phase_map, summary, nstar, axis, others, "", PATH, l_star=star)
         # Theory's scaling in l holds from l* on (Lemma 4.1); below it the router loses patches.
         tables = analyzer.exponent(axis, star)
         note = f"fit over {sh} >= l* = {star:g}" if star is not None else ""
@@ -90,35 +96,64 @@ def draw(results, outdir, analyzer, facts=None):
                                     ("mean_accuracy", "nacc", "N_acc (mean test accuracy 0.95)")):
             figure("sample-complexity", f"{what} against {sh}, log-log, with the fitted exponent "
                    "and the theory's order as a reference slope", f"{stem}_{sh}",
-                   lambda p, r=reading: figures.nstar_loglog(tables, axis, "", p, note, r,
-                                                             n_grid=n_grid))
+                   figures.nstar_loglog, tables, axis, "", PATH, note, reading, n_grid=n_grid)
         figure("rates", f"Test accuracy against {sh} at fixed N", f"accuracy_vs_{sh}",
-               lambda p: figures.metric_vs_axis(summary, axis, others, "test_acc",
-                                                "test accuracy", "", p))
+               figures.metric_vs_axis, summary, axis, others, "test_acc", "test accuracy", "",
+               PATH)
         figure("rates", f"Router hit rate against {sh} at fixed N" +
                figures._router_note(kinds).replace("\n", "; "), f"router_hit_vs_{sh}",
-               lambda p: figures.metric_vs_axis(summary, axis, others, "router_hit",
-                                                "router hit rate", "", p, ylim=(0, 1.02)))
+               figures.metric_vs_axis, summary, axis, others, "router_hit", "router hit rate", "",
+               PATH, ylim=(0, 1.02))
     for x_axis, y_axis in two_axis_pairs(axes):
         nstar = analyzer.sample_complexity(x_axis)["nstar"]
         sx, sy = SHORT.get(x_axis, x_axis), SHORT.get(y_axis, y_axis)
         figure("nstar-map", f"N* over ({sx}, {sy}); red frame: trials near it mostly "
                "unconverged", f"nstar_map_{sx}_{sy}",
-               lambda p: figures.nstar_map(nstar, x_axis, y_axis, "N*", p))
+               figures.nstar_map, nstar, x_axis, y_axis, "N*", PATH)
     if not axes:  # N alone varies within each series: N* per series (per model, say)
         figure("sample-complexity", "Sample complexity per series, both readings", "nstar",
-               lambda p: figures.nstar_by_series(analyzer.sample_complexity(), "", p))
+               figures.nstar_by_series, analyzer.sample_complexity(), "", PATH)
     others = [p for p in swept if p != "N"]
     figure("rates", "Test accuracy against N (mean, 95% interval)", "accuracy_vs_N",
-           lambda p: figures.accuracy_vs_n(summary, others, "", p))
+           figures.accuracy_vs_n, summary, others, "", PATH)
     figure("rates", "Router hit rate against N" + figures._router_note(kinds).replace("\n", "; "),
-           "router_hit", lambda p: figures.router_hit(summary, others, "", p, set()))
+           "router_hit", figures.router_hit, summary, others, "", PATH, set())
     # Metrics the families declare per class (MODEL.md §7): one figure each, found by the form
     # of their columns (analyze.per_class_metrics), whatever the metric.
     for declared, metric in per_class_metrics(results).items():
         figure("rates", f"{metric['help']} against N, one line per class", f"{declared}_vs_N",
-               lambda p, m=metric: figures.per_class_vs_n(summary, others, m, "", p))
-    return drawn
+               figures.per_class_vs_n, summary, others, metric, "", PATH)
+    return [fig for fig, ok in zip((f for f, _ in jobs), _run_drawers(jobs, workers)) if ok]
+
+
+PATH = object()  # in a figure's arguments: the path it is written to
+
+
+def _call_with_path(draw_fn, args, kwargs, path):
+    return draw_fn(*(path if a is PATH else a for a in args), **kwargs)
+
+
+_JOBS = []  # the jobs of the draw() in progress, read by the forked workers
+
+
+def _run_job(i):
+    fig, drawer = _JOBS[i]
+    return bool(drawer(fig.path))
+
+
+def _run_drawers(jobs, workers):
+    """Whether each job drew its figure, in order. Matplotlib spends most of a figure's time in
+    savefig (layout, three formats), one core per figure: a pool of forked workers draws several
+    at once (fork: the drawers are closures over the parent's tables, not picklable)."""
+    workers = min(workers, len(jobs))
+    if workers <= 1:
+        return [bool(drawer(fig.path)) for fig, drawer in jobs]
+    _JOBS[:] = jobs
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(_run_job, range(len(jobs)), chunksize=1)
+    finally:
+        _JOBS.clear()
 
 
 def two_axis_pairs(axes):
@@ -159,7 +194,8 @@ def main():
               *(["--from", str(start)] if start is not None else []))
     if not axes:
         table("nstar", "sample-complexity")
-    written += [f.path for f in draw(args.results, args.outdir, analyzer, facts)]
+    written += [f.path for f in draw(args.results, args.outdir, analyzer, facts,
+                                     workers=len(os.sched_getaffinity(0)))]
     print("\n".join(written))
 
 
