@@ -3,14 +3,10 @@
 #include "pmoe/family/model_factory.hpp"
 #include "pmoe/models/cnn.hpp"
 #include "sgd_family.hpp"
+#include "sgd_models.hpp"
 
 namespace pmoe {
 namespace {
-
-template <typename T>
-std::unique_ptr<Model<T>> NewCnn(ModelParts<T> parts) {
-  return std::make_unique<Cnn<T>>(parts.m, parts.d, std::move(parts.output_weights));
-}
 
 class CnnKind final : public SgdModelFamily {
  public:
@@ -39,10 +35,6 @@ class CnnKind final : public SgdModelFamily {
   int Experts(const ModelSpec&, int) const override { return 1; }
   std::unique_ptr<Model<float>> NewModel(const ModelSpec&, ModelParts<float> parts,
                                          Rng&) const override {
-    return NewCnn(std::move(parts));
-  }
-  std::unique_ptr<Model<double>> NewModel(const ModelSpec&, ModelParts<double> parts,
-                                          Rng&) const override {
     return NewCnn(std::move(parts));
   }
 

@@ -8,6 +8,7 @@
 #include "pmoe/models/init.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "sgd_family.hpp"
+#include "sgd_models.hpp"
 
 namespace pmoe {
 
@@ -31,15 +32,6 @@ class JointLearner final : public SgdLearner {
     return on_test;
   }
 };
-
-// The gating kernels (N(0, sigma_g^2)) from the init seed's router stream.
-template <typename T>
-std::unique_ptr<Model<T>> NewJointMoe(const ModelSpec& spec, ModelParts<T> parts, Rng& router) {
-  auto joint = std::make_unique<JointMoe<T>>(parts.experts, parts.m, parts.d, spec.l,
-                                             std::move(parts.output_weights));
-  FillNormal<T>(joint->gating(), spec.sigma_g, router);
-  return joint;
-}
 
 class Joint final : public SgdModelFamily {
  public:
@@ -80,10 +72,6 @@ class Joint final : public SgdModelFamily {
   int Experts(const ModelSpec& spec, int) const override { return spec.k; }
   std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,
                                          Rng& router) const override {
-    return NewJointMoe(spec, std::move(parts), router);
-  }
-  std::unique_ptr<Model<double>> NewModel(const ModelSpec& spec, ModelParts<double> parts,
-                                          Rng& router) const override {
     return NewJointMoe(spec, std::move(parts), router);
   }
 

@@ -17,6 +17,7 @@
 #include "pmoe/models/separate_moe.hpp"
 #include "pmoe/train/router_trainer.hpp"
 #include "sgd_family.hpp"
+#include "sgd_models.hpp"
 
 namespace pmoe {
 
@@ -120,15 +121,6 @@ class SeparateLearner final : public SgdLearner {
   }
 };
 
-// The routers' kernels (one per expert, N(0, sigma_r^2)) from the init seed's router stream.
-template <typename T>
-std::unique_ptr<Model<T>> NewSeparateMoe(const ModelSpec& spec, ModelParts<T> parts, Rng& router) {
-  RowMat<T> kernels(parts.experts, parts.d);
-  FillNormal<T>(kernels, spec.sigma_r, router);
-  return std::make_unique<SeparateMoe<T>>(parts.experts, parts.m, parts.d, spec.l,
-                                          std::move(parts.output_weights), kernels);
-}
-
 class Separate final : public SgdModelFamily {
  public:
   std::string name() const override { return "separate"; }
@@ -188,10 +180,6 @@ class Separate final : public SgdModelFamily {
   }
   std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,
                                          Rng& router) const override {
-    return NewSeparateMoe(spec, std::move(parts), router);
-  }
-  std::unique_ptr<Model<double>> NewModel(const ModelSpec& spec, ModelParts<double> parts,
-                                          Rng& router) const override {
     return NewSeparateMoe(spec, std::move(parts), router);
   }
 

@@ -1,29 +1,9 @@
 // Routing of the separately trained pMoE: top-l patches per expert under frozen router kernels.
-#include "pmoe/models/separate_moe.hpp"
-
-#include "pmoe/models/topl.hpp"
+// (The definitions are in separate_moe_impl.hpp.)
+#include "separate_moe_impl.hpp"
 
 namespace pmoe {
 
-template <typename T>
-SeparateMoe<T>::SeparateMoe(int k, int m, int d, int l, Vec<T> output_weights, RowMat<T> router)
-    : ExpertsModel<T>(k, m, d, std::move(output_weights)), l_(l), router_(std::move(router)) {}
-
-template <typename T>
-std::vector<int> SeparateMoe<T>::Route(const RowMat<T>& x, int samples) const {
-  return RouteAll<T>(x, samples, router_, l_);
-}
-
-template <typename T>
-PatchBlocks<T> SeparateMoe<T>::Prepare(const RowMat<T>& x, int samples) const {
-  PatchBlocks<T> in = AllPatches(x, samples);
-  in.blocks = this->k_;
-  in.rows_per_sample = l_;
-  in.routes = Route(x, samples);
-  return in;
-}
-
 template class SeparateMoe<float>;
-template class SeparateMoe<double>;
 
 }  // namespace pmoe

@@ -41,9 +41,15 @@ class SgdModelFamily : public ModelFamily {
   virtual int Experts(const ModelSpec& spec, int classes) const = 0;
   virtual std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,
                                                  Rng& router) const = 0;
-  virtual std::unique_ptr<Model<double>> NewModel(const ModelSpec& spec, ModelParts<double> parts,
-                                                  Rng& router) const = 0;
 };
+
+// The model `family` makes from its parts: in float, the family's NewModel; in double, the
+// finite-difference tests' twin of it, defined in sim/f64 (linked by the tests, not the tools,
+// which carry no double-precision model code). A new SGD family adds its twin there.
+std::unique_ptr<Model<float>> NewSgdModel(const SgdModelFamily& family, const ModelSpec& spec,
+                                          ModelParts<float> parts, Rng& router);
+std::unique_ptr<Model<double>> NewSgdModel(const SgdModelFamily& family, const ModelSpec& spec,
+                                           ModelParts<double> parts, Rng& router);
 
 // The SGD family spec.kind names; ConfigError naming model.kind and the SGD families if none.
 const SgdModelFamily& SgdModelFamilyOf(const ModelSpec& spec);
@@ -52,7 +58,7 @@ const SgdModelFamily& SgdModelFamilyOf(const ModelSpec& spec);
 // class for separate training when model.k = 0).
 int ModelExperts(const ModelSpec& spec, int classes);
 
-// T = float for trials; double for the finite-difference tests. With classes > 2 (or
+// T = float for trials; double for the finite-difference tests (sim/f64). With classes > 2 (or
 // model.loss = softmax), c outputs with per-class output weights and the softmax loss.
 template <typename T>
 std::unique_ptr<Model<T>> MakeModel(const ModelSpec& spec, int d, uint64_t init_seed,
