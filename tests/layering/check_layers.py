@@ -43,6 +43,7 @@ DIRS = {
     "include/pmoe/models": "models", "sim/models": "models",
     "include/pmoe/train": "train", "sim/train": "train",
     "include/pmoe/family": "family", "sim/family": "family",
+    "sim/f64": "family",  # the tests' double-precision models and the SGD families' twins
     "include/pmoe/trial": "trial", "sim/trial": "trial",
     "include/pmoe/sweep": "sweep",
     "include/pmoe/sweep/adaptive": "sweep", "sweeps/adaptive": "sweep",
