@@ -16,6 +16,7 @@ The report page of a sweep (pmoe.report.sweep_report) draws the same figures thr
 """
 import argparse
 import collections
+import concurrent.futures
 import functools
 import multiprocessing
 import os
@@ -143,15 +144,18 @@ def _run_job(i):
 
 def _run_drawers(jobs, workers):
     """Whether each job drew its figure, in order. Matplotlib spends most of a figure's time in
-    savefig (layout, three formats), one core per figure: a pool of forked workers draws several
-    at once (fork: the drawers are closures over the parent's tables, not picklable)."""
-    workers = min(workers, len(jobs))
-    if workers <= 1:
-        return [bool(drawer(fig.path)) for fig, drawer in jobs]
+    savefig (layout, three formats), one core per figure: forked workers draw several at once
+    (forked: they read the parent's jobs and tables instead of pickled copies, and PATH stays
+    the one object). A worker's exception is raised here; a worker that dies (killed, out of
+    memory) raises BrokenProcessPool instead of leaving the pool waiting for it."""
     _JOBS[:] = jobs
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(_run_job, range(len(jobs)), chunksize=1)
+        workers = min(workers, len(jobs))
+        if workers <= 1:
+            return [_run_job(i) for i in range(len(jobs))]
+        with concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_run_job, range(len(jobs))))
     finally:
         _JOBS.clear()
 
