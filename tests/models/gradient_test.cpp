@@ -4,9 +4,11 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
+#include "pmoe/family/family.hpp"
 #include "pmoe/family/model_factory.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "pmoe/models/separate_moe.hpp"
@@ -79,6 +81,32 @@ ModelSpec SmallModel(const std::string& kind) {
 }
 
 }  // namespace
+
+// The gradient tests check the double twins (sim/f64, chosen by kind); the trials run the
+// families' own float models. Each twin must be the family's model: the same parameters from the
+// same seed and the same outputs, up to float rounding.
+TEST_CASE("Every SGD model family's double twin is the model its trials run", "[gradient]") {
+  SmallProblem problem;
+  const RowMat<float> x = problem.x.cast<float>();
+  int families = 0;
+  for (const ModelFamily* family : ModelFamilies()) {
+    if (dynamic_cast<const SgdModelFamily*>(family) == nullptr) continue;
+    ++families;
+    INFO(family->name());
+    const ModelSpec spec = SmallModel(family->name());
+    auto single = MakeModel<float>(spec, 12, /*init_seed=*/5);
+    auto twin = MakeModel<double>(spec, 12, /*init_seed=*/5);
+    REQUIRE(twin->params().size() == single->params().size());
+    CHECK((twin->params() - single->params().cast<double>()).cwiseAbs().maxCoeff() < 1e-6);
+    std::vector<float> f_single(problem.samples * twin->loss().outputs());
+    std::vector<double> f_twin(f_single.size());
+    single->Forward(single->Prepare(x, problem.samples), 0, problem.samples, f_single.data());
+    twin->Forward(twin->Prepare(problem.x, problem.samples), 0, problem.samples, f_twin.data());
+    for (size_t i = 0; i < f_twin.size(); ++i)
+      CHECK(std::abs(f_twin[i] - f_single[i]) < 1e-4 * std::max(1.0, std::abs(f_twin[i])));
+  }
+  CHECK(families >= 3);  // cnn, separate, joint
+}
 
 TEST_CASE("CNN and separate pMoE gradients match central finite differences", "[gradient]") {
   SmallProblem problem;
