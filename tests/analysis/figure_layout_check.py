@@ -105,7 +105,7 @@ def check(results, outdir, analyze):
     layouts = {}
     figures.SAVE_HOOKS.append(record_layout(layouts))
     analyzer = Analyzer(analyze, results, bootstrap=50)
-    drawn = draw(results, outdir, analyzer)
+    drawn = draw(results, outdir, analyzer, workers=1)  # the save hook records in this process
     summary = analyzer.summary()
     n_grid = {f"{v:g}" for v in {r["N"] for r in summary}}
     l_grid = {f"{v:g}" for v in {r["model.l"] for r in summary}}

@@ -60,12 +60,14 @@ def numeric_axes(summary, grid_axes):
     return [p for p in swept if p != "N" and p in grid_axes and is_numeric(summary, p)]
 
 
-def draw(results, outdir, analyzer, facts=None, workers=1):
+def draw(results, outdir, analyzer, facts=None, workers=None):
     """Every figure of a result file (or files pooled by pmoe-analyze) into outdir: a list of
     Figure, in the order a reader meets them. results: the first file (for its name and facts).
-    workers > 1 draws the figures in that many forked processes (the same files: each figure is
-    drawn from the tables the parent read); hooks in figures.SAVE_HOOKS then run in the workers,
-    so callers that record through them draw with one."""
+    The figures are drawn by `workers` forked processes, by default one per core this process
+    may use (the same files: each figure is drawn from the tables the parent read); hooks in
+    figures.SAVE_HOOKS then run in the workers, so callers that record through them pass 1."""
+    if workers is None:
+        workers = len(os.sched_getaffinity(0))
     name, config, l_star, grid_axes, kinds = facts or file_facts(results)
     summary = analyzer.summary()
     swept = swept_parameters(summary)
@@ -198,8 +200,7 @@ def main():
               *(["--from", str(start)] if start is not None else []))
     if not axes:
         table("nstar", "sample-complexity")
-    written += [f.path for f in draw(args.results, args.outdir, analyzer, facts,
-                                     workers=len(os.sched_getaffinity(0)))]
+    written += [f.path for f in draw(args.results, args.outdir, analyzer, facts)]
     print("\n".join(written))
 
 

@@ -211,7 +211,7 @@ def build_page(files, analyze, bootstrap, figure_dir):
     name, _, l_star, grid_axes, _ = ff
     swept = swept_parameters(summary)
     axes = numeric_axes(summary, grid_axes) if "N" in swept else []
-    drawn = draw(files[0], figure_dir, analyzer, ff, workers=len(os.sched_getaffinity(0)))
+    drawn = draw(files[0], figure_dir, analyzer, ff)
     by_section = {}
     for f in drawn:
         by_section.setdefault(f.section, []).append(f)
