@@ -71,14 +71,14 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
     name, config, l_star, grid_axes, kinds = facts or file_facts(results)
     summary = analyzer.summary()
     swept = swept_parameters(summary)
-    jobs = []  # (Figure, drawer): a drawer writes its figure to a path and says whether it did
+    jobs = []  # (Figure, drawer): a drawer writes its figure and says whether it did
 
     def figure(section, caption, stem, draw_fn, *args, **kwargs):
         """One figure: draw_fn(*args, **kwargs) with PATH replaced by the PNG's path, called
         later (perhaps in a worker): its arguments are bound now, not read from the loop then."""
         path = os.path.join(outdir, f"{name}_{stem}.png")
-        jobs.append((Figure(section, caption, path),
-                     functools.partial(_call_with_path, draw_fn, args, kwargs)))
+        args = [path if a is PATH else a for a in args]
+        jobs.append((Figure(section, caption, path), functools.partial(draw_fn, *args, **kwargs)))
 
     if "N" not in swept:
         return []
@@ -132,23 +132,17 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
 PATH = object()  # in a figure's arguments: the path it is written to
 
 
-def _call_with_path(draw_fn, args, kwargs, path):
-    return draw_fn(*(path if a is PATH else a for a in args), **kwargs)
-
-
 _JOBS = []  # the jobs of the draw() in progress, read by the forked workers
 
 
 def _run_job(i):
-    fig, drawer = _JOBS[i]
-    return bool(drawer(fig.path))
+    return bool(_JOBS[i][1]())
 
 
 def _run_drawers(jobs, workers):
     """Whether each job drew its figure, in order. Matplotlib spends most of a figure's time in
     savefig (layout, three formats), one core per figure: forked workers draw several at once
-    (forked: they read the parent's jobs and tables instead of pickled copies, and PATH stays
-    the one object). A worker's exception is raised here; a worker that dies (killed, out of
+    (forked: they read the parent's jobs and tables instead of pickled copies). A worker's exception is raised here; a worker that dies (killed, out of
     memory) raises BrokenProcessPool instead of leaving the pool waiting for it."""
     _JOBS[:] = jobs
     try:
