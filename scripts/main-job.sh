@@ -30,25 +30,34 @@ if [[ -e results/headline.h5 ]] && ! build/sweeps/pmoe-sweep plan sweeps/configs
   headline_force=(--force)
 fi
 build/sweeps/pmoe-sweep run sweeps/configs/headline.ini "${headline_force[@]}"
-# The figures (both result files at once, each drawn by a worker per core) and the report page
-# at the same time: each alone leaves a core idle at its ends (27 -> 21 s together).
+# The figures of both result files (PNG: the formats for a paper, PDF and SVG, would double the
+# drawing time; make -f Makefile.plots draws all three) and the report page at the same time:
+# each alone leaves a core idle at its ends.
 mkdir -p results/plots
-make -s -j2 -f Makefile.plots RESULTS=results > results/plots/make.log 2>&1 &
-plots=$!
+names=(demo headline)
+plots=()
+for name in "${names[@]}"; do
+  /usr/bin/python3 analysis/plots/plot_results.py "results/$name.h5" "results/plots/$name" \
+    --analyze "$analyze" --formats png > "results/plots/$name.log" 2>&1 &
+  plots+=($!)
+done
 /usr/bin/python3 analysis/report/paper_report.py results --headline --scale headline \
   --out results/headline-report.html --analyze "$analyze"
-if ! wait "$plots"; then
-  cat results/plots/make.log >&2
-  echo "main job: drawing the figures failed (make -f Makefile.plots; log above)" >&2
-  exit 1
-fi
-tail -n 1 results/plots/make.log
+for i in "${!names[@]}"; do
+  name=${names[$i]}
+  if ! wait "${plots[$i]}"; then
+    cat "results/plots/$name.log" >&2
+    echo "main job: drawing the $name figures failed (analysis/plots/plot_results.py; log above)" >&2
+    exit 1
+  fi
+done
 echo
 echo "main job done in $SECONDS s:"
 echo "  results      results/demo.h5 (HDF5; analysis/examples/read_results.py reads it)"
 echo "  tables       results/demo-summary.txt, results/demo-exponent.txt"
 echo "  figures      $(ls results/plots/demo/*.png | tr '\n' ' ')"
 echo "  headline     results/headline.h5; figures in results/plots/headline/"
+echo "  paper        make -f Makefile.plots   (PDF and SVG beside the PNGs, for every results/*.h5)"
 echo "  report page  results/headline-report.html: does the CNN need more samples than pMoE by a"
 echo "               factor growing with n/l, and is the router's phase transition at l*? (open it"
 echo "               in a browser; every verdict with its rule, numbers and figures)"

@@ -1,5 +1,6 @@
-// make -f Makefile.plots on a small results folder draws non-empty PNGs, and redraws nothing
-// when nothing changed; a multiclass file gets its per-class metrics drawn.
+// make -f Makefile.plots on a small results folder draws non-empty PNGs (and PDF and SVG), and
+// redraws nothing when nothing changed; --formats png draws the PNGs alone; a multiclass file gets
+// its per-class metrics drawn.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,13 @@
 #include "support/run_command.hpp"
 
 namespace pmoe {
+
+bool IsPng(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  char magic[4] = {};
+  file.read(magic, 4);
+  return std::string(magic + 1, 3) == "PNG";
+}
 
 TEST_CASE("Makefile.plots turns a result file into non-empty PNGs", "[analysis][plots]") {
   const std::string dir = test::FreshDirectory("plots");
@@ -34,16 +42,33 @@ TEST_CASE("Makefile.plots turns a result file into non-empty PNGs", "[analysis][
     file.read(magic, 4);
     CHECK(std::string(magic + 1, 3) == "PNG");
   }
+  const std::string stem = dir + "/results/plots/tiny/tiny_phase_l";
+  CHECK(std::filesystem::file_size(stem + ".pdf") > 1000);
+  CHECK(std::filesystem::file_size(stem + ".svg") > 1000);
   const auto again = test::RunCommand(make);
   CHECK(again.status == 0);
   CHECK(again.out.find("plot_results.py") == std::string::npos);  // up to date: nothing redrawn
-}
 
-bool IsPng(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  char magic[4] = {};
-  file.read(magic, 4);
-  return std::string(magic + 1, 3) == "PNG";
+  // --formats png (the main job's): the PNGs alone, and no PDF or SVG of the earlier drawing
+  // left beside them to be mistaken for this one's.
+  const std::string plot = "cd " + std::string(PMOE_SOURCE_DIR) +
+                           " && /usr/bin/python3 analysis/plots/plot_results.py " + dir +
+                           "/results/tiny.h5 " + dir + "/results/plots/tiny --analyze " +
+                           PMOE_ANALYZE_PATH + " --formats ";
+  const auto png_only = test::RunCommand(plot + "png");
+  INFO(png_only.out << png_only.err);
+  REQUIRE(png_only.status == 0);
+  CHECK(IsPng(stem + ".png"));
+  CHECK_FALSE(std::filesystem::exists(stem + ".pdf"));
+  CHECK_FALSE(std::filesystem::exists(stem + ".svg"));
+  for (const char* bad : {"png,gif", "png,png", "''"}) {
+    const auto refused = test::RunCommand(plot + bad);
+    INFO(bad << ": " << refused.err);
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("expected a comma-separated subset of png,pdf,svg") !=
+          std::string::npos);
+  }
+  CHECK(IsPng(stem + ".png"));  // a refused command draws and removes nothing
 }
 
 // The metrics families declare per class (MODEL.md §7) get a figure each, one line per class,

@@ -36,7 +36,8 @@ MAX_SERIES = len(PALETTE)  # series per panel: one colour each, never reused wit
 MARKERS = "osD^vP*X"
 PANEL = (2.3, 1.9)  # inches of one panel; three in a row (and a colour bar) fit 7.5 inches
 MAX_COLUMNS = 3
-FORMATS = ("png", "pdf", "svg")
+ALL_FORMATS = ("png", "pdf", "svg")
+FORMATS = ALL_FORMATS  # the files of every figure; plot_results --formats narrows it
 
 # Callables run on every figure just before it is saved (the figure test records layouts).
 SAVE_HOOKS = []
@@ -647,14 +648,18 @@ def _plain_log_ticks(axis):
 
 
 def _save(fig, path):
-    """The figure as PNG (300 dpi, the style's), PDF and SVG beside it: path names the PNG. Each
-    file is written to a temporary file and renamed (pmoe.atomic), never left half-written."""
+    """The figure as PNG (300 dpi, the style's), PDF and SVG beside it (FORMATS): path names the
+    PNG. Each file is written to a temporary file and renamed (pmoe.atomic), never left
+    half-written; a format not drawn is removed where an earlier drawing left it."""
     for hook in SAVE_HOOKS:
         hook(fig, path)
     stem = path[:-4] if path.endswith(".png") else path
     try:
         for fmt in FORMATS:
             atomic.save_figure(fig, f"{stem}.{fmt}")  # whole or not at all
+        for fmt in ALL_FORMATS:  # an earlier drawing's other formats would not match this one
+            if fmt not in FORMATS and os.path.exists(f"{stem}.{fmt}"):
+                os.remove(f"{stem}.{fmt}")
     finally:
         plt.close(fig)
 

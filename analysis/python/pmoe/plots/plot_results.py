@@ -10,7 +10,8 @@ fitted exponent in both readings (N* of success probability, N_acc of mean accur
 accuracy and router hit rate against the axis at fixed N. For every file that sweeps N: test
 accuracy and router hit rate against N, and every metric declared per class (per-class accuracy
 and router hit rate, MODEL.md §7) against N, one line per class; where two numeric axes are
-swept, a 2-D map of N* over them. Every figure as PNG (300 dpi), PDF and SVG (figures.py); a
+swept, a 2-D map of N* over them. Every figure as PNG (300 dpi), PDF and SVG (figures.py;
+--formats png draws the PNGs alone, in a third of the time, and removes older PDF and SVG); a
 figure without data is not written. The tables behind them are written beside the figures as CSV.
 The report page of a sweep (pmoe.report.sweep_report) draws the same figures through draw().
 """
@@ -141,7 +142,7 @@ def _run_job(i):
 
 def _run_drawers(jobs, workers):
     """Whether each job drew its figure, in order. Matplotlib spends most of a figure's time in
-    savefig (layout, three formats), one core per figure: forked workers draw several at once
+    savefig (layout, and each format), one core per figure: forked workers draw several at once
     (forked: they read the parent's jobs and tables instead of pickled copies). A worker's exception is raised here; a worker that dies (killed, out of
     memory) raises BrokenProcessPool instead of leaving the pool waiting for it."""
     _JOBS[:] = jobs
@@ -161,13 +162,27 @@ def two_axis_pairs(axes):
     return [(axes[0], other) for other in axes[1:]]
 
 
+def formats_list(text):
+    """--formats: png, pdf and svg in any subset, at least one, each once."""
+    wanted = [f.strip() for f in text.split(",")]
+    if not wanted or any(f not in ("png", "pdf", "svg") for f in wanted) or \
+            len(set(wanted)) != len(wanted):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a comma-separated subset of png,pdf,svg, each once")
+    return tuple(wanted)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results")
     ap.add_argument("outdir")
     ap.add_argument("--analyze", default="build/analysis/pmoe-analyze")
+    ap.add_argument("--formats", default=",".join(figures.ALL_FORMATS), type=formats_list,
+                    help="comma-separated files of every figure, a subset of png,pdf,svg "
+                    "(default all three; each costs about a third of the drawing time)")
     args = ap.parse_args()
+    figures.FORMATS = args.formats
     os.makedirs(args.outdir, exist_ok=True)
     facts = file_facts(args.results)
     name = facts[0]
