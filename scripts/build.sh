@@ -3,7 +3,8 @@
 #
 #   bash scripts/build.sh          # everything: the tools, the test suite (scripts/test.sh)
 #   bash scripts/build.sh --tools  # only pmoe-sim, pmoe-sweep and pmoe-analyze, and only the
-#                                  # packages they need (the main job, scripts/main-job.sh)
+#                                  # packages building them needs (the main job, which installs
+#                                  # the report pages' Python meanwhile: scripts/main-job.sh)
 #
 # Further arguments go to CMake's configure step, e.g. -DPMOE_MARCH=x86-64-v3 for cluster builds.
 set -euo pipefail
@@ -17,7 +18,7 @@ fi
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if [[ $mode == tools ]]; then
-  bash scripts/install-deps.sh
+  bash scripts/install-deps.sh --build
   # A fresh build directory is configured without the test suite (whose Catch2 may be missing);
   # one the test command configured keeps its tests, only the tools are built here.
   tests=()

@@ -4,15 +4,22 @@
 #
 #   bash scripts/install-deps.sh          # the tools: build pmoe-sim, pmoe-sweep, pmoe-analyze,
 #                                         # draw the plots and report pages (the main job's needs)
-#   bash scripts/install-deps.sh --tests  # those and what the test suite needs (scripts/test.sh)
+#   bash scripts/install-deps.sh --build  # only what building the three tools needs
+#   bash scripts/install-deps.sh --python # only what the plots and report pages need (Python)
+#   bash scripts/install-deps.sh --tests  # the tools' and what the test suite needs (scripts/test.sh)
+#
+# The main job installs --build, then --python in the background while it compiles: dpkg's
+# package scripts (Python's byte-compilation above all) leave a core idle for half a minute.
 #
 # The tests' packages (clang, a Slurm, Chromium, Catch2, pytest, the Fashion-MNIST files) are
 # most of the download; the main job gets its first result without them.
 set -euo pipefail
 
-tools=(
+build=(
   cmake g++ make pkg-config
   libeigen3-dev libtbb-dev libboost-program-options-dev libhdf5-dev zlib1g-dev
+)
+python=(
   python3-h5py python3-matplotlib python3-numpy python3-pandas
   # Matplotlib's python3-fonttools needs "python3-scipy | python3-munkres": named here, the
   # 100 kB munkres is taken instead of SciPy and the compilers and BLAS its build helper pulls in
@@ -27,12 +34,15 @@ tests=(
   chromium  # the report page's rendering test (headless)
 )
 
-packages=("${tools[@]}")
-what="the tools"
 case "${1:-}" in
-  "") ;;
-  --tests) packages+=("${tests[@]}"); what="the tools and the tests" ;;
-  *) echo "install-deps: unknown argument \"$1\" (expected nothing or --tests)" >&2; exit 2 ;;
+  "") packages=("${build[@]}" "${python[@]}"); what="the tools" ;;
+  --build) packages=("${build[@]}"); what="building the tools" ;;
+  --python) packages=("${python[@]}"); what="the plots and report pages" ;;
+  --tests) packages=("${build[@]}" "${python[@]}" "${tests[@]}"); what="the tools and the tests" ;;
+  *)
+    echo "install-deps: unknown argument \"$1\" (expected nothing, --build, --python or --tests)" >&2
+    exit 2
+    ;;
 esac
 
 missing=()

@@ -9,6 +9,14 @@
 # quick, about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh --build
+# The figures' and report pages' Python packages are installed while the tools compile and the
+# sweeps run: dpkg's package scripts (Python byte-compiling its modules) use one core, and the
+# install alone left the other idle for half a minute. They are needed only at the end.
+mkdir -p build
+python_log=build/install-python.log
+bash scripts/install-deps.sh --python > "$python_log" 2>&1 &
+python_install=$!
 bash scripts/build.sh --tools  # the tools only: the tests are built by scripts/test.sh
 # The demo's result file belongs to the main job: when an earlier version of the tool (or of
 # demo.ini) computed it, pmoe-sweep refuses to resume into it, and the main job starts it over.
@@ -30,6 +38,12 @@ if [[ -e results/headline.h5 ]] && ! build/sweeps/pmoe-sweep plan sweeps/configs
   headline_force=(--force)
 fi
 build/sweeps/pmoe-sweep run sweeps/configs/headline.ini "${headline_force[@]}"
+if ! wait "$python_install"; then
+  cat "$python_log" >&2
+  echo "main job: installing the Python packages failed (bash scripts/install-deps.sh --python; log above)" >&2
+  exit 1
+fi
+head -n 1 "$python_log"  # what was installed (or that nothing was missing); apt's lines in the log
 # The figures of both result files (PNG: the formats for a paper, PDF and SVG, would double the
 # drawing time; make -f Makefile.plots draws all three) and the report page at the same time:
 # each alone leaves a core idle at its ends.
