@@ -54,7 +54,7 @@ void ExpertsModel<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T*
 
 template <typename T>
 double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
-                                        const int* labels, Vec<T>& grad) {
+                                        const int* labels, Vec<T>& grad, LossValue value) {
   PMOE_CHECK(idx != nullptr) << "training batches are index lists";
   const int rows = in.rows_per_sample;
   f_.setZero(static_cast<Eigen::Index>(count) * outputs_);
@@ -67,7 +67,8 @@ double ExpertsModel<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx
   double loss = 0.0;
   for (Vec<T>& coef : coef_) coef.resize(static_cast<Eigen::Index>(count) * rows);
   for (int i = 0; i < count; ++i) {
-    loss += this->loss_->ValueAndSlope(&f_[i * outputs_], labels[idx[i]], slope_.data());
+    loss +=
+        SampleLossAndSlope(*this->loss_, value, &f_[i * outputs_], labels[idx[i]], slope_.data());
     for (int o = 0; o < outputs_; ++o)
       coef_[o]
           .segment(i * rows, rows)

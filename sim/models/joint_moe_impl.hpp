@@ -119,7 +119,7 @@ void JointMoe<T>::Forward(const PatchBlocks<T>& in, int begin, int count, T* f) 
 
 template <typename T>
 double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
-                                    const int* labels, Vec<T>& grad) {
+                                    const int* labels, Vec<T>& grad, LossValue value) {
   f_.resize(static_cast<Eigen::Index>(count) * outputs_);
   in.PointAtBatch(0, idx, 0, count, all_rows_);
   ForwardRows(in.rows_per_sample, count, f_.data());
@@ -127,7 +127,8 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
   Vec<T>& slope = slope_;  // d(mean loss)/df_{i,o}, at i * outputs + o
   slope.resize(static_cast<Eigen::Index>(count) * outputs_);
   for (int i = 0; i < count; ++i) {
-    loss += this->loss_->ValueAndSlope(&f_[i * outputs_], labels[idx[i]], sample_slope_.data());
+    loss += SampleLossAndSlope(*this->loss_, value, &f_[i * outputs_], labels[idx[i]],
+                               sample_slope_.data());
     for (int o = 0; o < outputs_; ++o)
       slope[i * outputs_ + o] = static_cast<T>(sample_slope_[o] / count);
   }

@@ -96,7 +96,9 @@ TrainOutcome TrainSgd(Model<T>& model, const PatchBlocks<T>& train, const int* l
         return out;
       }
       const int count = std::min(options.batch, train.samples - begin);
-      const double loss = model.LossAndGradient(train, order.data() + begin, count, labels, grad);
+      // Only the loss's finiteness is looked at: the step need not compute the loss itself.
+      const double loss = model.LossAndGradient(train, order.data() + begin, count, labels, grad,
+                                                LossValue::kFiniteness);
       ++out.steps;
       if (!std::isfinite(loss)) {
         out.diverged = true;

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "pmoe/family/family.hpp"
 #include "pmoe/family/model_factory.hpp"
 #include "pmoe/models/joint_moe.hpp"
+#include "pmoe/models/logistic.hpp"
 #include "pmoe/models/separate_moe.hpp"
 
 namespace pmoe {
@@ -186,6 +189,95 @@ TEST_CASE("Float and double models agree with more neurons than one kernel pass 
   joint.m = 60;
   joint.l = 2;
   CheckFloatMatchesDouble(problem, joint, 64);
+}
+
+// The training steps ask only whether the loss is finite (LossValue::kFiniteness), which skips
+// the logistic loss's logarithms: the slope must be LogisticLossSlope's bit for bit, and the
+// finiteness LogisticLoss's, at every f, the overflowing and undefined ones included.
+TEST_CASE("The logistic slope-and-finiteness is the slope bit for bit and the loss's finiteness",
+          "[gradient][loss]") {
+  const double big = std::numeric_limits<float>::max(), inf = HUGE_VAL;
+  for (double y : {1.0, -1.0}) {
+    for (double f :
+         {0.0,    -0.0,  1e-30,  -1e-30, 0.5,   -0.5, 3.0,  -3.0, 40.0, -40.0,       700.0,
+          -700.0, 800.0, -800.0, 1e30,   -1e30, big,  -big, inf,  -inf, std::nan("")}) {
+      INFO("y = " << y << ", f = " << f);
+      bool finite = false;
+      const double slope = LogisticLossSlopeAndFiniteness(y, f, &finite);
+      const double reference = LogisticLossSlope(y, f);
+      CHECK((std::memcmp(&slope, &reference, sizeof slope) == 0 ||
+             (std::isnan(slope) && std::isnan(reference))));
+      CHECK(finite == std::isfinite(LogisticLoss(y, f)));
+    }
+  }
+  bool finite = true;
+  LogisticLossSlopeAndFiniteness(-1.0, inf, &finite);  // z = +inf: the loss is infinite
+  CHECK_FALSE(finite);
+  LogisticLossSlopeAndFiniteness(1.0, inf, &finite);  // z = -inf: the loss is 0
+  CHECK(finite);
+
+  // What the models sum per sample: 0 or infinity, and the loss's slopes either way.
+  const BinaryLogisticLoss<float> logistic;
+  const SoftmaxCrossEntropy<float> softmax(3);
+  const float finf = std::numeric_limits<float>::infinity(), fnan = std::nanf("");
+  for (const int label : {0, 1}) {
+    for (const float f : {0.0f, 2.0f, -2.0f, 1e30f, -1e30f, finf, -finf, fnan}) {
+      INFO("label " << label << ", f = " << f);
+      const float fs[3] = {f, 0.5f, -f};
+      for (const Loss<float>* loss : {static_cast<const Loss<float>*>(&logistic),
+                                      static_cast<const Loss<float>*>(&softmax)}) {
+        double slope_exact[3], slope_only[3];
+        const double value = SampleLossAndSlope(*loss, LossValue::kExact, fs, label, slope_exact);
+        const double only =
+            SampleLossAndSlope(*loss, LossValue::kFiniteness, fs, label, slope_only);
+        CHECK((value == loss->Value(fs, label) ||
+               (std::isnan(value) && std::isnan(loss->Value(fs, label)))));
+        CHECK(only == (std::isfinite(value) ? 0.0 : HUGE_VAL));
+        for (int o = 0; o < loss->outputs(); ++o)
+          CHECK((std::memcmp(&slope_exact[o], &slope_only[o], sizeof(double)) == 0 ||
+                 (std::isnan(slope_exact[o]) && std::isnan(slope_only[o]))));
+      }
+    }
+  }
+}
+
+// The models' kFiniteness steps: the same gradient bits as kExact, 0 for a finite loss, and not
+// finite exactly when the loss is not (then the trainer reports divergence as before).
+TEST_CASE("A training step that skips the loss value computes the same gradient", "[gradient]") {
+  SmallProblem problem(16, 64);
+  const RowMat<float> x = problem.x.cast<float>();
+  const int count = static_cast<int>(problem.batch.size());
+  for (const char* kind : {"cnn", "separate", "joint"}) {
+    for (const bool multiclass : {false, true}) {
+      INFO(kind << (multiclass ? ", softmax over 2 outputs" : ", logistic"));
+      ModelSpec spec = SmallModel(kind);
+      if (multiclass) spec.loss = "softmax";
+      auto model = MakeModel<float>(spec, 64, /*init_seed=*/4);
+      const PatchBlocks<float> in = model->Prepare(x, problem.samples);
+      Vec<float> exact, skipped;
+      const double loss = model->LossAndGradient(in, problem.batch.data(), count,
+                                                 problem.labels.data(), exact, LossValue::kExact);
+      const double finiteness = model->LossAndGradient(
+          in, problem.batch.data(), count, problem.labels.data(), skipped, LossValue::kFiniteness);
+      CHECK(loss > 0.1);
+      CHECK(finiteness == 0.0);
+      REQUIRE(skipped.size() == exact.size());
+      CHECK(std::memcmp(skipped.data(), exact.data(), sizeof(float) * exact.size()) == 0);
+      CHECK(exact.cwiseAbs().maxCoeff() > 1e-5f);
+      // Weights scaled towards overflow: both agree on finiteness at every scale.
+      const Vec<float> weights = model->params();
+      for (const float scale : {1e10f, 1e30f, 1e37f, 1e38f}) {
+        INFO("weights x " << scale);
+        model->params() = weights * scale;
+        const double exact_loss =
+            model->LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), exact);
+        const double only =
+            model->LossAndGradient(in, problem.batch.data(), count, problem.labels.data(), skipped,
+                                   LossValue::kFiniteness);
+        CHECK(std::isfinite(only) == std::isfinite(exact_loss));
+      }
+    }
+  }
 }
 
 }  // namespace pmoe

@@ -22,8 +22,8 @@ class GivenOutputs : public Model<double> {
     for (int i = 0; i < count; ++i) f[i] = f_[begin + i];
     forwarded += count;
   }
-  double LossAndGradient(const PatchBlocks<double>&, const int*, int, const int*,
-                         Vec<double>&) override {
+  double LossAndGradient(const PatchBlocks<double>&, const int*, int, const int*, Vec<double>&,
+                         LossValue) override {
     return 0.0;
   }
   long forwarded = 0;

@@ -19,7 +19,7 @@ class ExpertsModel : public Model<T> {
 
   void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) override;
   double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count, const int* labels,
-                         Vec<T>& grad) override;
+                         Vec<T>& grad, LossValue value = LossValue::kExact) override;
 
   int experts() const { return k_; }
   const Vec<T>& output_weights() const { return a_; }

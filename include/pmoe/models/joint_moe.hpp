@@ -19,7 +19,7 @@ class JointMoe : public Model<T> {
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
   void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) override;
   double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count, const int* labels,
-                         Vec<T>& grad) override;
+                         Vec<T>& grad, LossValue value = LossValue::kExact) override;
 
   // J_s(x_i) for every sample and expert: (samples, k, l), by descending routing value.
   std::vector<int> Route(const RowMat<T>& x, int samples) const;

@@ -17,4 +17,14 @@ inline double LogisticLossSlope(double y, double f) {
   return -y * sigmoid;
 }
 
+// The slope LogisticLossSlope(y, f) bit for bit, from one exp(-|z|) (the same number as its
+// exp(-z) or exp(z)); *finite = whether LogisticLoss(y, f) is finite, i.e. z neither NaN nor
+// +inf (its logarithm, the costly part, is never more than log 2).
+inline double LogisticLossSlopeAndFiniteness(double y, double f, bool* finite) {
+  const double z = -y * f;
+  const double e = std::exp(-std::abs(z));
+  *finite = z < HUGE_VAL;  // false for NaN too
+  return -y * (z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e));
+}
+
 }  // namespace pmoe

@@ -3,6 +3,7 @@
 // T is float in trials, double in the finite-difference tests.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -44,6 +45,18 @@ struct PatchBlocks {
   }
 };
 
+// What LossAndGradient returns: the mean loss, or only whether it is finite.
+enum class LossValue { kExact, kFiniteness };
+
+// The loss of one sample and its slopes, as much of the loss as `value` asks: the loss, or 0
+// where it is finite and infinity where not (the models' LossAndGradient sum these).
+template <typename T>
+double SampleLossAndSlope(const Loss<T>& loss, LossValue value, const T* f, int label,
+                          double* slope) {
+  if (value == LossValue::kExact) return loss.ValueAndSlope(f, label, slope);
+  return loss.SlopeAndFiniteness(f, label, slope) ? 0.0 : HUGE_VAL;
+}
+
 template <typename T>
 class Model {
  public:
@@ -57,9 +70,13 @@ class Model {
   virtual void Forward(const PatchBlocks<T>& in, int begin, int count, T* f) = 0;
 
   // Mean loss over the samples idx[0..count), whose classes are labels[idx[i]], and its gradient
-  // with respect to params(), written into grad (same size as params()).
+  // with respect to params(), written into grad (same size as params()). With
+  // LossValue::kFiniteness the number returned is 0 where that loss is finite and infinite where
+  // it is not (all a training step needs; the logistic loss then skips its logarithms); grad is
+  // the same bit for bit.
   virtual double LossAndGradient(const PatchBlocks<T>& in, const int* idx, int count,
-                                 const int* labels, Vec<T>& grad) = 0;
+                                 const int* labels, Vec<T>& grad,
+                                 LossValue value = LossValue::kExact) = 0;
 
   Vec<T>& params() { return params_; }
   const Vec<T>& params() const { return params_; }

@@ -20,6 +20,11 @@ class Loss {
   virtual double Value(const T* f, int label) const = 0;
   // The same, and slope[o] = dL/df[o] for every output.
   virtual double ValueAndSlope(const T* f, int label, double* slope) const = 0;
+  // The slopes of ValueAndSlope, bit for bit, and whether the loss is finite, without computing
+  // more of it than that needs (the training steps' divergence check; LossValue::kFiniteness).
+  virtual bool SlopeAndFiniteness(const T* f, int label, double* slope) const {
+    return std::isfinite(ValueAndSlope(f, label, slope));
+  }
   // Whether the model predicts `label` (a non-finite output never does).
   virtual bool Correct(const T* f, int label) const = 0;
 };
@@ -35,6 +40,11 @@ class BinaryLogisticLoss final : public Loss<T> {
     const double y = Sign(label);
     slope[0] = LogisticLossSlope(y, f[0]);
     return LogisticLoss(y, f[0]);
+  }
+  bool SlopeAndFiniteness(const T* f, int label, double* slope) const override {
+    bool finite;
+    slope[0] = LogisticLossSlopeAndFiniteness(Sign(label), f[0], &finite);
+    return finite;
   }
   bool Correct(const T* f, int label) const override { return Sign(label) * f[0] > 0; }
 };
