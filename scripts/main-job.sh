@@ -4,9 +4,11 @@
 # ~2 s on 2 cores) and prints its first result, then runs the
 # headline sweep (sweeps/configs/headline.ini: the CNN/pMoE ratio against n/l and the phase map
 # over l, trained to zero training error; about a minute on 2 idle cores) and ends with its
-# report page, results/headline-report.html. About 4 minutes on a fresh 2-core machine (measured
-# 246-268 s: packages 1.5 minutes, the build 1.5, the headline sweep and its page 1.2). Chen et al.'s page is one more command (printed at the end): scripts/chen-report.sh
-# quick, about a minute.
+# report page, results/headline-report.html, and the figures as PNG (make -f Makefile.plots adds
+# PDF and SVG). About 4 minutes on a fresh 2-core machine (measured 236 s, first result 171 s:
+# building packages 40 s, then the build 2 minutes beside the Python packages' install, the
+# headline sweep 52 s, figures and page 13 s). Chen et al.'s page is one more command (printed at
+# the end): scripts/chen-report.sh quick, about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --build
