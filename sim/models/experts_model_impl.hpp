@@ -10,28 +10,6 @@
 namespace pmoe {
 
 template <typename T>
-ExpertsModel<T>::ExpertsModel(int k, int m, int d, Vec<T> output_weights)
-    : k_(k),
-      m_(m),
-      d_(d),
-      per_expert_(m / k),
-      outputs_(static_cast<int>(output_weights.size() / m)),
-      a_(std::move(output_weights)),
-      rows_(k),
-      gathered_(k),
-      z_(k),
-      h_(static_cast<size_t>(k) * outputs_),
-      coef_(outputs_),
-      class_a_(outputs_),
-      class_coef_(outputs_),
-      slope_(outputs_) {
-  PMOE_CHECK(m % k == 0 && a_.size() == static_cast<Eigen::Index>(m) * outputs_ && outputs_ >= 1)
-      << "m = " << m << ", k = " << k << ", output weights " << a_.size();
-  this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m) * d);
-  if (outputs_ > 1) this->loss_ = std::make_shared<SoftmaxCrossEntropy<T>>(outputs_);
-}
-
-template <typename T>
 void ExpertsModel<T>::AccumulateExpert(int s, int count, int rows, T* f) {
   Vec<T>* h = &h_[static_cast<size_t>(s) * outputs_];
   ExpertForward<T>(

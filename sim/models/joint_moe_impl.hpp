@@ -31,24 +31,10 @@ void ExpOfNonPositive(T* v, int count) {
 
 template <typename T>
 JointMoe<T>::JointMoe(int k, int m, int d, int l, Vec<T> output_weights)
-    : k_(k),
-      m_(m),
-      d_(d),
+    : ExpertLayer<T>(k, m, d, std::move(output_weights), /*more_params=*/k * d),
       l_(l),
-      per_expert_(m / k),
-      outputs_(static_cast<int>(output_weights.size() / m)),
-      a_(std::move(output_weights)),
-      rows_(k),
-      gathered_(k),
-      z_(k),
-      h_(static_cast<size_t>(k) * outputs_),
       gate_(k),
-      sample_slope_(outputs_) {
-  PMOE_CHECK(m % k == 0 && a_.size() == static_cast<Eigen::Index>(m) * outputs_ && outputs_ >= 1)
-      << "m = " << m << ", k = " << k << ", output weights " << a_.size();
-  this->params_ = Vec<T>::Zero(static_cast<Eigen::Index>(m + k) * d);
-  if (outputs_ > 1) this->loss_ = std::make_shared<SoftmaxCrossEntropy<T>>(outputs_);
-}
+      sample_slope_(outputs_) {}
 
 template <typename T>
 PatchBlocks<T> JointMoe<T>::Prepare(const RowMat<T>& x, int samples) const {

@@ -5,15 +5,15 @@
 
 #include <vector>
 
-#include "pmoe/models/model.hpp"
+#include "pmoe/models/expert_layer.hpp"
 
 namespace pmoe {
 
 template <typename T>
-class JointMoe : public Model<T> {
+class JointMoe : public ExpertLayer<T> {
  public:
-  // params(): expert s's hidden weights as a transposed (d, m/k) block at s*(m/k)*d; then the
-  // gating kernels (k, d). Output weights (m), or (m * c) for c outputs as in ExpertsModel.
+  // params(): the experts' hidden weights as ExpertLayer lays them out, then the gating kernels
+  // (k, d); the output weights as ExpertLayer's.
   JointMoe(int k, int m, int d, int l, Vec<T> output_weights);
 
   PatchBlocks<T> Prepare(const RowMat<T>& x, int samples) const override;
@@ -37,38 +37,32 @@ class JointMoe : public Model<T> {
   }
 
  private:
+  using ExpertLayer<T>::k_, ExpertLayer<T>::m_, ExpertLayer<T>::d_, ExpertLayer<T>::per_expert_,
+      ExpertLayer<T>::outputs_, ExpertLayer<T>::a_, ExpertLayer<T>::rows_,
+      ExpertLayer<T>::gathered_, ExpertLayer<T>::z_, ExpertLayer<T>::h_, ExpertLayer<T>::g_,
+      ExpertLayer<T>::g_more_, ExpertLayer<T>::relu_, ExpertLayer<T>::f_,
+      ExpertLayer<T>::ExpertWeights, ExpertLayer<T>::OutputWeights;
   Eigen::Map<const RowMat<T>> Gating() const {
     return {this->params_.data() + static_cast<size_t>(m_) * d_, k_, d_};
-  }
-  Eigen::Map<const RowMat<T>> ExpertWeights(int s) const {  // (d, q)
-    return {this->params_.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_};
   }
   // f for the samples all_rows_ points at (all n patches of each), keeping routes, gates and
   // activations for backward.
   void ForwardRows(int n, int count, T* f);
   // The gradient with c > 1 outputs, from the slopes in slope_ (LossAndGradient's second half).
   void ClassBackward(int count, Vec<T>& grad);
-  auto OutputWeights(int s, int o) const {  // output o's weights of expert s's neurons
-    return a_.segment(static_cast<Eigen::Index>(o) * m_ + s * per_expert_, per_expert_);
-  }
 
-  int k_, m_, d_, l_, per_expert_, outputs_;
-  Vec<T> a_;                        // (m * outputs) output weights, fixed
+  int l_;
   std::vector<const T*> all_rows_;  // (count*n) the batch's patches, in the data
   RowMat<T> gating_t_;              // (d, k) the gating kernels transposed, for the row kernels
   RowMat<T> gathered_all_;          // the batch's patches copied, on the Eigen path only
   RowMat<T> scores_;                // (count*n, k): g_{j,s}
   std::vector<int> routes_;         // (count, k, l): J_s of each sample of the batch
-  std::vector<std::vector<const T*>> rows_;  // per expert: its routed rows (count*l), in x
-  std::vector<RowMat<T>> gathered_, z_;      // per expert: rows for Eigen, pre-activations
-  // (count*l) per expert and output (h_, [s * outputs + o]) or expert (gate_): expert output,
-  // softmax weight G.
-  std::vector<Vec<T>> h_, gate_;
-  RowMat<T> g_, g_more_, relu_, dw_;
+  std::vector<Vec<T>> gate_;        // (count*l) per expert: softmax weight G of its routed rows
+  RowMat<T> dw_;
   // c outputs only, (outputs) of (count*l): each output's neuron coefficients; its slope / l.
   std::vector<Vec<T>> class_coef_, class_slope_;
   std::vector<const T*> class_a_, class_coef_ptr_;  // per output: weights of one expert, coef
-  Vec<T> f_, slope_, coef_, gate_coef_;             // slope_: (count, outputs)
+  Vec<T> slope_, coef_, gate_coef_;                 // slope_: (count, outputs)
   Vec<T> total_, slope_routed_, mean_h_;  // (count*l) per-sample values repeated per routed row
   std::vector<double> sample_slope_;      // (outputs) dL/df of one sample
   bool keep_routes_ = false;
