@@ -151,8 +151,10 @@ ParamInfo Core(ParamInfo info) {
   return info;
 }
 
-#define PMOE_FIELD(path) \
-  +[](TrialSpec & s) -> auto& { return s.path; }
+#define PMOE_FIELD(path)        \
+  +[](TrialSpec & s) -> auto& { \
+    return s.path;              \
+  }
 
 constexpr long long kMaxSamples = 100000000;  // 1e8: the memory check refuses far less anyway
 constexpr long long kMaxCount = 1000000000;
