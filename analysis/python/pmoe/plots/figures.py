@@ -13,6 +13,7 @@ with no data is not written (the functions return False).
 Estimates outside the N grid are bounds: drawn as open triangles at the grid's edge, never as
 points. Estimates whose nearby trials mostly did not reach zero training error (pmoe-analyze's
 low_convergence flag) are ringed in red: they measure the training budget as much as the data."""
+import contextlib
 import math
 import os
 import re
@@ -37,7 +38,20 @@ MARKERS = "osD^vP*X"
 PANEL = (2.3, 1.9)  # inches of one panel; three in a row (and a colour bar) fit 7.5 inches
 MAX_COLUMNS = 3
 ALL_FORMATS = ("png", "pdf", "svg")
-FORMATS = ALL_FORMATS  # the files of every figure; plot_results --formats narrows it
+FORMATS = ALL_FORMATS  # the files of every figure; only_formats narrows it
+
+
+@contextlib.contextmanager
+def only_formats(*wanted):
+    """Figures saved within the block are written in these formats alone: a report page embeds
+    its figures as PNG and throws their folder away, and each format costs a drawing."""
+    global FORMATS
+    saved, FORMATS = FORMATS, tuple(wanted)
+    try:
+        yield
+    finally:
+        FORMATS = saved
+
 
 # Callables run on every figure just before it is saved (the figure test records layouts).
 SAVE_HOOKS = []

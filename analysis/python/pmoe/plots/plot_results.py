@@ -182,7 +182,6 @@ def main():
                     help="comma-separated files of every figure, a subset of png,pdf,svg "
                     "(default all three; each costs about a third of the drawing time)")
     args = ap.parse_args()
-    figures.FORMATS = args.formats
     os.makedirs(args.outdir, exist_ok=True)
     facts = file_facts(args.results)
     name = facts[0]
@@ -209,7 +208,8 @@ def main():
               *(["--from", str(start)] if start is not None else []))
     if not axes:
         table("nstar", "sample-complexity")
-    written += [f.path for f in draw(args.results, args.outdir, analyzer, facts)]
+    with figures.only_formats(*args.formats):
+        written += [f.path for f in draw(args.results, args.outdir, analyzer, facts)]
     print("\n".join(written))
 
 

@@ -18,6 +18,7 @@ import tempfile
 
 from pmoe import atomic
 from pmoe.cli import run
+from pmoe.plots import figures
 from pmoe.report import chen_claims
 from pmoe.report import claims as claim_rules
 from pmoe.report import evidence, rules
@@ -97,7 +98,8 @@ def main():
     if args.bootstrap < 10:
         ap.error(f"--bootstrap {args.bootstrap}: expected at least 10 replicates")
     evidence.BOOTSTRAP = args.bootstrap
-    with tempfile.TemporaryDirectory() as workdir:
+    # The page embeds its figures as PNG; their folder is thrown away.
+    with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
         evaluated, seconds = evaluate(claim_list, args.results, args.analyze, workdir)
         page = render(evaluated, seconds, args.scale, args.results, PAPERS[args.paper],
                       evidence.BOOTSTRAP)

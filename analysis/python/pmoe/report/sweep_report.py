@@ -275,7 +275,8 @@ def main(argv=None):
             name, page, count = build_page(args.files, args.analyze, args.bootstrap,
                                            args.figures)
         else:
-            with tempfile.TemporaryDirectory() as workdir:
+            # Figures not kept: the page embeds them as PNG, the folder is thrown away.
+            with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
                 name, page, count = build_page(args.files, args.analyze, args.bootstrap,
                                                workdir)
     except ReportError as e:
