@@ -146,7 +146,7 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
     }
     // One pass over the routed rows: the expert's neurons and, as one more column of g, its
     // gating kernel (the sum over rows of d(loss)/d(g) times the row).
-    ReluBackward<T>(z_[s], a_.segment(s * per_expert_, per_expert_), coef_, &gate_coef_, g_);
+    ReluBackward<T>(z_[s], OutputWeights(s, 0), coef_, &gate_coef_, g_);
     RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
     Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
                           per_expert_) = dw_.topRows(per_expert_).transpose();
