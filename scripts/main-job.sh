@@ -20,7 +20,8 @@ mkdir -p build
 python_log=build/install-python.log
 bash scripts/install-deps.sh --python > "$python_log" 2>&1 &
 python_install=$!
-bash scripts/build.sh --tools  # the tools only: the tests are built by scripts/test.sh
+# The tools only (the tests are built by scripts/test.sh); the Python packages are on their way.
+bash scripts/build.sh --tools --build-deps-only
 # The demo's result file belongs to the main job: when an earlier version of the tool (or of
 # demo.ini) computed it, pmoe-sweep refuses to resume into it, and the main job starts it over.
 force=()
