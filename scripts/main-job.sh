@@ -5,8 +5,8 @@
 # headline sweep (sweeps/configs/headline.ini: the CNN/pMoE ratio against n/l and the phase map
 # over l, trained to zero training error; about a minute on 2 idle cores) and ends with its
 # report page, results/headline-report.html, and the figures as PNG (make -f Makefile.plots adds
-# PDF and SVG). About 4 minutes on a fresh 2-core machine (measured 236-263 s, first result
-# 171-194 s: building packages 40-48 s, then the build 2-2.4 minutes beside the Python packages'
+# PDF and SVG). About 4 minutes on a fresh 2-core machine (measured 233-263 s, first result
+# 170-194 s: building packages 40-48 s, then the build 2-2.4 minutes beside the Python packages'
 # install, the headline sweep 52-62 s, figures and page 13-16 s). Chen et al.'s page is one
 # more command (printed at the end): scripts/chen-report.sh quick, about a minute.
 set -euo pipefail
