@@ -119,16 +119,15 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
       slope[i * outputs_ + o] = static_cast<T>(sample_slope_[o] / count);
   }
   grad.resize(this->params_.size());
-  Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
+  if (outputs_ > 1) {
+    ClassBackward(count, grad);
+    return loss / count;
+  }
   const int routed = count * l_;
   coef_.resize(routed);
   gate_coef_.resize(routed);
   slope_routed_.resize(routed);
   mean_h_.resize(routed);
-  if (outputs_ > 1) {
-    ClassBackward(count, grad);
-    return loss / count;
-  }
   for (int i = 0; i < count; ++i)
     for (int t = 0; t < l_; ++t) slope_routed_[i * l_ + t] = slope[i];
   for (int s = 0; s < k_; ++s) {
@@ -147,12 +146,20 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
     // One pass over the routed rows: the expert's neurons and, as one more column of g, its
     // gating kernel (the sum over rows of d(loss)/d(g) times the row).
     ReluBackward<T>(z_[s], OutputWeights(s, 0), coef_, &gate_coef_, g_);
-    RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
-    Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
-                          per_expert_) = dw_.topRows(per_expert_).transpose();
-    dgate.row(s) = dw_.row(per_expert_);
+    WriteExpertGradient(s, grad);
   }
   return loss / count;
+}
+
+// From g_ (expert s's neuron columns, then its gating column) to its weight gradient: the
+// expert's transposed (d, m/k) block of grad and its gating kernel's row.
+template <typename T>
+void JointMoe<T>::WriteExpertGradient(int s, Vec<T>& grad) {
+  RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
+  Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_, per_expert_) =
+      dw_.topRows(per_expert_).transpose();
+  Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(m_) * d_, k_, d_).row(s) =
+      dw_.row(per_expert_);
 }
 
 // The backward pass with c outputs. With u_t = sum_o slope_o h_{o,t} (slope_o = dL/df_o), the
@@ -161,7 +168,6 @@ double JointMoe<T>::LossAndGradient(const PatchBlocks<T>& in, const int* idx, in
 // (slope_o G_t / l), all in one pass over z with the gating column (ClassReluBackward).
 template <typename T>
 void JointMoe<T>::ClassBackward(int count, Vec<T>& grad) {
-  Eigen::Map<RowMat<T>> dgate(grad.data() + static_cast<size_t>(m_) * d_, k_, d_);
   const int routed = count * l_;
   class_coef_.resize(outputs_);
   class_slope_.resize(outputs_);
@@ -199,10 +205,7 @@ void JointMoe<T>::ClassBackward(int count, Vec<T>& grad) {
       class_coef_ptr_[o] = class_coef_[o].data();
     }
     ClassReluBackward<T>(z_[s], class_a_, class_coef_ptr_, &gate_coef_, g_, g_more_);
-    RowsWeightGradient<T>(rows_[s], d_, g_, gathered_[s], dw_);
-    Eigen::Map<RowMat<T>>(grad.data() + static_cast<size_t>(s) * per_expert_ * d_, d_,
-                          per_expert_) = dw_.topRows(per_expert_).transpose();
-    dgate.row(s) = dw_.row(per_expert_);
+    WriteExpertGradient(s, grad);
   }
 }
 

@@ -50,6 +50,7 @@ class JointMoe : public ExpertLayer<T> {
   void ForwardRows(int n, int count, T* f);
   // The gradient with c > 1 outputs, from the slopes in slope_ (LossAndGradient's second half).
   void ClassBackward(int count, Vec<T>& grad);
+  void WriteExpertGradient(int s, Vec<T>& grad);  // from g_, after either backward's pass
 
   int l_;
   std::vector<const T*> all_rows_;  // (count*n) the batch's patches, in the data
