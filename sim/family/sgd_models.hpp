@@ -1,5 +1,5 @@
 // The SGD families' models from their parts (MODEL.md §5): in float for the families' NewModel,
-// in double for the finite-difference tests' twins (sim/f64/sgd_models_f64.cpp).
+// in double for the finite-difference tests' twins (sim/f64/training_f64.cpp).
 #pragma once
 
 #include <memory>

@@ -143,8 +143,9 @@ def _run_job(i):
 def _run_drawers(jobs, workers):
     """Whether each job drew its figure, in order. Matplotlib spends most of a figure's time in
     savefig (layout, and each format), one core per figure: forked workers draw several at once
-    (forked: they read the parent's jobs and tables instead of pickled copies). A worker's exception is raised here; a worker that dies (killed, out of
-    memory) raises BrokenProcessPool instead of leaving the pool waiting for it."""
+    (forked: they read the parent's jobs and tables instead of pickled copies). A worker's
+    exception is raised here; a worker that dies (killed, out of memory) raises
+    BrokenProcessPool instead of leaving the pool waiting for it."""
     _JOBS[:] = jobs
     try:
         workers = min(workers, len(jobs))
@@ -163,12 +164,11 @@ def two_axis_pairs(axes):
 
 
 def formats_list(text):
-    """--formats: png, pdf and svg in any subset, at least one, each once."""
+    """--formats: figures.ALL_FORMATS in any subset, at least one, each once."""
     wanted = [f.strip() for f in text.split(",")]
-    if not wanted or any(f not in ("png", "pdf", "svg") for f in wanted) or \
-            len(set(wanted)) != len(wanted):
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: expected a comma-separated subset of png,pdf,svg, each once")
+    if any(f not in figures.ALL_FORMATS for f in wanted) or len(set(wanted)) != len(wanted):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated subset of "
+                                         f"{','.join(figures.ALL_FORMATS)}, each once")
     return tuple(wanted)
 
 
@@ -179,8 +179,9 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--analyze", default="build/analysis/pmoe-analyze")
     ap.add_argument("--formats", default=",".join(figures.ALL_FORMATS), type=formats_list,
-                    help="comma-separated files of every figure, a subset of png,pdf,svg "
-                    "(default all three; each costs about a third of the drawing time)")
+                    help="comma-separated files of every figure, a subset of "
+                    f"{','.join(figures.ALL_FORMATS)} (default all; each costs about a third of "
+                    "the drawing time)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     facts = file_facts(args.results)
