@@ -43,7 +43,7 @@ class BinaryLogisticLoss final : public Loss<T> {
   }
   bool SlopeAndFiniteness(const T* f, int label, double* slope) const override {
     bool finite;
-    slope[0] = LogisticLossSlopeAndFiniteness(Sign(label), f[0], &finite);
+    slope[0] = LogisticLossSlope(Sign(label), f[0], &finite);
     return finite;
   }
   bool Correct(const T* f, int label) const override { return Sign(label) * f[0] > 0; }
