@@ -17,6 +17,7 @@ template void ConvBackward(const RowMat<double>&, int, const int*, int, const do
                            const double*, int, Activation, double*, double*);
 template void ConvForwardBackward4(const ConvBatch<double>&, int, int, Activation,
                                    ConvSlope<double>&, int, double*);
+template RowMat<double> InterleavePatches(const RowMat<double>&, int);
 template class ExpertsModel<double>;
 template class JointMoe<double>;
 template class SeparateMoe<double>;

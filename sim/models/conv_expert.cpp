@@ -16,5 +16,6 @@ template void ConvForwardBackward(const RowMat<float>&, int, const int*, int, co
                                   float*, std::vector<float>&, bool);
 template void ConvForwardBackward4(const ConvBatch<float>&, int, int, Activation, ConvSlope<float>&,
                                    int, float*);
+template RowMat<float> InterleavePatches(const RowMat<float>&, int);
 
 }  // namespace pmoe

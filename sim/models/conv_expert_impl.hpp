@@ -176,9 +176,13 @@ void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, c
   }
 }
 
-template <typename T>
-void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation act,
-                          ConvSlope<T>& slope, int k0, T* a) {
+// kShared: the four samples share one set of parameters (the single model): each filter row is
+// loaded once, and each gradient row is held in a register while the four samples' updates are
+// added to it in turn, instead of being stored and loaded again between them (a chain through
+// memory). The same sums in the same order either way.
+template <typename T, bool kShared>
+void ConvForwardBackward4Impl(const ConvBatch<T>& batch, int d, int J, Activation act,
+                              ConvSlope<T>& slope, int k0, T* a) {
   using V = Lanes<T, kLanes>;
   constexpr int P = kBatchPatches, S = kBatchSamples, R = S * P;
   const int half = J / 2;
@@ -202,7 +206,7 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
       for (int p = 0; p < P; ++p) acc[s * P + p] = Eigen::Map<const V>(batch.b[s] + j0);
     for (int c = 0; c < d; ++c)
       for (int s = 0; s < S; ++s) {
-        const V w = Eigen::Map<const V>(W[s] + static_cast<size_t>(c) * J + j0);
+        const V w = Eigen::Map<const V>(W[kShared ? 0 : s] + static_cast<size_t>(c) * J + j0);
         for (int p = 0; p < P; ++p) acc[s * P + p] += x[s][c * P + p] * w;
       }
     for (int s = 0; s < S; ++s) {
@@ -235,13 +239,43 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
     }
     // Sample after sample (two of them may share parameters), each sample's four patches summed
     // first, as BackwardRows adds them.
-    for (int c = 0; c < d; ++c)
+    for (int c = 0; c < d; ++c) {
+      V row;
+      if (kShared) row = Eigen::Map<V>(gW[0] + static_cast<size_t>(c) * J + j0);
       for (int s = 0; s < S; ++s) {
         V update = x[s][c * P] * g[s * P];
         for (int p = 1; p < P; ++p) update += x[s][c * P + p] * g[s * P + p];
-        Eigen::Map<V>(gW[s] + static_cast<size_t>(c) * J + j0) += update;
+        if (kShared)
+          row += update;
+        else
+          Eigen::Map<V>(gW[s] + static_cast<size_t>(c) * J + j0) += update;
       }
+      if (kShared) Eigen::Map<V>(gW[0] + static_cast<size_t>(c) * J + j0) = row;
+    }
   }
+}
+
+template <typename T>
+void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation act,
+                          ConvSlope<T>& slope, int k0, T* a) {
+  bool shared = true;
+  for (int s = 1; s < kBatchSamples; ++s)
+    shared = shared && batch.W[s] == batch.W[0] && batch.b[s] == batch.b[0] &&
+             batch.gW[s] == batch.gW[0] && batch.gb[s] == batch.gb[0];
+  if (shared)
+    ConvForwardBackward4Impl<T, true>(batch, d, J, act, slope, k0, a);
+  else
+    ConvForwardBackward4Impl<T, false>(batch, d, J, act, slope, k0, a);
+}
+
+template <typename T>
+RowMat<T> InterleavePatches(const RowMat<T>& x, int P) {
+  const Eigen::Index N = x.rows() / P, d = x.cols();
+  RowMat<T> out(N, d * P);
+  for (Eigen::Index i = 0; i < N; ++i)
+    for (int p = 0; p < P; ++p)
+      for (Eigen::Index c = 0; c < d; ++c) out(i, c * P + p) = x(i * P + p, c);
+  return out;
 }
 
 template <typename T>

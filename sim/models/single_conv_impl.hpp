@@ -71,22 +71,27 @@ void SingleConv<T>::Backward(const RowMat<T>& x, const int* labels, const Loss<T
 
 namespace {
 
-// The logistic loss's slope at each sample, summed loss and errors (the fused pass).
+// The loss's slope at each sample, its outputs kept in `f` (N, 2), summed loss and errors (the
+// fused pass). The kernel's k counts from `first`.
 template <typename T>
 class SingleSlope final : public ConvSlope<T> {
  public:
-  SingleSlope(const int* labels, const Loss<T>& loss, int N)
-      : labels_(labels), loss_(loss), N_(N) {}
+  SingleSlope(const int* labels, const Loss<T>& loss, int N, T* f)
+      : labels_(labels), loss_(loss), N_(N), f_(f) {}
   void operator()(int k, T f0, T f1, T& df0, T& df1) override {
+    const int i = first + k;
     const T f[2] = {f0, f1};
+    f_[2 * i] = f0;
+    f_[2 * i + 1] = f1;
     double slope[2];
-    total += loss_.ValueAndSlope(f, labels_[k], slope);
-    errors += !loss_.Correct(f, labels_[k]);
+    total += loss_.ValueAndSlope(f, labels_[i], slope);
+    errors += !loss_.Correct(f, labels_[i]);
     finite =
         finite && std::isfinite(static_cast<double>(f0)) && std::isfinite(static_cast<double>(f1));
     df0 = static_cast<T>(slope[0] / N_);
     df1 = static_cast<T>(slope[1] / N_);
   }
+  int first = 0;
   double total = 0;
   int errors = 0;
   bool finite = true;
@@ -95,13 +100,15 @@ class SingleSlope final : public ConvSlope<T> {
   const int* labels_;
   const Loss<T>& loss_;
   int N_;
+  T* f_;
 };
 
 }  // namespace
 
 template <typename T>
 void SingleConv<T>::ForwardBackward(const RowMat<T>& x, const int* labels, const Loss<T>& loss,
-                                    SinglePass<T>& pass, Vec<T>& grad) const {
+                                    SinglePass<T>& pass, Vec<T>& grad,
+                                    const RowMat<T>* interleaved) const {
   PMOE_CHECK(x.cols() == d_ && x.rows() % P_ == 0)
       << "input (" << x.rows() << ", " << x.cols() << ")";
   const int N = static_cast<int>(x.rows() / P_);
@@ -109,13 +116,38 @@ void SingleConv<T>::ForwardBackward(const RowMat<T>& x, const int* labels, const
     ids_.resize(N);
     std::iota(ids_.begin(), ids_.end(), 0);
   }
-  grad.resize(params_.size());
+  grad.setZero(params_.size());
   pass.A.resize(0, J_);
   pass.f.resize(N, 2);
-  SingleSlope<T> slope(labels, loss, N);
-  ConvForwardBackward(x, P_, ids_.data(), N, params_.data(),
-                      params_.data() + static_cast<size_t>(d_) * J_, J_, act_, pass.f.data(), slope,
-                      grad.data(), grad.data() + static_cast<size_t>(d_) * J_, work_);
+  SingleSlope<T> slope(labels, loss, N, pass.f.data());
+  const size_t filters = static_cast<size_t>(d_) * J_;
+  const T* W = params_.data();
+  T* gW = grad.data();
+  int i = 0;
+  if (interleaved != nullptr && ConvBatchable(P_, J_)) {
+    PMOE_CHECK(interleaved->rows() == N &&
+               interleaved->cols() == static_cast<Eigen::Index>(d_) * P_)
+        << "interleaved input (" << interleaved->rows() << ", " << interleaved->cols() << ")";
+    // Every sample shares the one filter bank; the kernel adds their gradients in sample order.
+    ConvBatch<T> batch;
+    for (int s = 0; s < kBatchSamples; ++s) {
+      batch.W[s] = W;
+      batch.b[s] = W + filters;
+      batch.gW[s] = gW;
+      batch.gb[s] = gW + filters;
+    }
+    work_.resize(static_cast<size_t>(kBatchSamples) * P_ * J_);
+    for (; i + kBatchSamples <= N; i += kBatchSamples) {
+      for (int s = 0; s < kBatchSamples; ++s) batch.x[s] = interleaved->row(i + s).data();
+      ConvForwardBackward4(batch, d_, J_, act_, slope, i, work_.data());
+    }
+  }
+  // The rest (or all) sample by sample.
+  slope.first = i;
+  if (i < N)
+    ConvForwardBackward(x, P_, ids_.data() + i, N - i, W, W + filters, J_, act_,
+                        pass.f.data() + 2 * static_cast<size_t>(i), slope, gW, gW + filters, work_,
+                        /*accumulate=*/true);
   pass.loss = slope.total / N;
   pass.errors = slope.errors;
   pass.finite = slope.finite && std::isfinite(pass.loss);

@@ -66,12 +66,7 @@ SwitchInput<T> MakeSwitchInput(const RowMat<T>& x, int P, bool interleave) {
   in.sums = RowMat<T>::Zero(N, d);
   for (Eigen::Index i = 0; i < N; ++i)
     for (int p = 0; p < P; ++p) in.sums.row(i) += x.row(i * P + p);
-  if (interleave) {
-    in.interleaved.resize(N, d * P);
-    for (Eigen::Index i = 0; i < N; ++i)
-      for (int p = 0; p < P; ++p)
-        for (Eigen::Index c = 0; c < d; ++c) in.interleaved(i, c * P + p) = x(i * P + p, c);
-  }
+  if (interleave) in.interleaved = InterleavePatches(x, P);
   return in;
 }
 

@@ -538,3 +538,41 @@ TEST_CASE("Four samples at a time through the experts change no bit of the train
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("The single model's four-at-a-time pass changes no bit of training", "[chen][gradient]") {
+  ClusterSpec c;
+  c.d = 50;
+  c.P = 4;
+  const int N = 203;  // fifty batches of four and three samples alone
+  const Dataset data = ClusterModel(c, 4).Draw(Split::kTrain, N);
+  const RowMat<float> interleaved = InterleavePatches(data.x, c.P);
+  REQUIRE(interleaved(7, 3 * c.P + 2) == data.x(7 * c.P + 2, 3));
+  for (Activation act : {Activation::kCubic, Activation::kLinear})
+    for (int J : {16, 128}) {
+      REQUIRE(ConvBatchable(c.P, J));
+      Rng rng(6);
+      SingleConv<float> model(J, c.P, c.d, act, 1.0, rng);
+      const SoftmaxCrossEntropy<float> loss(2);
+      SinglePass<float> one, four, plain;
+      Vec<float> g_one, g_four(3);  // a stale size and stale values are overwritten
+      g_four.setConstant(7);
+      model.ForwardBackward(data.x, data.label.data(), loss, one, g_one);
+      model.ForwardBackward(data.x, data.label.data(), loss, four, g_four, &interleaved);
+      INFO("cubic " << (act == Activation::kCubic) << ", J = " << J);
+      CHECK(four.loss == one.loss);  // exactly: the same sums in the same order
+      CHECK(four.errors == one.errors);
+      CHECK(four.finite == one.finite);
+      CHECK(four.f == one.f);
+      CHECK(g_four == g_one);
+      CHECK(g_one.norm() > 0);
+      // And both are the forward pass's outputs and loss.
+      model.Forward(data.x, data.label.data(), loss, plain);
+      CHECK(four.loss == Approx(plain.loss).epsilon(1e-6));
+      CHECK((four.f - plain.f).cwiseAbs().maxCoeff() <= 1e-5 * plain.f.cwiseAbs().maxCoeff());
+      CHECK(four.errors == plain.errors);
+    }
+}
+
+}  // namespace pmoe

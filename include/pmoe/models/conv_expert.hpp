@@ -65,4 +65,9 @@ template <typename T>
 void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation act,
                           ConvSlope<T>& slope, int k0, T* a);
 
+// x (N * P, d), sample i's patches in rows [i P, i P + P), as ConvForwardBackward4 reads it:
+// (N, d * P), coordinate c of patch p at column c P + p.
+template <typename T>
+RowMat<T> InterleavePatches(const RowMat<T>& x, int P);
+
 }  // namespace pmoe
