@@ -490,13 +490,29 @@ TEST_CASE("The switch MoE's forward pass is the spec's formula, written out", "[
 
 namespace pmoe {
 
+namespace {
+
+// Data C as the four-sample kernel takes it (P = 4 patches of d = 50), N = 203: fifty batches of
+// four and three samples alone.
+struct BatchableData {
+  ClusterSpec c;
+  int N = 203;
+  Dataset data;
+  BatchableData() {
+    c.d = 50;
+    c.P = 4;
+    data = ClusterModel(c, 4).Draw(Split::kTrain, N);
+  }
+};
+
+}  // namespace
+
 TEST_CASE("Four samples at a time through the experts change no bit of the training pass",
           "[chen][gradient]") {
-  ClusterSpec c;
-  c.d = 50;
-  c.P = 4;
-  const int N = 203;  // fifty batches of four and three samples alone
-  const Dataset data = ClusterModel(c, 4).Draw(Split::kTrain, N);
+  const BatchableData batchable;
+  const ClusterSpec& c = batchable.c;
+  const int N = batchable.N;
+  const Dataset& data = batchable.data;
   const SwitchInput<float> plain = MakeSwitchInput(data.x, c.P);
   const SwitchInput<float> interleaved = MakeSwitchInput(data.x, c.P, /*interleave=*/true);
   REQUIRE(interleaved.interleaved(7, 3 * c.P + 2) == data.x(7 * c.P + 2, 3));
@@ -537,16 +553,10 @@ TEST_CASE("Four samples at a time through the experts change no bit of the train
       }
 }
 
-}  // namespace pmoe
-
-namespace pmoe {
-
 TEST_CASE("The single model's four-at-a-time pass changes no bit of training", "[chen][gradient]") {
-  ClusterSpec c;
-  c.d = 50;
-  c.P = 4;
-  const int N = 203;  // fifty batches of four and three samples alone
-  const Dataset data = ClusterModel(c, 4).Draw(Split::kTrain, N);
+  const BatchableData batchable;
+  const ClusterSpec& c = batchable.c;
+  const Dataset& data = batchable.data;
   const RowMat<float> interleaved = InterleavePatches(data.x, c.P);
   REQUIRE(interleaved(7, 3 * c.P + 2) == data.x(7 * c.P + 2, 3));
   for (Activation act : {Activation::kCubic, Activation::kLinear})
