@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "pmoe/core/errors.hpp"
 #include "pmoe/models/conv_expert.hpp"
 
 namespace pmoe {
@@ -176,6 +177,8 @@ void ConvForwardBackward(const RowMat<T>& x, int P, const int* ids, int count, c
   }
 }
 
+namespace {
+
 // kShared: the four samples share one set of parameters (the single model): each filter row is
 // loaded once, and each gradient row is held in a register while the four samples' updates are
 // added to it in turn, instead of being stored and loaded again between them (a chain through
@@ -255,6 +258,8 @@ void ConvForwardBackward4Impl(const ConvBatch<T>& batch, int d, int J, Activatio
   }
 }
 
+}  // namespace
+
 template <typename T>
 void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation act,
                           ConvSlope<T>& slope, int k0, T* a) {
@@ -270,6 +275,7 @@ void ConvForwardBackward4(const ConvBatch<T>& batch, int d, int J, Activation ac
 
 template <typename T>
 RowMat<T> InterleavePatches(const RowMat<T>& x, int P) {
+  PMOE_CHECK(P > 0 && x.rows() % P == 0) << x.rows() << " rows, P = " << P;
   const Eigen::Index N = x.rows() / P, d = x.cols();
   RowMat<T> out(N, d * P);
   for (Eigen::Index i = 0; i < N; ++i)
