@@ -21,6 +21,13 @@ namespace {
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")
+// GCC 12 warns that its own AVX-512 intrinsics read an uninitialized `__Y` when the file is built
+// for a CPU without AVX-512 (-march=haswell, PMOE_MARCH): their `_mm512_undefined_ps()`
+// placeholder for a merge operand that the full mask discards (GCC bug 105593). Nothing here
+// reads an undefined value.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 // v[i] (16 vectors) becomes its transpose: lane j of the new v[i] is lane i of the old v[j].
 inline void Transpose16(__m512 v[16]) {
@@ -192,6 +199,7 @@ void Block(const float* const* rows, int live, int d, const float* wt, int q, fl
   if (h != nullptr) ReluOutputRows<NB>(zt.data(), live, q, a, h);
 }
 
+#pragma GCC diagnostic pop
 #pragma GCC pop_options
 
 }  // namespace
