@@ -55,9 +55,9 @@ __attribute__((target("avx2,fma"))) float Chains256() {
 
 }  // namespace
 
-FmaPeak MeasureFmaPeak() {
+FmaPeak MeasureFmaPeak(bool allow_avx512) {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f"))
+  if (allow_avx512 && __builtin_cpu_supports("avx512f"))
     return {BestGflops(Chains512, 16 * 16 * 2), "AVX-512: 16 chains of 512-bit FMA"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {BestGflops(Chains256, 12 * 8 * 2), "AVX2: 12 chains of 256-bit FMA"};

@@ -328,7 +328,9 @@ constexpr const char* kUsage =
     "One thread per trial, 50 fixed epochs, no early stop, 2000 test samples: the cells of\n"
     "../shared/peer/README.md. GFLOP/s count the models' nominal products (2 FLOPs per\n"
     "multiply-add, docs/results/benchmarks.md); \"of peak\" is their fraction of this core's FMA\n"
-    "peak (fma_peak.cpp), measured in every round.\n"
+    "peak (fma_peak.cpp), measured in every round: on the vectors the kernels run on, so with\n"
+    "PMOE_KERNELS=avx2 on an AVX-512 CPU the 256-bit peak (with a PMOE_MARCH=haswell build, a\n"
+    "stand-in for a CPU without AVX-512).\n"
     "The CPU (model name, family, model, as lscpu names them) heads every output: figures from\n"
     "different CPUs are not comparable.\n";
 
@@ -414,8 +416,11 @@ int Main(const std::vector<std::string>& args) {
   PeakRounds peaks;
   MemoryProbe memory;
   std::vector<double> load_ns, read_gbs;
+  // The peak of the vectors the kernels run on: with PMOE_KERNELS=avx2 (or portable) on an
+  // AVX-512 CPU, the 256-bit one.
+  const bool avx512_kernels = ActiveKernelPath() == KernelPath::kAvx512;
   for (int round = 0; round < max_rounds; ++round) {
-    const FmaPeak peak = MeasureFmaPeak();
+    const FmaPeak peak = MeasureFmaPeak(avx512_kernels);
     peaks.gflops.push_back(peak.gflops);
     peaks.how = peak.how;
     const MemoryReading reading = memory.Measure();
