@@ -1,9 +1,9 @@
-// TopLAllExperts in AVX-512 for n <= 16 patches. Patch j's rank (how many patches come before
-// it: larger, or equal at a lower index) is counted against the n - 1 others, and J_s[t] is the
-// patch of rank t: the same ranks as the scalar rule in topl.hpp, so the same routes. With 3-16
-// experts they fill the lanes (row j of the scores is patch j's value for every expert: one load,
-// and the n rank counts are independent chains); with fewer, one expert at a time fills the lanes
-// with its n values instead.
+// TopLAllExperts in AVX-512 (and, for 3-8 experts, AVX2) for n <= 16 patches. Patch j's rank
+// (how many patches come before it: larger, or equal at a lower index) is counted against the
+// n - 1 others, and J_s[t] is the patch of rank t: the same ranks as the scalar rule in topl.hpp,
+// so the same routes. With 3-16 experts they fill the lanes (row j of the scores is patch j's
+// value for every expert: one load, and the n rank counts are independent chains); with fewer,
+// one expert at a time fills the lanes with its n values instead.
 #include <immintrin.h>
 
 #include "pmoe/models/kernel_path.hpp"
@@ -22,6 +22,7 @@ struct Lanes8 {
   using F = __m256;
   using I = __m256i;
   using M = __mmask8;
+  static M FirstLanes(int k) { return static_cast<M>((1u << k) - 1); }
   static F Load(M m, const float* p) { return _mm256_maskz_loadu_ps(m, p); }
   static M Ge(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_GE_OQ); }
   static M Gt(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_GT_OQ); }
@@ -36,6 +37,7 @@ struct Lanes16 {
   using F = __m512;
   using I = __m512i;
   using M = __mmask16;
+  static M FirstLanes(int k) { return static_cast<M>((1u << k) - 1); }
   static F Load(M m, const float* p) { return _mm512_maskz_loadu_ps(m, p); }
   static M Ge(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
   static M Gt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
@@ -47,36 +49,9 @@ struct Lanes16 {
   static void Store(int* p, I v) { _mm512_storeu_si512(p, v); }
 };
 
-// N > 0: exactly N patches, every loop unrolled; N = 0: n patches (n <= 16), loops as written.
-template <typename L, int N>
-void RankAndSelect(const float* scores, int n, int k, int l, int* out) {
-  if constexpr (N > 0) n = N;
-  const auto experts = static_cast<typename L::M>((1u << k) - 1);
-  typename L::F v[16];
-  for (int j = 0; j < n; ++j) v[j] = L::Load(experts, scores + j * k);
-  const auto one = L::Set1(1);
-  typename L::I rank[16];
-#pragma GCC unroll 16
-  for (int j = 0; j < n; ++j) {
-    auto r = L::Zero();
-    // Patch i comes before patch j when v_i > v_j, or v_i = v_j and i < j.
-#pragma GCC unroll 16
-    for (int i = 0; i < n; ++i)
-      if (i != j) r = L::AddIf(r, i < j ? L::Ge(v[i], v[j]) : L::Gt(v[i], v[j]), one);
-    rank[j] = r;
-  }
-  alignas(64) int chosen[16];
-  for (int t = 0; t < l; ++t) {
-    // The lowest patch of rank t. Ranks are distinct unless a value is NaN (the loss then
-    // diverges): patch 0 when none has rank t, in range.
-    const auto want = L::Set1(t);
-    auto patch = L::Zero();
-#pragma GCC unroll 16
-    for (int j = n - 1; j >= 0; --j) patch = L::MoveIf(patch, L::Eq(rank[j], want), L::Set1(j));
-    L::Store(chosen, patch);
-    for (int s = 0; s < k; ++s) out[s * l + t] = chosen[s];
-  }
-}
+namespace rank512 {
+#include "topl_rank.inc"
+}  // namespace rank512
 
 // One expert at a time, its n values in the lanes: better when few experts would fill few lanes.
 void RankPerExpert(const float* scores, int n, int k, int l, int* out) {
@@ -107,28 +82,54 @@ void RankPerExpert(const float* scores, int n, int k, int l, int* out) {
   }
 }
 
-template <typename L>
-void RankAndSelectAnyN(const float* scores, int n, int k, int l, int* out) {
-  if (n == 16)
-    RankAndSelect<L, 16>(scores, n, k, l, out);
-  else
-    RankAndSelect<L, 0>(scores, n, k, l, out);
-}
+#pragma GCC pop_options
+
+// The same ranks in AVX2 for 3-8 experts, on CPUs without AVX-512: compares give all-ones lanes
+// instead of mask bits (subtracting one adds 1), a blend moves where they are set.
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+
+struct Avx2Lanes8 {
+  using F = __m256;
+  using I = __m256i;
+  using M = __m256i;  // -1 in the lanes that hold
+  static M FirstLanes(int k) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static F Load(M m, const float* p) { return _mm256_maskload_ps(p, m); }
+  static M Ge(F a, F b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GE_OQ)); }
+  static M Gt(F a, F b) { return _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_GT_OQ)); }
+  static I Zero() { return _mm256_setzero_si256(); }
+  static I Set1(int x) { return _mm256_set1_epi32(x); }
+  static I AddIf(I r, M m, I) { return _mm256_sub_epi32(r, m); }
+  static M Eq(I a, I b) { return _mm256_cmpeq_epi32(a, b); }
+  static I MoveIf(I a, M m, I b) { return _mm256_blendv_epi8(a, b, m); }
+  static void Store(int* p, I v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+};
+
+namespace rank256 {
+#include "topl_rank.inc"
+}  // namespace rank256
 
 #pragma GCC pop_options
 
 }  // namespace
 
 bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out) {
-  if (n > 16 || l > n || ActiveKernelPath() != KernelPath::kAvx512) return false;
+  if (n > 16 || l > n) return false;
+  if (ActiveKernelPath() == KernelPath::kAvx2 && k >= 3 && k <= 8) {
+    rank256::RankAndSelectAnyN<Avx2Lanes8>(scores, n, k, l, out);
+    return true;
+  }
+  if (ActiveKernelPath() != KernelPath::kAvx512) return false;
   // Measured per sample, n = 16, l = 4: k = 2 in 87 ns with experts in lanes, 60 one expert at
   // a time; k = 3 about equal; k = 8 in 89 against 231.
   if (k <= 2 || k > 16)
     RankPerExpert(scores, n, k, l, out);
   else if (k <= 8)
-    RankAndSelectAnyN<Lanes8>(scores, n, k, l, out);
+    rank512::RankAndSelectAnyN<Lanes8>(scores, n, k, l, out);
   else
-    RankAndSelectAnyN<Lanes16>(scores, n, k, l, out);
+    rank512::RankAndSelectAnyN<Lanes16>(scores, n, k, l, out);
   return true;
 }
 

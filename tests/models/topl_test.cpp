@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
+#include "pmoe/models/kernel_path.hpp"
 
 namespace pmoe {
 
@@ -38,22 +40,56 @@ TEST_CASE("TopL agrees with a stable sort on random strided data", "[topl]") {
 
 namespace pmoe {
 
-TEST_CASE("TopLAllExperts equals TopL expert by expert", "[topl]") {
-  Rng rng(5);
-  // Every expert count of the vector paths (1-2 one expert at a time, 3-8 and 9-16 in lanes,
-  // more one at a time again), n = 16 (fully unrolled) and any n up to 20 (scalar past 16).
-  for (int rep = 0; rep < 600; ++rep) {
-    const int n = rep % 3 == 0 ? 16 : 1 + rng.Below(20), k = 1 + rep % 20;
-    const int l = 1 + rng.Below(n);
-    std::vector<float> scores(n * k);
-    for (auto& x : scores) x = static_cast<float>(rng.Below(4));  // many ties
-    std::vector<int> all(k * l), one(l);
-    TopLAllExperts(scores.data(), n, k, l, all.data());
-    for (int s = 0; s < k; ++s) {
-      TopL(scores.data() + s, k, n, l, one.data());
-      REQUIRE(std::vector<int>(all.begin() + s * l, all.begin() + (s + 1) * l) == one);
+TEST_CASE("TopLAllExperts equals TopL expert by expert", "[topl][portable]") {
+  const KernelPath before = ActiveKernelPath();
+  for (KernelPath path : {KernelPath::kAvx512, KernelPath::kAvx2, KernelPath::kPortable}) {
+    if (!CpuRuns(path)) continue;
+    ForceKernelPath(path);
+    INFO(KernelPathName(path));
+    Rng rng(5);
+    // Every expert count of the vector paths (1-2 one expert at a time, 3-8 and 9-16 in lanes,
+    // more one at a time again; 3-8 in lanes on AVX2), n = 16 (fully unrolled) and any n up to
+    // 20 (scalar past 16).
+    for (int rep = 0; rep < 600; ++rep) {
+      const int n = rep % 3 == 0 ? 16 : 1 + rng.Below(20), k = 1 + rep % 20;
+      const int l = 1 + rng.Below(n);
+      std::vector<float> scores(n * k);
+      for (auto& x : scores) x = static_cast<float>(rng.Below(4));  // many ties
+      std::vector<int> all(k * l), one(l);
+      TopLAllExperts(scores.data(), n, k, l, all.data());
+      for (int s = 0; s < k; ++s) {
+        TopL(scores.data() + s, k, n, l, one.data());
+        REQUIRE(std::vector<int>(all.begin() + s * l, all.begin() + (s + 1) * l) == one);
+      }
     }
   }
+  ForceKernelPath(before);
+}
+
+TEST_CASE("AVX2's top-l routes are AVX-512's, NaN scores included", "[topl][portable]") {
+  // With a NaN the ranks collide and the vector rule (the lowest patch of each rank, patch 0 for
+  // a rank no patch has) departs from the scalar one; the two vector paths must still agree.
+  if (!CpuRuns(KernelPath::kAvx512)) {
+    WARN("SKIPPED: this CPU has no AVX-512 to compare the AVX2 routes with");
+    return;
+  }
+  const KernelPath before = ActiveKernelPath();
+  Rng rng(8);
+  for (int rep = 0; rep < 300; ++rep) {
+    const int n = rep % 2 == 0 ? 16 : 1 + rng.Below(16), k = 3 + rep % 6;
+    const int l = 1 + rng.Below(n);
+    std::vector<float> scores(n * k);
+    for (auto& x : scores) x = static_cast<float>(rng.Below(4));
+    for (int bad = 0; bad < 1 + rep % 3; ++bad) scores[rng.Below(n * k)] = NAN;
+    std::vector<int> wide(k * l, -1), narrow(k * l, -2);
+    ForceKernelPath(KernelPath::kAvx512);
+    TopLAllExperts(scores.data(), n, k, l, wide.data());
+    ForceKernelPath(KernelPath::kAvx2);
+    TopLAllExperts(scores.data(), n, k, l, narrow.data());
+    INFO("n = " << n << ", k = " << k << ", l = " << l);
+    REQUIRE(narrow == wide);
+  }
+  ForceKernelPath(before);
 }
 
 }  // namespace pmoe

@@ -36,9 +36,9 @@ void TopL(const T* v, int stride, int n, int l, int* out) {
   }
 }
 
-// TopLAllExperts below for float and n <= 16 in AVX-512 (topl_simd.cpp); false when it cannot
-// (more patches, or a CPU without AVX-512: the scalar rule gives the same routes) and nothing
-// was written.
+// TopLAllExperts below for float and n <= 16 in AVX-512, or in AVX2 for 3-8 experts
+// (topl_simd.cpp); false when it cannot (more patches, other expert counts on AVX2, no AVX2: the
+// scalar rule gives the same routes) and nothing was written.
 bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out);
 
 // TopL for every expert of one sample at once: scores is (n, k) row-major (scores[j*k + s] =
