@@ -16,6 +16,6 @@ struct FmaPeak {
 // allow_avx512 false: the 256-bit peak even on an AVX-512 CPU, for a run whose kernels were told
 // to stay narrower (PMOE_KERNELS=avx2 with a PMOE_MARCH=haswell build stands in for a CPU
 // without AVX-512).
-FmaPeak MeasureFmaPeak(bool allow_avx512 = true);
+FmaPeak MeasureFmaPeak(bool allow_avx512);
 
 }  // namespace pmoe
