@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "pmoe/core/rng.hpp"
+#include "pmoe/stats/decision_rule.hpp"
 #include "pmoe/precision/sequential_interval.hpp"
 
 namespace pmoe {
@@ -39,6 +40,24 @@ const char* VerdictName(Verdict verdict) {
       return "undecided";
   }
   return "?";
+}
+
+Verdict VerdictOf(double estimate, double lo, double hi, double threshold, double half_width,
+                  bool last) {
+  // The one decision rule (stats/decision_rule.hpp), read from the "above" side: a target names
+  // the side of its threshold by its verdict, the claim that reads it says which side it needs.
+  switch (Decide(estimate, lo, hi, threshold, Side::kAbove, half_width)) {
+    case Decision::kShown:
+      return Verdict::kAbove;
+    case Decision::kExcluded:
+      return Verdict::kBelow;
+    case Decision::kWithin:
+      return Verdict::kWithin;
+    case Decision::kOpen:
+    case Decision::kUntestable:
+      break;
+  }
+  return last ? Verdict::kUndecided : Verdict::kRunning;
 }
 
 void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells) {
@@ -131,14 +150,7 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   look.lo = d.lo;
   look.hi = d.hi;
   const bool last = look.index + 1 == static_cast<int>(totals_.size());
-  // Precise enough: both sides of the interval within half_width of the estimate.
-  const bool narrow = settings_.half_width > 0 && d.hi - d.estimate <= settings_.half_width &&
-                      d.estimate - d.lo <= settings_.half_width;
-  look.verdict = d.lo > settings_.threshold   ? Verdict::kAbove
-                 : d.hi < settings_.threshold ? Verdict::kBelow
-                 : narrow                     ? Verdict::kWithin
-                 : last                       ? Verdict::kUndecided
-                                              : Verdict::kRunning;
+  look.verdict = VerdictOf(d.estimate, d.lo, d.hi, settings_.threshold, settings_.half_width, last);
   return look;
 }
 

@@ -35,6 +35,12 @@ enum class Verdict { kRunning, kAbove, kBelow, kWithin, kUndecided };
 // "running", "above", "below", "within", "undecided"
 const char* VerdictName(Verdict verdict);
 
+// A look's verdict from its interval by the one decision rule (stats/decision_rule.hpp):
+// kAbove / kBelow when the interval excludes the threshold, kWithin when it is narrow, else
+// kUndecided at the last look and kRunning before it.
+Verdict VerdictOf(double estimate, double lo, double hi, double threshold, double half_width,
+                  bool last);
+
 struct PrecisionSettings {
   double threshold = 0;   // the value the interval must exclude
   double half_width = 0;  // > 0: also stop once the interval is this narrow (each side)

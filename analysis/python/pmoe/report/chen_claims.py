@@ -121,10 +121,9 @@ def table_figure(ev, workdir, title):
 RULE_1 = ("In every published setting, for each single model (linear, cubic; J = 128), from at "
           "least 3 paired trials: the paired difference of mean test accuracy MoE cubic − single "
           "with its 95 % interval, and the single model's mean test accuracy with its interval. "
-          "Supported when every difference's interval lies above 0 with a difference of at least "
-          "0.01 (the effect size) and every single model's interval lies below 0.95 (it does not "
+          "Supported when every difference's interval lies above 0.01 (the effect size) and every single model's interval lies below 0.95 (it does not "
           "learn the task); not supported when a difference's interval lies below 0.01 or a "
-          "single model's interval at or above 0.95; undecided otherwise; not testable when a "
+          "single model's interval above 0.95; undecided otherwise; not testable when a "
           "cell is missing.")
 
 
@@ -165,8 +164,8 @@ RULE_2 = ("In every published setting, from at least 3 trials: the linear MoE's 
           "entropy with its 95 % interval, against a quarter of its largest value log K (an "
           "expert receiving one cluster has entropy 0; K clusters spread evenly, log K), and the "
           "paired difference of mean test accuracy MoE cubic − MoE linear. Supported when every "
-          "entropy interval lies at or above log K / 4 (the experts mix clusters) and every "
-          "accuracy difference's interval above 0 with a difference of at least 0.01; not "
+          "entropy interval lies above log K / 4 (the experts mix clusters) and every accuracy "
+          "difference's interval above 0.01; not "
           "supported when an entropy interval lies below log K / 4 or a difference's below "
           "0.01; undecided otherwise.")
 
@@ -203,8 +202,8 @@ def claim_2(ev, workdir):
 RULE_3 = ("In every published setting, from at least 3 trials: the cubic MoE's mean dispatch "
           "entropy with its 95 % interval and its mean test accuracy with its interval. "
           "Supported when every entropy interval lies below log K / 4 (each expert receives "
-          "mostly one cluster) and every accuracy interval at or above 0.95; not supported when "
-          "an entropy interval lies at or above log K / 4 or an accuracy interval below 0.95; "
+          "mostly one cluster) and every accuracy interval above 0.95; not supported when "
+          "an entropy interval lies above log K / 4 or an accuracy interval below 0.95; "
           "undecided otherwise.")
 
 
@@ -238,9 +237,9 @@ def claim_3(ev, workdir):
 RULE_4 = ("From the curves recorded along training (curve_entropy, every few steps, training set): "
           "for each MoE, the mean over at least 3 trials of the first and the last recorded "
           "dispatch entropy, with 95 % intervals. Supported when the cubic MoE's last entropy's "
-          "interval lies below log K / 4, its first entropy's interval at or above it, and the "
-          "linear MoE's last entropy's interval at or above log K / 4; not supported when one of "
-          "these intervals lies on the wrong side; undecided when one straddles log K / 4.")
+          "interval lies below log K / 4, its first entropy's interval above it, and the "
+          "linear MoE's last entropy's interval above log K / 4; not supported when one of "
+          "these intervals lies on the wrong side; undecided when one holds log K / 4 (the one decision rule).")
 
 
 def curves(ev, cell, column):
@@ -369,8 +368,8 @@ RULE_6 = ("The same MoE under the authors' code (published: noisy-value gate, do
           "loss) and under the paper's text (paper: softmax gate, logistic loss), fresh data per "
           "trial, from at least 3 paired trials: in every setting and variant, the paired "
           "difference of mean test accuracy MoE cubic − MoE linear with its 95 % interval. "
-          "Supported when every interval lies above 0 with a difference of at least 0.01 (the "
-          "effect size) under both variants; not supported when one lies below 0.01; undecided "
+          "Supported when every interval lies above 0.01 (the effect size) under both "
+          "variants; not supported when one lies below 0.01; undecided "
           "otherwise. The sizes are the point: compare them.")
 
 

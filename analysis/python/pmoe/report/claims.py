@@ -13,9 +13,10 @@ import numpy as np
 
 from pmoe.plots import figures
 from pmoe.report.evidence import bootstrap, slope_vs_log, weighted_mean
-from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, UNTESTABLE, Finding,
-                               at_least, at_most, enough, figure_path, finite, fmt, interval,
-                               level_at_least)
+from pmoe.report import decision
+from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, OUTCOME, UNTESTABLE,
+                               Finding, at_least, at_most, enough, figure_path, finite, fmt,
+                               interval, level_at_least)
 
 # Effect sizes the rules require (docs/guide/reports.md): a difference smaller than these is
 # "not supported" once its interval shows it is smaller, however significant.
@@ -41,14 +42,13 @@ def flagged_note(rows, columns=("flag", "acc_flag")):
 RULE_A = ("For each pMoE (separate, joint) against the CNN on paired data, two conditions. "
           "(1) Accuracy: at each N with at least 3 paired trials, the paired difference of mean "
           "test accuracy pMoE − CNN with its 95 % interval; 'higher' at N when the interval lies "
-          "above 0 and the difference is at least 0.01 (the effect size), 'lower' when the "
-          "interval lies below 0. It holds when the pMoE is higher at some N and lower at none, "
+          "above 0.01 (the effect size), 'lower' when the interval lies below 0. It holds when the pMoE is higher at some N and lower at none, "
           "fails when it is lower at some N or the interval lies below 0.01 at every N, and is "
           "undecided otherwise. It is tested whatever the share's fate. (2) Samples: N_acc, the "
           "N where mean test accuracy reaches 0.95, and the pMoE's share N_acc(pMoE)/N_acc(CNN) "
           "with its interval (a bound where an N_acc lies outside the N grid); it holds when the "
-          "share's interval lies below 1 and the share is at most 0.9 (at least 10 % fewer "
-          "samples), fails when the interval (or bound) lies above 0.9, is undecided otherwise "
+          "share's interval (or bound) lies below 0.9 (at least 10 % fewer samples), fails when "
+          "it lies above 0.9, is undecided otherwise "
           "and not testable when the share is n/a (both N_acc beyond the grid). The paper's 60 % "
           "is reported as inside or outside the interval. Supported when both hold for both "
           "pMoE; not supported when any fails (a significant accuracy deficit is enough, "
@@ -89,7 +89,9 @@ def accuracy_condition(ev, finding, kind, Ns):
 
 
 def share_condition(ratio):
-    """Condition (2) of (a) from pmoe-analyze's cnn/pMoE N_acc ratio row: outcome, text."""
+    """Condition (2) of (a) from pmoe-analyze's cnn/pMoE N_acc ratio row: outcome, text. The
+    share N_acc(pMoE)/N_acc(CNN) is decided below 0.9 by the one rule (a bound is an interval
+    open at one end)."""
     if ratio["bound"] == "n/a":
         return UNTESTABLE, "n/a (both beyond the N grid)"
     limit = 1 - SHARE_EFFECT
@@ -97,22 +99,16 @@ def share_condition(ratio):
         op, value = ratio["bound"].split()
         share = 1 / float(value)
         # "> r" on the ratio is "< 1/r" on the share, and the other way round.
-        if op == ">":
-            outcome = HOLDS if share <= limit else OPEN
-            return outcome, f"< {share:.3g} (a bound)"
-        return (FAILS if share > limit else OPEN), f"> {share:.3g} (a bound)"
-    share = 1 / ratio["N_star_ratio"]
-    # An open interval end (null: beyond what the bootstrap resolved) gives 0 or inf.
-    lo_s = 1 / ratio["hi"] if ratio["hi"] else 0.0
-    hi_s = 1 / ratio["lo"] if ratio["lo"] else math.inf
-    text = interval(share, lo_s, hi_s) + (", 0.6 inside" if lo_s <= 0.6 <= hi_s
-                                          else ", 0.6 outside")
-    if hi_s < 1 and share <= limit:
-        return HOLDS, text
-    if lo_s > limit:
-        return FAILS, text
-    return OPEN, text
-
+        lo_s, hi_s = (0.0, share) if op == ">" else (share, math.inf)
+        text = f"{'<' if op == '>' else '>'} {share:.3g} (a bound)"
+    else:
+        share = 1 / ratio["N_star_ratio"]
+        # An open interval end (null: beyond what the bootstrap resolved) gives 0 or inf.
+        lo_s = 1 / ratio["hi"] if ratio["hi"] else 0.0
+        hi_s = 1 / ratio["lo"] if ratio["lo"] else math.inf
+        text = interval(share, lo_s, hi_s) + (", 0.6 inside" if lo_s <= 0.6 <= hi_s
+                                              else ", 0.6 outside")
+    return OUTCOME[decision.decide(share, lo_s, hi_s, limit, decision.BELOW)], text
 
 
 def claim_a(ev, workdir):
@@ -166,7 +162,7 @@ def swept(summary):
 RULE_B = ("The exponent of N_acc (the N where mean test accuracy reaches 0.95) against l over "
           "l ≥ l*, a log-log least-squares slope with its 95 % paired bootstrap interval, over the "
           "l whose N_acc lies inside the N grid (a finite slope is the polynomial reading). "
-          "Supported when the interval lies above 0 and the exponent is at least 0.2 (the effect "
+          "Supported when the interval lies above 0.2 (the effect "
           "size: N_acc grows by at least 15 % per doubling of l); not supported when the "
           "interval lies below 0.2 (growth too small or none); undecided otherwise; not testable "
           "with fewer than 3 such l. The success-probability reading's exponent (N*) is shown "
@@ -226,8 +222,8 @@ def exponent_growth(ev, workdir, axis, short, kind):
 RULE_C = ("At each N, the least-squares slope of mean test accuracy against log l over l ≥ l* "
           "(against log k over the k where Assumption 4.4 holds: the joint router's mean rate "
           "≥ 0.95 at that N), with its 95 % paired bootstrap interval, from at least 3 trials. "
-          "'Falls' at N when the interval lies below 0 and the slope is at most −0.01 accuracy "
-          "per unit of log l (the effect size: about 0.7 points per doubling); 'rises' when the "
+          "'Falls' at N when the interval lies below −0.01 accuracy per unit of log l (the "
+          "effect size: about 0.7 points per doubling); 'rises' when the "
           "interval lies above 0; 'too small' when the interval lies above −0.01. Supported when "
           "accuracy falls at some N and rises at none; not supported when it rises somewhere or "
           "is too small at every N; undecided otherwise; not testable for k when Assumption 4.4 "
@@ -317,8 +313,8 @@ def _ones(ev):
 RULE_D = ("The separate router's hit rate at l = 4 (the fraction of test samples whose "
           "discriminative patch is among the 4 patches routed to its class's expert), its mean "
           "over at least 3 trials with a 95 % paired bootstrap interval, with the router trained "
-          "on router_N = 300 samples. Supported when the interval lies at or above 0.95, not "
-          "supported when it lies below 0.95, undecided when it straddles 0.95; the other "
+          "on router_N = 300 samples. Supported when the interval lies above 0.95, not "
+          "supported when it lies below 0.95, undecided when it holds 0.95; the other "
           "router_N are shown for context.")
 
 
@@ -338,7 +334,7 @@ def claim_d(ev, workdir):
             outcome = level_at_least(lo, hi, 0.95)
             finding.check("hit rate at router_N = 300", outcome,
                           f"{interval(m, lo, hi)} against 0.95")
-        finding.conclude(f"mean hit rate {interval(m, lo, hi)} at or above 0.95 at router_N = 300")
+        finding.conclude(f"mean hit rate {interval(m, lo, hi)} above 0.95 at router_N = 300")
     summary = ev.summary()
     path = figure_path(workdir, ev, "router_vs_router_N")
     if figures.metric_vs_axis(summary, "model.router_N", [], "router_hit",
@@ -353,9 +349,9 @@ def claim_d(ev, workdir):
 RULE_E = ("The joint router's per-class Assumption 4.4 rates (the fraction of a class's test "
           "samples for which one expert gives the discriminative patch the largest gating value "
           "among its selected patches), means over at least 3 trials with 95 % paired bootstrap "
-          "intervals, at N = 300, k = 8, l = 6. Supported when the class-1 (o1) interval lies at "
-          "or above 0.95 and the class-2 (o2) interval at or above 0.92; not supported when "
-          "either lies below its level; undecided when one straddles it.")
+          "intervals, at N = 300, k = 8, l = 6. Supported when the class-1 (o1) interval lies "
+          "above 0.95 and the class-2 (o2) interval above 0.92; not supported when "
+          "either lies below its level; undecided when one holds it.")
 
 
 def claim_e(ev, workdir):
@@ -372,7 +368,7 @@ def claim_e(ev, workdir):
         if enough(finding, name, values):
             finding.check(name, level_at_least(lo, hi, target),
                           f"{interval(m, lo, hi)} against {target:.2f}")
-    finding.conclude("; ".join(f"{n}: {interval(m, lo, hi)} at or above {t:.2f}"
+    finding.conclude("; ".join(f"{n}: {interval(m, lo, hi)} above {t:.2f}"
                                for n, (m, lo, hi, t) in rates.items()))
     path = figure_path(workdir, ev, "class_rates")
     if figures.claimed_levels(rates, f"{ev.name}: joint router, N = 300", path):
@@ -387,11 +383,9 @@ RULE_F = ("With l = l* = 4 fixed, n/l grows with n. Read on N_acc (the N where m
           "on N* (success probability 0.5) are shown beside it, with what they would say. "
           "(1) The exponent of N_acc(CNN)/N_acc(separate) against n (log-log slope over the n "
           "where both N_acc lie inside the N grid, 95 % paired bootstrap interval): holds when "
-          "the interval lies above 0 and the exponent is at least 0.2 (the effect size), fails "
-          "when the interval lies below 0.2. (2) Separate pMoE's own N_acc does not grow with "
+          "the interval lies above 0.2 (the effect size), fails when it lies below 0.2. (2) Separate pMoE's own N_acc does not grow with "
           "n: holds when its exponent's interval lies below 0.2 (growth of 0.2 excluded: thin "
-          "data cannot show this), fails when the interval lies above 0 with an exponent of at "
-          "least 0.2. Supported when both hold, not supported when either fails, undecided "
+          "data cannot show this), fails when the interval lies above 0.2. Supported when both hold, not supported when either fails, undecided "
           "otherwise, not testable when fewer than 3 values of n give an estimate inside the "
           "grid. Where the sweep also varies l over at least 3 values at its largest n (the "
           "decade sweep: l = 4..64 at n = 64, n/l = 1..16 on one data set), the same conditions "
@@ -416,9 +410,8 @@ def f_conditions(finding, ratio, own, name, axis="n"):
         OPEN: f"{text}: growth of at least ({axis})^{EXPONENT_EFFECT} neither shown nor excluded",
         UNTESTABLE: f"fewer than 3 values of {axis} with both estimates inside the N grid"}[outcome])
     grows, text = exponent_condition(own)
-    flat = {HOLDS: FAILS, UNTESTABLE: UNTESTABLE}.get(grows)
-    if flat is None:
-        flat = HOLDS if own["hi"] < EXPONENT_EFFECT else OPEN
+    # Flat is the other side of the same decision: growth of the effect size excluded.
+    flat = {HOLDS: FAILS, FAILS: HOLDS}.get(grows, grows)
     finding.check(f"separate's own {name} flat in {axis}", flat, {
         HOLDS: f"{text} lies below {EXPONENT_EFFECT}", FAILS: f"{text}: it grows with {axis}",
         OPEN: f"{text}: growth of {EXPONENT_EFFECT} not excluded (too little data to show it "
@@ -506,7 +499,7 @@ RULE_G = ("For each asked l* (and each other swept data parameter), at the sweep
           "above 0.999, fails when one lies below; (2) every trial's realized l* (1 + the most "
           "δ'-closer irrelevant patches in any sample, measured on the generated data) equals "
           "the l* asked: fails on the first trial where it does not. Supported when both hold "
-          "everywhere; not supported when either fails; undecided when an interval straddles "
+          "everywhere; not supported when either fails; undecided when an interval holds "
           "0.999. With data.confusers = fixed every sample carries l* − 1 confusers, so (2) "
           "fails only if the generator misplaces them (δ'-closeness is measured, not assumed); "
           "with uniform confusers it also fails when no sample reached l* − 1. Not testable on "

@@ -3,9 +3,10 @@ the verdicts, the Finding a rule returns, the decisions of one condition against
 the data-sufficiency test, and the combination of a rule's conditions into its verdict.
 
 A rule is a list of conditions. Each condition is decided from a measured value with its 95 %
-interval against the effect size the rule states:
-    HOLDS      the interval shows it (e.g. lies above 0 and the estimate reaches the effect size)
-    FAILS      the interval shows it does not (e.g. lies below the effect size)
+interval against the effect size the rule states, by the one decision rule of every page and
+precision target (pmoe.report.decision):
+    HOLDS      the interval lies beyond the effect size, on the claimed side
+    FAILS      the interval lies on the other side of it: the effect is excluded
     UNDECIDED  neither: more trials would tell
     UNTESTABLE the data cannot test it (too few trials, an estimate outside the grid, a cell
                missing)
@@ -16,6 +17,8 @@ one cannot be tested, "undecided" when none fails or is untestable but one is un
 import math
 import os
 from dataclasses import dataclass, field
+
+from pmoe.report import decision
 
 SUPPORTED, NOT_SUPPORTED, NOT_TESTABLE = "supported", "not supported", "not testable"
 UNDECIDED, ERROR, NOT_RUN = "undecided", "error", "not run"
@@ -85,38 +88,34 @@ def finite(*values):
                for v in values)
 
 
+# A decision (pmoe.report.decision, the one rule) as a condition's outcome.
+OUTCOME = {decision.SHOWN: HOLDS, decision.EXCLUDED: FAILS, decision.WITHIN: OPEN,
+           decision.OPEN: OPEN, decision.UNTESTABLE: UNTESTABLE}
+
+
 def at_least(value, lo, hi, effect):
-    """The claim "the quantity is positive and at least `effect`": HOLDS when its interval lies
-    above 0 and the estimate reaches the effect size, FAILS when the interval lies below the
-    effect size (an effect too small to matter, or one the other way), OPEN otherwise;
-    UNTESTABLE without a finite interval."""
-    if not finite(value, lo, hi):
-        return UNTESTABLE
-    if lo > 0 and value >= effect:
-        return HOLDS
-    if hi < effect:
-        return FAILS
-    return OPEN
+    """The claim "the quantity is at least `effect`" (a growth, a gain): HOLDS when its interval
+    lies above the effect size, FAILS when it lies below it, OPEN when it holds it, UNTESTABLE
+    without an interval (the one decision rule, pmoe.report.decision)."""
+    return OUTCOME[decision.decide(value, lo, hi, effect, decision.ABOVE)]
 
 
 def at_most(value, lo, hi, effect):
-    """The claim "the quantity is negative and at most -`effect`" (a fall of at least effect)."""
-    return at_least(-value, -hi, -lo, effect) if finite(value, lo, hi) else UNTESTABLE
+    """The claim "the quantity is at most -`effect`" (a fall of at least effect)."""
+    return OUTCOME[decision.decide(value, lo, hi, -effect, decision.BELOW)]
 
 
-def level_at_least(lo, hi, level):
-    """The claim "the mean is at least `level`": HOLDS when the interval lies at or above it,
-    FAILS when it lies below it, OPEN when it straddles it."""
-    if not finite(lo, hi):
-        return UNTESTABLE
-    return HOLDS if lo >= level else FAILS if hi < level else OPEN
+def level_at_least(lo, hi, level, estimate=None):
+    """The claim "the mean is at least `level`": HOLDS when the interval lies above it, FAILS
+    when it lies below it, OPEN when it holds it."""
+    return OUTCOME[decision.decide(lo if estimate is None else estimate, lo, hi, level,
+                                   decision.ABOVE)]
 
 
-def level_below(lo, hi, level):
+def level_below(lo, hi, level, estimate=None):
     """The claim "the mean is below `level`"."""
-    if not finite(lo, hi):
-        return UNTESTABLE
-    return HOLDS if hi < level else FAILS if lo >= level else OPEN
+    return OUTCOME[decision.decide(hi if estimate is None else estimate, lo, hi, level,
+                                   decision.BELOW)]
 
 
 def trials_with_values(*columns):
