@@ -278,3 +278,34 @@ def test_f_reads_over_n_over_l_only_where_l_spans_n_over_l_wider_than_n():
     headline = [(n, l) for n in (8, 16, 32) for l in range(1, 9)]
     assert claims.l_leg(SummaryOnly(headline)) is None
     assert claims.l_leg(SummaryOnly([(8, 4), (16, 4), (32, 4), (64, 4)])) is None
+
+
+# One rule for the page and the precision target ------------------------------------------------
+def precision_attrs(estimate, lo, hi, verdict, over="data.n", where="", statistic="ratio_exponent"):
+    return {"precision": f"target={statistic};over={over};reading=mean_accuracy;"
+                         f"threshold=0.2;half_width=0.15;where={where};alpha=0.05",
+            "precision_looks": f"all\t1\t100\t0.02\t0.3\t-0.5\t0.9\trunning\n"
+                               f"all\t2\t300\t0.01\t{estimate}\t{lo}\t{hi}\t{verdict}\n"}
+
+
+@pytest.mark.parametrize("target, verdict_of_target, expected", [
+    ((0.009, -0.105, 0.108), "below", "not supported"),
+    ((0.35, 0.24, 0.46), "above", "supported"),
+    ((0.22, 0.12, 0.30), "within", "undecided"),
+])
+def test_rule_f_decides_on_the_files_precision_target(tmp_path, target, verdict_of_target,
+                                                      expected):
+    # The fixed-sample interval says "undecided"; the target decided on the same rows.
+    ev = evidence_f((0.32, 0.11, 0.75), (0.0, -0.1, 0.1))
+    ev.attrs = precision_attrs(*target, verdict_of_target)
+    f = claims.claim_f(ev, str(tmp_path))
+    assert f.verdict == expected
+    assert any("precision target" in q for q, _ in f.numbers)
+
+
+def test_a_target_for_another_statistic_is_not_read(tmp_path):
+    ev = evidence_f((0.32, 0.11, 0.75), (0.0, -0.1, 0.1))
+    ev.attrs = precision_attrs(0.009, -0.105, 0.108, "below", statistic="exponent")
+    assert claims.claim_f(ev, str(tmp_path)).verdict == "undecided"
+    ev.attrs = precision_attrs(0.009, -0.105, 0.108, "running")
+    assert claims.claim_f(ev, str(tmp_path)).verdict == "undecided"

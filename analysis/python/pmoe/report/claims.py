@@ -13,7 +13,7 @@ import numpy as np
 
 from pmoe.plots import figures
 from pmoe.report.evidence import bootstrap, slope_vs_log, weighted_mean
-from pmoe.report import decision
+from pmoe.report import decision, precision_record
 from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, OUTCOME, UNTESTABLE,
                                Finding, at_least, at_most, enough, figure_path, finite, fmt,
                                interval, level_at_least)
@@ -177,6 +177,17 @@ def exponent_condition(e):
     return outcome, f"exponent {interval(e['exponent'], e['lo'], e['hi'], 2)}"
 
 
+def with_target(ev, row, statistic, over, where=None):
+    """The exponent row `row` decided on the file's precision target instead, when the file holds
+    one for this statistic (N_acc reading, the rule's effect size): its interval is the one that
+    stays valid under the target's stopping. Returns (row, the target's text or "")."""
+    t = precision_record.matching(getattr(ev, "attrs", {}), statistic, over, "mean_accuracy",
+                                  EXPONENT_EFFECT, where)
+    if t is None or row is None:
+        return row, ""
+    return dict(row, exponent=t.estimate, lo=t.lo, hi=t.hi), t.text()
+
+
 def claim_b(ev, workdir):
     return exponent_growth(ev, workdir, "model.l", "l", "separate")
 
@@ -196,7 +207,11 @@ def exponent_growth(ev, workdir, axis, short, kind):
                                 f"{fmt(e['theory'])})", interval(e["exponent"], e["lo"], e["hi"])
                                 + ("" if reading == "mean_accuracy" else
                                    f" (this reading alone: {outcome})")))
-    outcome, text = exponent_condition(rows.get("mean_accuracy"))
+    decided, target = with_target(ev, rows.get("mean_accuracy"), "exponent", axis)
+    if target:
+        finding.numbers.append((f"exponent of N_acc over {short}, decided by the file's "
+                                "precision target", target))
+    outcome, text = exponent_condition(decided)
     finding.check(f"N_acc grows with {short}", outcome, {
         HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
         OPEN: f"{text}: growth of at least {short}^{EXPONENT_EFFECT} neither shown nor excluded",
@@ -465,7 +480,13 @@ def claim_f(ev, workdir):
     word = "n" if top is None else "n/l"
     f_conditions(other, *readings["N*"], "N*", word)
     other.conclude("both conditions hold")
-    f_conditions(finding, *readings["N_acc"], "N_acc", word)
+    ratio, target = with_target(ev, readings["N_acc"][0], "ratio_exponent",
+                                "data.n" if top is None else "data.n/model.l",
+                                None if top is None else f"data.n={top:g}")
+    if target:
+        finding.numbers.append((f"exponent of N_acc(CNN)/N_acc(separate) over {axis_text}, "
+                                "decided by the file's precision target", target))
+    f_conditions(finding, ratio, readings["N_acc"][1], "N_acc", word)
     finding.conclude(f"the CNN/separate N_acc ratio grows with {axis_text} by at least "
                      f"({'n' if top is None else 'n/l'})^{EXPONENT_EFFECT}; separate's own N_acc "
                      "is shown to grow less")

@@ -36,6 +36,7 @@ class Evidence:
         self.wall_seconds = (float(rf.trials["wall_ms"].sum() / 1000) if "wall_ms" in rf.trials
                              else math.nan)
         self.trials_per_cell = rf.trials_per_cell
+        self.attrs = rf.attrs  # the root attributes: config, precision record, ...
 
     def _json(self, *args):
         if args not in self._cache:
