@@ -75,6 +75,12 @@ def finding_section(f, run_seconds=None):
              f"{verdict_span(f.verdict)}</h3>" +
              (f"<p class='rule-error'>{esc(f.reason)}</p>" if f.verdict == "error" else
               f"<p>{esc(f.reason)}</p>")]
+    if f.scale:
+        parts.append(f"<p class='meta'>Scale of this verdict: {esc(f.scale)}.</p>")
+    for verdict, source, scale, why, link in f.reference:
+        parts.append(f"<p class='meta'>Reference verdict ({esc(source)}, {esc(scale)}): "
+                     f"{verdict_span(verdict)} <a href='{esc(link)}'>reference page</a>"
+                     + (f". They differ: {esc(why)}." if why else ": the same.") + "</p>")
     if f.config:
         run = run_seconds
         parts.append(f"<details><summary>config <code>{esc(f.config)}</code>"
@@ -113,14 +119,21 @@ def render(evaluated, seconds, scale, results, paper, bootstrap):
         "failed, with its message. Intervals are 95 % paired bootstrap intervals over trial indices "
         f"({bootstrap} replicates): trial t of every cell of a sweep sees the same data "
         "set. " + paper["readings"] + "</p>")
+    with_refs = any(f.reference for _, findings in evaluated for f in findings)
     parts.append("<h2>Verdicts</h2><table><tr><th>claim</th><th>data</th><th>sweep</th>"
-                 "<th>verdict</th><th>why</th></tr>")
+                 "<th>verdict</th><th>scale</th><th>why</th>"
+                 + ("<th>reference verdict</th>" if with_refs else "") + "</tr>")
     for (cid, text, _, _, _), findings in evaluated:
         for i, f in enumerate(findings):
+            refs = "<br>".join(f"{verdict_span(v)} <a href='{esc(link)}'>{esc(src)}</a>"
+                               + (f" ({esc(why)})" if why else "")
+                               for v, src, _, why, link in f.reference)
             parts.append("<tr>" + (f"<td rowspan='{len(findings)}'><a href='#claim-{cid}'>({cid})"
                                    f"</a> {esc(text)}</td>" if i == 0 else "") +
                          f"<td>{esc(f.data)}</td><td>{esc(f.source)}</td>"
-                         f"<td>{verdict_span(f.verdict)}</td><td>{esc(f.reason)}</td></tr>")
+                         f"<td>{verdict_span(f.verdict)}</td><td>{esc(f.scale)}</td>"
+                         f"<td>{esc(f.reason)}</td>" + (f"<td>{refs}</td>" if with_refs else "")
+                         + "</tr>")
     parts.append("</table>")
     for (cid, text, rule, _, _), findings in evaluated:
         parts.append(f"<h2 id='claim-{cid}'>({cid}) {esc(text)}</h2>")

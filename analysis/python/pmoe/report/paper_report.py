@@ -21,7 +21,8 @@ from pmoe.cli import run
 from pmoe.plots import figures
 from pmoe.report import chen_claims
 from pmoe.report import claims as claim_rules
-from pmoe.report import evidence, rules
+from pmoe.report import evidence, reference_verdicts, rules
+from pmoe.report.scale import scale_of
 from pmoe.report.evidence import Evidence
 from pmoe.report.page import render
 
@@ -73,8 +74,26 @@ def evaluate(claim_list, results, analyze, workdir):
             findings.append(rules.run_rule(fn, ev, os.path.join(workdir, cid), label))
             findings[-1].config = ev.config_path
             findings[-1].config_text = ev.config_text
+            findings[-1].scale = scale_of(ev)
         out.append((claim, findings))
     return out, seconds
+
+
+def attach_reference(evaluated, args):
+    """Puts the reference page's verdicts of the same claim and data beside each finding, with
+    the link from this page and why they differ (pmoe.report.reference_verdicts)."""
+    ref_page = args.reference or os.path.join(
+        "results", "reference", "paper" if args.paper == "chowdhury" else "chen", "report.html")
+    if os.path.abspath(os.path.dirname(ref_page)) == os.path.abspath(args.results):
+        return
+    refs = reference_verdicts.read(ref_page)
+    link = os.path.relpath(os.path.abspath(ref_page),
+                           os.path.dirname(os.path.abspath(args.out)))
+    for (cid, *_), findings in evaluated:
+        for f in findings:
+            f.reference = [(r["verdict"], r["source"], r.get("scale", ""),
+                            reference_verdicts.why_they_differ(f, r), f"{link}#claim-{cid}")
+                           for r in reference_verdicts.beside(f, cid, refs)]
 
 
 def main():
@@ -90,6 +109,10 @@ def main():
                     help="report the claims the main job's headline sweep answers")
     ap.add_argument("--paper", choices=sorted(PAPERS), default="chowdhury",
                     help="whose claims: chowdhury (pMoE, the default) or chen (the switch MoE)")
+    ap.add_argument("--reference", default=None,
+                    help="the reference page whose verdicts are shown beside this page's "
+                         "(default: results/reference/paper/report.html, or chen/ for --paper "
+                         "chen; none when RESULTS is the reference's own folder)")
     args = ap.parse_args()
     if args.headline and args.paper != "chowdhury":
         ap.error("--headline reports Chowdhury et al.'s claims: leave out --paper")
@@ -101,10 +124,12 @@ def main():
     # The page embeds its figures as PNG; their folder is thrown away.
     with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
         evaluated, seconds = evaluate(claim_list, args.results, args.analyze, workdir)
+        attach_reference(evaluated, args)
         page = render(evaluated, seconds, args.scale, args.results, PAPERS[args.paper],
                       evidence.BOOTSTRAP)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     atomic.write_text(args.out, page)  # the whole page or the previous one, never half
+    reference_verdicts.write(args.out, evaluated)
     errors = 0
     for (cid, _, _, _, _), findings in evaluated:
         for f in findings:

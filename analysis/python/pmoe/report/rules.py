@@ -41,6 +41,8 @@ class Finding:
     config: str = ""               # the config's path and text, as the result file recorded them
     config_text: str = ""
     conditions: list = field(default_factory=list)  # (condition, outcome, why)
+    scale: str = ""                # trials per cell and axis ranges the verdict was reached at
+    reference: list = field(default_factory=list)   # (verdict, source, scale, why they differ)
 
     def check(self, name, outcome, why=""):
         """Records one condition's outcome (HOLDS, FAILS, OPEN, UNTESTABLE)."""
