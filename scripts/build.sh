@@ -34,6 +34,7 @@ if [[ $mode == tools ]]; then
   cmake --build build -j"$(nproc)" --target pmoe-tools
 else
   bash scripts/install-deps.sh --tests
+  bash scripts/install-mnist.sh  # the MNIST digits the tests and the MNIST configs read
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPMOE_BUILD_TESTS=ON "${launcher[@]}" "$@" \
     >/dev/null
   cmake --build build -j"$(nproc)"

@@ -22,6 +22,9 @@ for tool in build/sweeps/pmoe-sweep build/analysis/pmoe-analyze; do
   [ -x "$tool" ] || { echo "paper-report: $tool is missing: build first (bash scripts/build.sh)" >&2; exit 2; }
 done
 
+# The MNIST configs (the paper's own digits) read them from where this installs them.
+bash scripts/install-mnist.sh
+
 out=results/paper/$scale
 mkdir -p "$out"
 start=$(date +%s)

@@ -189,7 +189,9 @@ std::vector<ParamInfo> SharedRows() {
           PMOE_FIELD(data.confusers), {"fixed", "uniform"}),
       Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
           PMOE_FIELD(data.noise)),
-      Row("data.idx_dir", "directory of MNIST-format IDX files (train-*, t10k-*)",
+      Row("data.idx_dir",
+          "image data: mnist (MNIST digits, scripts/install-mnist.sh), fashion-mnist, or a "
+          "directory of MNIST-format IDX files (train-*, t10k-*)",
           PMOE_FIELD(data.idx_dir)),
       Row("data.class_pos", "image class playing o1 (label 0, y = +1)", PMOE_FIELD(data.class_pos),
           {}, 0, 255),

