@@ -141,11 +141,6 @@ ParamInfo Extra(ParamInfo info, std::string fallback) {
   return info;
 }
 
-ParamInfo Unkeyed(ParamInfo info) {
-  info.keyed_at_default = false;
-  return info;
-}
-
 ParamInfo Core(ParamInfo info) {
   info.core = true;
   return info;
@@ -278,6 +273,11 @@ std::vector<ParamInfo> BuildTable() {
 #undef PMOE_FIELD
 
 }  // namespace
+
+ParamInfo Unkeyed(ParamInfo info) {
+  info.keyed_at_default = false;
+  return info;
+}
 
 const std::vector<ParamInfo>& ParamTable() {
   static const std::vector<ParamInfo> table = BuildTable();

@@ -135,7 +135,8 @@ ImageModel::ImageModel(const DataSpec& spec, std::shared_ptr<const ImageDataset>
 }
 
 void ImageModel::Draw(Split split, int count, Dataset& out) const {
-  const ImageSplit& source = split == Split::kTrain ? images_->train : images_->test;
+  // A router sample is drawn from the training images, never from the test pool.
+  const ImageSplit& source = split == Split::kTest ? images_->test : images_->train;
   const int n = spec_.n, d = images_->rows * images_->cols;
   out.n = n;
   out.d = d;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/class_pairs.hpp"
@@ -93,6 +94,8 @@ class SeparateLearner final : public SgdLearner {
     return out;
   }
 
+  void UseRouterSamples(const Dataset& router) override { router_set_ = &router; }
+
   Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) override {
     const PatchBlocks<float> routed = model_->Prepare(test.x, test.size());
     Evaluation on_test = EvaluateOn(routed, test, metrics);
@@ -104,9 +107,16 @@ class SeparateLearner final : public SgdLearner {
   }
 
  private:
+  // The router sample of its own (model.router_samples), or null: the training set's first
+  // router_N samples.
+  const Dataset* router_set_ = nullptr;
+
   void BeforeSgd(const Dataset& train, Metrics& metrics) override {
     RouterOptions options;
-    options.samples = spec_.model.router_N > 0 ? spec_.model.router_N : spec_.N;
+    const Dataset& routed = router_set_ != nullptr ? *router_set_ : train;
+    options.samples = router_set_ != nullptr ? routed.size()
+                      : spec_.model.router_N > 0 ? spec_.model.router_N
+                                                 : spec_.N;
     options.lr = spec_.model.router_lr;
     options.batch = spec_.model.router_batch;
     options.epochs = spec_.model.router_epochs;
@@ -117,7 +127,7 @@ class SeparateLearner final : public SgdLearner {
         << " classes (Validate asks k = c)";
     // Two classes: the binary router phase (one pair); more: pairwise (MODEL.md §7, M.1).
     metrics.Set("router_steps",
-                static_cast<double>(TrainPairwiseRouters(train, options, rng, model.router())));
+                static_cast<double>(TrainPairwiseRouters(routed, options, rng, model.router())));
   }
 };
 
@@ -132,6 +142,17 @@ class Separate final : public SgdModelFamily {
     r.insert(r.end(), {"model.l", "model.k", "model.sigma_r", "model.router_N", "model.router_lr",
                        "model.router_batch", "model.router_epochs"});
     return r;
+  }
+  // Unkeyed at its default, so that every cell run before it existed keeps its key and seeds.
+  std::vector<ParamInfo> params() const override {
+    return {Unkeyed(ExtraInt(
+        "model.router_samples", 0, 0, 100000000,
+        "separate pMoE: train the router on this many fresh samples of its own (Algorithm 1's "
+        "router sample; Lemma 4.1 asks for about n^2/(1 - delta_d)^2), not on the training set "
+        "(0: the training set's first router_N)"))};
+  }
+  int RouterSamples(const TrialSpec& spec) const override {
+    return static_cast<int>(ExtraIntValue(spec, "model.router_samples"));
   }
   std::vector<MetricInfo> metrics() const override {
     std::vector<MetricInfo> m = RouterHitMetrics();
@@ -150,6 +171,8 @@ class Separate final : public SgdModelFamily {
                 "class, MODEL.md §7), or 0 for one per class whatever c");
     Require(model.router_N <= spec.N, spec, where, "model.router_N",
             "0 (all N) or an integer in 1..N (N = " + std::to_string(spec.N) + ")");
+    Require(RouterSamples(spec) == 0 || model.router_N == 0, spec, where, "model.router_N",
+            "0 when model.router_samples gives the router a sample of its own");
   }
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
@@ -163,7 +186,8 @@ class Separate final : public SgdModelFamily {
     // The router phase, pair by pair (MODEL.md §7; two classes: the one pair): each pair's
     // samples, so every sample once, and class 0's twice when c is odd.
     const double pairs = static_cast<double>(RouterPairs(shape.classes).size());
-    const double routed_samples = N * 2 * pairs / shape.classes;
+    const double router_N = RouterSamples(spec) > 0 ? RouterSamples(spec) : N;
+    const double routed_samples = router_N * 2 * pairs / shape.classes;
     // y_i sum_j x_i^(j) once per sample, then one add per coordinate per sample per epoch.
     const double router =
         (routed_samples * n * d + spec.model.router_epochs * routed_samples * d) / 2;

@@ -79,7 +79,13 @@ void Run(const TrialSpec& spec, TestSetCache* test_cache, Clock::time_point star
 
   const auto train_start = Clock::now();
   const DataShape shape{train.n, train.d, train.classes};
-  auto learner = ModelFamilyOf(spec).Make(spec, shape, result.seeds.init);
+  const ModelFamily& model_family = ModelFamilyOf(spec);
+  auto learner = model_family.Make(spec, shape, result.seeds.init);
+  thread_local Dataset router_set;
+  if (const int router_samples = model_family.RouterSamples(spec); router_samples > 0) {
+    source->Draw(Split::kRouter, router_samples, router_set);
+    learner->UseRouterSamples(router_set);
+  }
   const TrainOutcome outcome = learner->Train(train, result.metrics);
   result.epochs = outcome.epochs;
   result.steps = outcome.steps;

@@ -88,6 +88,10 @@ std::vector<std::string> SplitTrimmed(const std::string& text, char sep);
 // default (keyed_at_default false), with that default, when the key's families read it.
 void AddUnkeyedDefaults(std::map<std::string, std::string>& params);
 
+// The row, keyed only away from its default: a parameter added after sweeps were run keeps
+// every earlier cell's key (and so its seeds) while it is at its default.
+ParamInfo Unkeyed(ParamInfo info);
+
 // Rows for a family's own parameters, stored in TrialSpec::extra (absent: the default).
 ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,
                    const std::string& help);

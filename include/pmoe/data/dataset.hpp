@@ -8,7 +8,9 @@
 
 namespace pmoe {
 
-enum class Split { kTrain = 0, kTest = 1 };
+// kRouter: a separate router sample (Algorithm 1's router phase on samples of its own, drawn from
+// the training distribution in a stream of its own; model.router_samples).
+enum class Split { kTrain = 0, kTest = 1, kRouter = 2 };
 
 // N samples, n patches, d patch dimension, c classes.
 struct Dataset {

@@ -71,6 +71,9 @@ class Learner {
   virtual Evaluation EvaluateTrain() = 0;
   // Accuracy and loss on `test`, and the family's test metrics (router hit rates, ...).
   virtual Evaluation EvaluateTest(const Dataset& test, Metrics& metrics) = 0;
+  // A router sample of its own (ModelFamily::RouterSamples > 0), given before Train and kept by
+  // reference until the learner is gone. Learners without a router phase ignore it.
+  virtual void UseRouterSamples(const Dataset& /*router*/) {}
 };
 
 // What the theory says a family needs: its sufficient sample complexity (MODEL.md §9, samples
@@ -105,6 +108,9 @@ class ModelFamily {
                                         uint64_t init_seed) const = 0;
   // The theory's sample complexity of this model (none unless a family declares it).
   virtual SampleBound Bound() const { return {}; }
+  // Samples of a separate router sample the trial draws for this spec (Split::kRouter) and gives
+  // to the learner before training; 0: none (the router, if any, trains on the training set).
+  virtual int RouterSamples(const TrialSpec& /*spec*/) const { return 0; }
 };
 
 // The explicit list of families every binary knows (family_list.cpp): the built-in ones, then
