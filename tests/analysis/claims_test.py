@@ -309,3 +309,16 @@ def test_a_target_for_another_statistic_is_not_read(tmp_path):
     assert claims.claim_f(ev, str(tmp_path)).verdict == "undecided"
     ev.attrs = precision_attrs(0.009, -0.105, 0.108, "running")
     assert claims.claim_f(ev, str(tmp_path)).verdict == "undecided"
+
+
+def test_rule_f_outside_lemma_41_is_not_testable_with_the_rows_verdict_beside(tmp_path):
+    ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
+    ev.cells = [{"model.kind": "separate", "data.n": "64", "data.delta_d": "0.2", "N": str(N)}
+                for N in (48, 768)] + [{"model.kind": "cnn", "data.n": "64", "N": "48"}]
+    f = claims.claim_f(ev, str(tmp_path))
+    assert f.verdict == "not testable" and "Lemma 4.1" in f.reason
+    assert dict(f.numbers)["the rows alone would say"].startswith("supported")
+    # A router sample of its own of the lemma's order: inside the hypotheses again.
+    for c in ev.cells:
+        c["model.router_samples"] = "6400"
+    assert claims.claim_f(ev, str(tmp_path)).verdict == "supported"

@@ -413,7 +413,10 @@ RULE_F = ("With l = l* = 4 fixed, n/l grows with n. Read on N_acc (the N where m
           "otherwise, not testable when fewer than 3 values of n give an estimate inside the "
           "grid. Where the sweep also varies l over at least 3 values at its largest n (the "
           "decade sweep: l = 4..64 at n = 64, n/l = 1..16 on one data set), the same conditions "
-          "are read over n/l there instead of over n.")
+          "are read over n/l there instead of over n. The theorems assume a router trained as "
+          "Lemma 4.1 asks: where separate pMoE's router had fewer than n²/(1 − δd)² samples in "
+          "a cell of the fit (its own model.router_samples, else its training set), the claim "
+          "is not testable on those rows, and what they alone say is shown beside it.")
 
 
 def f_rows(tables, reading):
@@ -502,6 +505,7 @@ def claim_f(ev, workdir):
     finding.numbers.append(("the N* reading would say (the rule reads N_acc)",
                             f"{other.verdict}: {other.reason}"))
     finding.reason += f" (the N* reading: {other.verdict})"
+    outside_lemma_41(ev, finding, top)
     path = figure_path(workdir, ev, "nacc_n")
     if figures.nstar_loglog(tables, "data.n" if top is None else "data.n/model.l",
                             f"{ev.name}: sample complexity against {axis_text}", path,
@@ -518,6 +522,51 @@ def claim_f(ev, workdir):
             finding.figures.append(("Phase map over l: success rate over (N, l), per n", path))
     finding.budget_note = flagged_note(ev.sample_complexity("data.n")["nstar"])
     return finding
+
+
+def router_samples(cell):
+    """The samples separate pMoE's router trained on in this cell: its own sample
+    (model.router_samples), else the training set's first router_N, else all N."""
+    own = int(float(cell.get("model.router_samples", 0) or 0))
+    if own > 0:
+        return own
+    first = int(float(cell.get("model.router_N", 0) or 0))
+    return first if first > 0 else int(float(cell["N"]))
+
+
+def outside_lemma_41(ev, finding, top=None):
+    """Theorems 4.2 and 4.3 assume a router trained as Lemma 4.1 asks, on about
+    n^2 / (1 - delta_d)^2 samples. Where separate pMoE's router had fewer in a cell of the fit,
+    the rows are outside the theorem's hypotheses: the verdict is "not testable" there, with what
+    the rows alone say beside it (f_ratio_decade_lemma41.ini gives the router its own sample)."""
+    short = []
+    for c in ev.cells:
+        if c.get("model.kind") != "separate" or "data.delta_d" not in c:
+            continue
+        n = int(float(c["data.n"]))
+        if top is not None and n != int(top):
+            continue
+        needed = n * n / (1 - float(c["data.delta_d"])) ** 2
+        if router_samples(c) < needed:
+            short.append((n, router_samples(c), needed))
+    if not short:
+        finding.numbers.append(("Lemma 4.1's router sample", "met in every separate pMoE cell"))
+        return
+    ns = sorted({n for n, _, _ in short})
+    worst = min(short, key=lambda t: t[1] / t[2])
+    where = ", ".join(str(n) for n in ns)
+    finding.numbers.append((
+        "Lemma 4.1's router sample (n²/(1 − δd)²)",
+        f"not met in {len(short)} separate pMoE cell(s) at n = {where} (fewest: {worst[1]} "
+        f"samples where the lemma asks {worst[2]:.0f} at n = {worst[0]})"))
+    if finding.verdict not in (NOT_TESTABLE, "error"):
+        finding.numbers.append(("the rows alone would say", f"{finding.verdict}: "
+                                                            f"{finding.reason}"))
+        finding.verdict = NOT_TESTABLE
+        finding.reason = (f"outside the theorem's hypotheses: separate pMoE's router had fewer "
+                          f"samples than Lemma 4.1's n²/(1 − δd)² at n = {where} (the rows alone "
+                          f"say: {finding.numbers[-1][1]}); model.router_samples gives it a "
+                          "sample of its own (sweeps/configs/f_ratio_decade_lemma41.ini)")
 
 
 # (g) ---------------------------------------------------------------------------------------------
