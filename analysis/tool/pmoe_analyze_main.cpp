@@ -21,6 +21,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
+#include "estimate_tables.hpp"
 #include "report_command.hpp"
 
 namespace pmoe {
@@ -54,6 +55,18 @@ std::vector<cli::Option> RangeOptions() {
 std::vector<cli::Option> EstimateOptions() {
   return {
       {"threshold", "P", "success probability that defines N* (default 0.5)", {}, ""},
+      {"delta",
+       "D1,D2,...",
+       "quantile readings: N where the success probability reaches 1 - D, for each D "
+       "(default 0.5,0.2,0.1,0.05; the theorems hold with probability 1 - delta)",
+       {},
+       ""},
+      {"epsilon",
+       "E1,E2,...",
+       "also read success as test accuracy >= 1 - E for each E (default: the trials' "
+       "recorded success only)",
+       {},
+       ""},
       {"target-accuracy",
        "A",
        "mean test accuracy that defines N_acc (default 0.95: 1 - "
@@ -217,6 +230,17 @@ double NumberOption(const std::string& key, const std::string& text, double lo, 
   return v;
 }
 
+// "0.5,0.1" -> {0.5, 0.1}, each in [lo, hi]; duplicates dropped (one reading each).
+std::vector<double> NumberList(const std::string& key, const std::string& text, double lo,
+                               double hi) {
+  std::vector<double> values;
+  for (const std::string& item : CommaList(key, text)) {
+    const double v = NumberOption(key, item, lo, hi);
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+  }
+  return values;
+}
+
 // The table command's options; false when `arg` is none of them.
 Arguments Parse(const std::string& command, const cli::Parsed& args) {
   Arguments a;
@@ -232,6 +256,10 @@ Arguments Parse(const std::string& command, const cli::Parsed& args) {
       a.to = NumberOption(arg, text, -1e300, 1e300);
     else if (name == "threshold")
       a.options.threshold = NumberOption(arg, text, 1e-6, 1 - 1e-6);
+    else if (name == "delta")
+      a.options.deltas = NumberList(arg, text, 1e-6, 1 - 1e-6);
+    else if (name == "epsilon")
+      a.options.epsilons = NumberList(arg, text, 0, 1);
     else if (name == "target-accuracy")
       a.options.target_accuracy = NumberOption(arg, text, 0, 1);
     else if (name == "min-converged")
@@ -326,75 +354,6 @@ void Summary(const Results& results, const Arguments& a) {
   table.Print(std::cout, a.format);
 }
 
-// An estimate or interval end that may be a bound: +inf "> N_max", -inf "< N_min" in the aligned
-// view, empty in CSV and null in JSON (the grid column and N_min, N_max say which bound).
-TableValue Bounded(double v, double N_min, double N_max) {
-  if (std::isfinite(v) || std::isnan(v)) return TableValue::Number(v, 4);
-  TableValue t = TableValue::Number(NAN);
-  t.text =
-      v > 0 ? "> " + TableValue::Number(N_max, 6).text : "< " + TableValue::Number(N_min, 6).text;
-  return t;
-}
-
-const char* GridWord(const NStar& n) {
-  return std::isnan(n.estimate) ? "-" : n.below_grid ? "below" : n.above_grid ? "above" : "inside";
-}
-
-Table NStarTable(const SampleComplexity& sc) {
-  Table table({"series", sc.axis.empty() ? "axis" : sc.axis, "N_star", "lo", "hi", "grid",
-               "converged", "flag", "N_acc", "acc_lo", "acc_hi", "acc_grid", "acc_converged",
-               "acc_flag", "N_min", "N_max", "trials"});
-  const auto& success = sc.Of(Reading::kSuccess);
-  const auto& accuracy = sc.Of(Reading::kMeanAccuracy);
-  for (size_t s = 0; s < sc.series.size(); ++s)
-    for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
-      const NStar& n = success[s][i];
-      const NStar& a = accuracy[s][i];
-      const AxisPoint& p = sc.series[s].points[i];
-      auto flag = [](const NStar& e) {
-        return TableValue::Text(e.low_convergence ? "low_convergence" : "");
-      };
-      table.Add({TableValue::Text(sc.series[s].label),
-                 std::isnan(p.value) ? TableValue::Text(p.text.empty() ? "-" : p.text)
-                                     : TableValue::Number(p.value, 6),
-                 Bounded(n.estimate, n.N_min, n.N_max), Bounded(n.lo, n.N_min, n.N_max),
-                 Bounded(n.hi, n.N_min, n.N_max), TableValue::Text(GridWord(n)),
-                 TableValue::Number(n.converged_near, 3), flag(n),
-                 Bounded(a.estimate, a.N_min, a.N_max), Bounded(a.lo, a.N_min, a.N_max),
-                 Bounded(a.hi, a.N_min, a.N_max), TableValue::Text(GridWord(a)),
-                 TableValue::Number(a.converged_near, 3), flag(a), TableValue::Number(n.N_min, 6),
-                 TableValue::Number(n.N_max, 6), TableValue::Number(n.trials)});
-    }
-  return table;
-}
-
-Table ExponentTable(const std::vector<std::pair<Reading, Exponent>>& exponents) {
-  Table table({"series", "reading", "exponent", "lo", "hi", "intercept", "points", "theory",
-               "theory_formula"});
-  for (const auto& [reading, e] : exponents)
-    table.Add({TableValue::Text(e.label), TableValue::Text(ReadingName(reading)),
-               TableValue::Number(e.slope, 3), TableValue::Number(e.lo, 3),
-               TableValue::Number(e.hi, 3), TableValue::Number(e.intercept, 4),
-               TableValue::Number(e.points), TableValue::Number(e.theory, 3),
-               TableValue::Text(e.theory_formula)});
-  return table;
-}
-
-Table RatioTable(const std::vector<std::pair<Reading, Ratio>>& ratios, const std::string& axis) {
-  Table table({"ratio", "reading", axis, "N_star_ratio", "lo", "hi", "bound", "censored", "flag"});
-  for (const auto& [reading, r] : ratios)
-    for (size_t i = 0; i < r.axis_values.size(); ++i) {
-      TableValue estimate = TableValue::Number(r.estimate[i], 4);
-      if (r.censored[i]) estimate.text = r.bound[i];  // the aligned view shows the bound
-      table.Add({TableValue::Text(r.label), TableValue::Text(ReadingName(reading)),
-                 TableValue::Number(r.axis_values[i], 6), estimate, TableValue::Number(r.lo[i], 4),
-                 TableValue::Number(r.hi[i], 4), TableValue::Text(r.bound[i]),
-                 TableValue::Text(r.censored[i] ? "yes" : "no"),
-                 TableValue::Text(r.low_convergence[i] ? "low_convergence" : "")});
-    }
-  return table;
-}
-
 void PrintSection(const char* key, const Table& table, const Arguments& a, bool first) {
   if (a.format == Table::Format::kJson) {
     std::cout << (first ? "{" : ",") << "\"" << key << "\":";
@@ -403,6 +362,33 @@ void PrintSection(const char* key, const Table& table, const Arguments& a, bool 
   }
   if (a.format == Table::Format::kAligned) std::cout << "# " << key << "\n";
   table.Print(std::cout, a.format);
+}
+
+// What the columns mean, under the aligned tables.
+void PrintLegend(const SampleComplexity& sc, const Arguments& a) {
+  std::cout << "\nN_star: success probability " << a.options.threshold
+            << " (logistic fit in log N); N_acc: mean test accuracy " << a.options.target_accuracy
+            << " (monotone fit, interpolated in log N); quantiles: N where the success "
+               "probability reaches 1 - delta (success@P: P = 1 - delta; eps=E: test accuracy "
+               ">= 1 - E); > and <: outside the N grid, a bound\n";
+  bool flagged = false;
+  for (const auto& reading : sc.estimates)
+    for (const auto& series : reading)
+      for (const NStar& n : series) flagged = flagged || n.low_convergence;
+  if (flagged)
+    std::cout << "low_convergence: fewer than " << a.options.min_converged
+              << " of the trials near the estimate reached zero training error; it measures the "
+                 "training budget as much as the data (MODEL.md §5)\n";
+  if (a.command != "exponent") return;
+  std::cout << "exponent: slope of log N* against log " << a.axis
+            << " over the axis values whose N* lies inside the N grid; theory: the order of "
+            << (a.axis == "data.c" ? "MODEL.md §7's (appendix M) multiclass" : "MODEL.md §9's")
+            << " sufficient sample complexity (an upper bound)\n"
+            << "shape: constant, power law or one step, the smallest BIC on log N* weighted by "
+               "the bootstrap variance; trend_p: the fraction of bootstrap replicates whose "
+               "Mann-Kendall statistic is not positive (small: it grows); upper_exponent: the "
+               "slope over the upper half of the axis (log scale); controls: at l = n the "
+               "CNN/pMoE ratio should include 1\n";
 }
 
 int Run(const std::string& command, const cli::Parsed& args) {
@@ -437,46 +423,43 @@ int Run(const std::string& command, const cli::Parsed& args) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("cannot estimate sample complexity: ") + e.what());
   }
-  std::vector<std::pair<Reading, Exponent>> exponents;
-  std::vector<std::pair<Reading, Ratio>> ratios;
-  for (Reading reading : {Reading::kSuccess, Reading::kMeanAccuracy}) {
+  std::vector<ReadingExponent> exponents;
+  std::vector<ReadingRatio> ratios;
+  std::vector<ReadingControl> controls;
+  for (size_t reading = 0; reading < sc.readings.size(); ++reading) {
     if (a.command == "exponent") {
       for (const Exponent& e : FitExponents(sc, a.options, reading))
         exponents.push_back({reading, e});
       for (const Exponent& e : RatioExponents(sc, a.options, reading))
         exponents.push_back({reading, e});
+      for (const ControlCheck& c : EqualPatchControls(sc, a.options, reading))
+        controls.push_back({reading, c});
     }
     for (const Ratio& r : ModelRatios(sc, a.options, reading)) ratios.push_back({reading, r});
   }
   if (a.format == Table::Format::kCsv) {  // one table per CSV: the command's own
-    (a.command == "exponent" ? ExponentTable(exponents) : NStarTable(sc))
+    (a.command == "exponent" ? ExponentTable(sc, exponents) : NStarTable(sc))
         .Print(std::cout, a.format);
     return 0;
   }
   PrintSection("nstar", NStarTable(sc), a, true);
-  if (a.command == "exponent") PrintSection("exponents", ExponentTable(exponents), a, false);
+  PrintSection("quantiles", QuantileTable(sc), a, false);
+  if (a.command == "exponent") PrintSection("exponents", ExponentTable(sc, exponents), a, false);
   if (!ratios.empty() || a.format == Table::Format::kJson)
-    PrintSection("ratios", RatioTable(ratios, a.axis.empty() ? "axis" : a.axis), a, false);
+    PrintSection("ratios", RatioTable(sc, ratios), a, false);
+  if (a.command == "exponent" && (!controls.empty() || a.format == Table::Format::kJson))
+    PrintSection("controls", ControlTable(sc, controls), a, false);
+  if (a.command == "exponent" && a.format == Table::Format::kJson)
+    PrintSection("shapes", ShapeTable(sc, exponents), a, false);
   if (a.format == Table::Format::kJson) {
     std::cout << "}\n";
     return 0;
   }
-  std::cout << "\nN_star: success probability " << a.options.threshold
-            << " (logistic fit in log N); N_acc: mean test accuracy " << a.options.target_accuracy
-            << " (interpolated in log N); > and <: outside the N grid, a bound\n";
-  bool flagged = false;
-  for (int r = 0; r < 2; ++r)
-    for (const auto& series : sc.estimates[r])
-      for (const NStar& n : series) flagged = flagged || n.low_convergence;
-  if (flagged)
-    std::cout << "low_convergence: fewer than " << a.options.min_converged
-              << " of the trials near the estimate reached zero training error; it measures the "
-                 "training budget as much as the data (MODEL.md §5)\n";
-  if (a.command == "exponent")
-    std::cout << "exponent: slope of log N* against log " << a.axis
-              << " over the axis values whose N* lies inside the N grid; theory: the order of "
-              << (a.axis == "data.c" ? "MODEL.md §7's (appendix M) multiclass" : "MODEL.md §9's")
-              << " sufficient sample complexity (an upper bound)\n";
+  if (a.command == "exponent") {
+    std::cout << "\n# shapes\n";
+    PrintShapeSentences(sc, exponents);
+  }
+  PrintLegend(sc, a);
   return 0;
 }
 
