@@ -221,8 +221,8 @@ const char* ReadingName(Reading reading) {
 
 std::vector<ReadingSpec> MakeReadings(const SampleComplexityOptions& o) {
   std::vector<ReadingSpec> readings = {
-      {Reading::kSuccess, o.threshold, NAN, NAN, "success"},
-      {Reading::kMeanAccuracy, NAN, NAN, o.target_accuracy, "mean_accuracy"}};
+      {Reading::kSuccess, o.threshold, 1 - o.threshold, NAN, NAN, "success"},
+      {Reading::kMeanAccuracy, NAN, NAN, NAN, o.target_accuracy, "mean_accuracy"}};
   std::vector<double> epsilons = {NAN};
   epsilons.insert(epsilons.end(), o.epsilons.begin(), o.epsilons.end());
   for (double epsilon : epsilons)
@@ -230,7 +230,7 @@ std::vector<ReadingSpec> MakeReadings(const SampleComplexityOptions& o) {
       const double probability = 1 - delta;
       if (std::isnan(epsilon) && std::abs(probability - o.threshold) < 1e-12) continue;
       readings.push_back(
-          {Reading::kSuccess, probability, epsilon, NAN, ReadingLabel(probability, epsilon)});
+          {Reading::kSuccess, probability, delta, epsilon, NAN, ReadingLabel(probability, epsilon)});
     }
   return readings;
 }

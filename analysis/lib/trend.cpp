@@ -184,9 +184,12 @@ ShapeFit CompareShapes(const AxisEstimates& e) {
     f.step_ratio = std::exp(high - low);
   }
   f.bic_step = best_chi2 + 3 * penalty;
-  f.best = ShapeModel::kConstant;
-  if (f.bic_power < f.bic_constant) f.best = ShapeModel::kPowerLaw;
-  if (f.bic_step < std::min(f.bic_constant, f.bic_power)) f.best = ShapeModel::kStep;
+  // The simplest model within 2 of the smallest BIC: a smaller difference is "not worth more than
+  // a bare mention" (Kass and Raftery 1995), and a constant should not be called a power law on it.
+  const double best = std::min({f.bic_constant, f.bic_power, f.bic_step});
+  f.best = f.bic_constant <= best + 2 ? ShapeModel::kConstant
+           : f.bic_power <= best + 2  ? ShapeModel::kPowerLaw
+                                      : ShapeModel::kStep;
   return f;
 }
 

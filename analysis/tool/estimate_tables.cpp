@@ -78,7 +78,7 @@ Table QuantileTable(const SampleComplexity& sc) {
         if (spec.kind != Reading::kSuccess) continue;
         const NStar& n = sc.estimates[r][s][i];
         table.Add({TableValue::Text(sc.series[s].label), AxisValue(sc.series[s].points[i]),
-                   Name(sc, r), TableValue::Number(spec.Delta(), 3),
+                   Name(sc, r), TableValue::Number(spec.delta, 3),
                    TableValue::Number(spec.epsilon, 3), Bounded(n.estimate, n.N_min, n.N_max),
                    Bounded(n.lo, n.N_min, n.N_max), Bounded(n.hi, n.N_min, n.N_max),
                    TableValue::Text(GridWord(n)), TableValue::Number(n.converged_near, 3),

@@ -28,10 +28,10 @@ const char* ReadingName(Reading reading);  // "success", "mean_accuracy"
 struct ReadingSpec {
   Reading kind = Reading::kSuccess;
   double probability = 0.5;  // success: the success probability read (1 - delta)
+  double delta = 0.5;        // success: 1 - probability as given (0.2, not 0.19999999999999996)
   double epsilon = NAN;      // success: test accuracy >= 1 - epsilon; NaN: the recorded `success`
   double target = NAN;       // mean accuracy: the target (1 - epsilon)
   std::string name;          // "success", "mean_accuracy", "success@0.9", "success@0.9,eps=0.1"
-  double Delta() const { return 1 - probability; }
 };
 
 struct NStar {

@@ -49,7 +49,8 @@ TrendTest MonotoneTrend(const AxisEstimates& e);
 
 // Three models of log y over the fitted points, weighted by the replicates' variance of log y:
 // a constant (1 parameter), a power law a x^b (2) and one step between two levels (3: the levels
-// and where). The best has the smallest BIC = chi^2 + parameters * ln(points).
+// and where). BIC = chi^2 + parameters * ln(points); the best is the simplest model whose BIC is
+// within 2 of the smallest.
 enum class ShapeModel { kNone, kConstant, kPowerLaw, kStep };
 const char* ShapeModelName(ShapeModel model);  // "none", "constant", "power_law", "step"
 
