@@ -26,8 +26,8 @@ std::vector<std::pair<size_t, size_t>> ModelPairs(const SampleComplexity& sc) {
 // Ratio of N* between two series at their common axis values, with replicates.
 struct RatioData {
   std::vector<double> x, y;
-  std::vector<double> bounded;  // BoundedRatio of the estimates: a censored ratio's direction
-  std::vector<int> trials;      // the fewer trial indices of the two sides: the widening
+  std::vector<double> bounded;    // BoundedRatio of the estimates: a censored ratio's direction
+  std::vector<int> trials;        // the fewer trial indices of the two sides: the widening
   std::vector<bool> all_patches;  // the pMoE routes every patch (l = n)
   std::vector<std::vector<double>> replicates;
   std::vector<bool> censored, low_convergence;

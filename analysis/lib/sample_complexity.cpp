@@ -32,9 +32,9 @@ struct TrialTable {
 TrialTable MakeTrialTable(const Results& results, const std::vector<double>& epsilons) {
   TrialTable table;
   for (const TrialRecord& t : results.trials) table.trials = std::max(table.trials, t.trial + 1);
-  table.success.assign(1 + epsilons.size(), std::vector<std::vector<int8_t>>(
-                                                results.cells.size(),
-                                                std::vector<int8_t>(table.trials, -1)));
+  table.success.assign(1 + epsilons.size(),
+                       std::vector<std::vector<int8_t>>(results.cells.size(),
+                                                        std::vector<int8_t>(table.trials, -1)));
   table.accuracy.assign(results.cells.size(), std::vector<double>(table.trials, NAN));
   for (const TrialRecord& t : results.trials) {
     table.success[0][t.cell][t.trial] = t.success ? 1 : 0;
@@ -90,7 +90,8 @@ std::vector<double> IsotonicFit(const std::vector<double>& y, const std::vector<
     size.push_back(1);
     while (level.size() > 1 && level[level.size() - 2] > level.back()) {
       const size_t b = level.size() - 1;
-      level[b - 1] = (weight[b - 1] * level[b - 1] + weight[b] * level[b]) / (weight[b - 1] + weight[b]);
+      level[b - 1] =
+          (weight[b - 1] * level[b - 1] + weight[b] * level[b]) / (weight[b - 1] + weight[b]);
       weight[b - 1] += weight[b];
       size[b - 1] += size[b];
       level.pop_back();
@@ -229,8 +230,8 @@ std::vector<ReadingSpec> MakeReadings(const SampleComplexityOptions& o) {
     for (double delta : o.deltas) {
       const double probability = 1 - delta;
       if (std::isnan(epsilon) && std::abs(probability - o.threshold) < 1e-12) continue;
-      readings.push_back(
-          {Reading::kSuccess, probability, delta, epsilon, NAN, ReadingLabel(probability, epsilon)});
+      readings.push_back({Reading::kSuccess, probability, delta, epsilon, NAN,
+                          ReadingLabel(probability, epsilon)});
     }
   return readings;
 }
@@ -258,8 +259,7 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
     return Crossings(sc.readings, o.epsilons, p, table, weight);
   };
   sc.estimates.assign(readings, std::vector<std::vector<NStar>>(sc.series.size()));
-  sc.replicates.assign(readings,
-                       std::vector<std::vector<std::vector<double>>>(sc.series.size()));
+  sc.replicates.assign(readings, std::vector<std::vector<std::vector<double>>>(sc.series.size()));
   const std::vector<int> all(table.trials, 1);
   for (size_t s = 0; s < sc.series.size(); ++s)
     for (const AxisPoint& p : sc.series[s].points) {
@@ -296,8 +296,8 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
     for (size_t s = 0; s < sc.series.size(); ++s)
       for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
         NStar& n = sc.estimates[r][s][i];
-        const Interval widened = BootstrapInterval(n.estimate, sc.replicates[r][s][i], o.level,
-                                                   n.trial_indices, true);
+        const Interval widened =
+            BootstrapInterval(n.estimate, sc.replicates[r][s][i], o.level, n.trial_indices, true);
         n.lo = widened.lo;
         n.hi = widened.hi;
       }

@@ -147,12 +147,8 @@ TrendTest MonotoneTrend(const AxisEstimates& e) {
 }
 
 const char* ShapeModelName(ShapeModel model) {
-  switch (model) {
-    case ShapeModel::kConstant: return "constant";
-    case ShapeModel::kPowerLaw: return "power_law";
-    case ShapeModel::kStep: return "step";
-    default: return "none";
-  }
+  static const char* const kNames[] = {"none", "constant", "power_law", "step"};  // enum order
+  return kNames[static_cast<int>(model)];
 }
 
 ShapeFit CompareShapes(const AxisEstimates& e) {
@@ -227,8 +223,8 @@ std::string ShapeSentence(const Shape& s, const std::string& axis) {
       break;
     case ShapeModel::kStep:
       std::snprintf(text, sizeof text, "%s like a step at %s ≈ %.4g (x%.2g after %.4g)",
-                    f.step_ratio >= 1 ? "grows" : "falls", axis.c_str(), f.step_above,
-                    f.step_ratio, f.step_below);
+                    f.step_ratio >= 1 ? "grows" : "falls", axis.c_str(), f.step_above, f.step_ratio,
+                    f.step_below);
       break;
   }
   std::string out = text;

@@ -81,8 +81,8 @@ Table QuantileTable(const SampleComplexity& sc) {
                    Name(sc, r), TableValue::Number(spec.delta, 3),
                    TableValue::Number(spec.epsilon, 3), Bounded(n.estimate, n.N_min, n.N_max),
                    Bounded(n.lo, n.N_min, n.N_max), Bounded(n.hi, n.N_min, n.N_max),
-                   TableValue::Text(GridWord(n)), TableValue::Number(n.converged_near, 3),
-                   Flag(n), TableValue::Number(n.N_min, 6), TableValue::Number(n.N_max, 6),
+                   TableValue::Text(GridWord(n)), TableValue::Number(n.converged_near, 3), Flag(n),
+                   TableValue::Number(n.N_min, 6), TableValue::Number(n.N_max, 6),
                    TableValue::Number(n.trials), TableValue::Number(n.trial_indices)});
       }
   return table;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate_tables.hpp"
 #include "pmoe/analysis/cell_summary.hpp"
 #include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/pivot_table.hpp"
@@ -21,7 +22,6 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
-#include "estimate_tables.hpp"
 #include "report_command.hpp"
 
 namespace pmoe {

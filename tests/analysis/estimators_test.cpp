@@ -81,7 +81,8 @@ TEST_CASE("Each estimate's interval widens for its own trials, not the file's la
   CHECK(cnn.lo == Approx(as40.lo).epsilon(1e-12));
   CHECK(cnn.hi == Approx(as40.hi).epsilon(1e-12));
   CHECK(as40.hi - as40.lo > 1.02 * (as1400.hi - as1400.lo));
-  const Interval own = BootstrapInterval(separate.estimate, sc.replicates[0][1][0], 0.95, 1400, true);
+  const Interval own =
+      BootstrapInterval(separate.estimate, sc.replicates[0][1][0], 0.95, 1400, true);
   CHECK(separate.hi == Approx(own.hi).epsilon(1e-12));
   // The ratio is limited by its 40-trial side, and so is the widening of its interval.
   const Ratio ratio = ModelRatios(sc, options)[0];
@@ -101,8 +102,8 @@ TEST_CASE("At l = n the CNN/pMoE ratio is checked to include 1", "[analysis][est
     test::AddLogisticCells(r, {{"model.kind", "cnn"}, {"data.n", "8"}}, "", 300, 2.5, 60, rng);
     for (const auto& [l, n50] : {std::pair{2, 80.0}, {4, 150.0}, {8, n50_at_l8}})
       test::AddLogisticCells(
-          r, {{"model.kind", "separate"}, {"data.n", "8"}, {"model.l", std::to_string(l)}}, "",
-          n50, 2.5, 60, rng);
+          r, {{"model.kind", "separate"}, {"data.n", "8"}, {"model.l", std::to_string(l)}}, "", n50,
+          2.5, 60, rng);
     return r;
   };
   SampleComplexityOptions options;

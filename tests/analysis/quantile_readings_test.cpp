@@ -83,8 +83,8 @@ TEST_CASE("Each quantile reading recovers its point of a known logistic success 
     CHECK(at90.estimate < at95.estimate);
   }
   const Moments m90 = MeanSd(log_errors_90), m95 = MeanSd(log_errors_95);
-  INFO("log(N_0.9/truth) mean " << m90.mean << " sd " << m90.sd << ", covered " << covered_90
-                                << "/" << repeats << "; log(N_0.95/truth) mean " << m95.mean);
+  INFO("log(N_0.9/truth) mean " << m90.mean << " sd " << m90.sd << ", covered " << covered_90 << "/"
+                                << repeats << "; log(N_0.95/truth) mean " << m95.mean);
   CHECK(std::abs(m90.mean) < 0.1);
   CHECK(std::abs(m95.mean) < 0.15);
   CHECK(covered_90 >= 0.85 * repeats);  // nominal 95 %

@@ -73,7 +73,7 @@ std::vector<ReadingSpec> MakeReadings(const SampleComplexityOptions& options);
 struct SampleComplexity {
   std::string axis;  // "" when only N varies
   std::vector<Series> series;
-  DeclaredBounds theory;  // the files' declared bounds (Results::theory)
+  DeclaredBounds theory;              // the files' declared bounds (Results::theory)
   std::vector<ReadingSpec> readings;  // MakeReadings
   // [reading][series][point] and [reading][series][point][replicate].
   std::vector<std::vector<std::vector<NStar>>> estimates;

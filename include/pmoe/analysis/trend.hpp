@@ -18,7 +18,7 @@ struct AxisEstimates {
   std::vector<double> x;                        // (m) axis values, increasing
   std::vector<double> y;                        // (m) estimates
   std::vector<std::vector<double>> replicates;  // (m, B)
-  std::vector<bool> use;                        // (m) inside the grid: fitted (empty: every finite y)
+  std::vector<bool> use;  // (m) inside the grid: fitted (empty: every finite y)
   int trials = 0;  // trial indices behind the least-sampled point: intervals widen (stats.hpp)
 };
 
