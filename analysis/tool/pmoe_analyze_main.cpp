@@ -70,15 +70,23 @@ double NumberOption(const std::string& key, const std::string& text, double lo, 
   return v;
 }
 
-// "0.5,0.1" -> {0.5, 0.1}, each in [lo, hi]; duplicates dropped (one reading each).
+// "0.5,0.1" -> {0.5, 0.1}, each in [lo, hi] (`expected` says so); duplicates dropped (one
+// reading each).
 std::vector<double> NumberList(const std::string& key, const std::string& text, double lo,
-                               double hi) {
+                               double hi, const std::string& expected) {
   std::vector<double> values;
-  for (const std::string& item : CommaList(key, text)) {
-    const double v = NumberOption(key, item, lo, hi);
+  size_t start = 0;
+  while (true) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    char* stop = nullptr;
+    const double v = std::strtod(item.c_str(), &stop);
+    if (item.empty() || *stop != '\0' || !(v >= lo && v <= hi))
+      throw ConfigError("command line", key, expected, text);
     if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    if (end == text.size()) return values;
+    start = end + 1;
   }
-  return values;
 }
 
 // The table command's options; false when `arg` is none of them.
@@ -97,9 +105,12 @@ Arguments Parse(const std::string& command, const cli::Parsed& args) {
     else if (name == "threshold")
       a.options.threshold = NumberOption(arg, text, 1e-6, 1 - 1e-6);
     else if (name == "delta")
-      a.options.deltas = NumberList(arg, text, 1e-6, 1 - 1e-6);
+      a.options.deltas = NumberList(arg, text, 1e-6, 1 - 1e-6,
+                                    "a comma-separated list of numbers between 0 and 1 "
+                                    "(exclusive), e.g. 0.5,0.1");
     else if (name == "epsilon")
-      a.options.epsilons = NumberList(arg, text, 0, 1);
+      a.options.epsilons =
+          NumberList(arg, text, 0, 1, "a comma-separated list of numbers in [0, 1], e.g. 0.05,0.1");
     else if (name == "target-accuracy")
       a.options.target_accuracy = NumberOption(arg, text, 0, 1);
     else if (name == "min-converged")
