@@ -94,6 +94,32 @@ std::pair<double, double> PowerFit(const Weighted& d) {
   return {slope, chi2};
 }
 
+bool Rises(const ShapeFit& f) {
+  return f.best == ShapeModel::kStep ? f.step_ratio >= 1 : f.power_slope >= 0;
+}
+
+// The best model in words: "a step at n/l ≈ 8 (x1.9 after 4)", "a power law, n/l^0.27".
+std::string ModelWords(const ShapeFit& f, const std::string& axis) {
+  char text[160];
+  if (f.best == ShapeModel::kStep)
+    std::snprintf(text, sizeof text, "a step at %s ≈ %.4g (x%.2g after %.4g)", axis.c_str(),
+                  f.step_above, f.step_ratio, f.step_below);
+  else
+    std::snprintf(text, sizeof text, "a power law, %s^%.2g", axis.c_str(), f.power_slope);
+  return text;
+}
+
+// "p = 0.03"; "p < 0.001" when no replicate of 1000 disagreed; "" without a test.
+std::string TrendP(const TrendTest& t) {
+  if (std::isnan(t.not_increasing)) return "";
+  char text[48];
+  if (t.not_increasing == 0 && t.replicates > 0)
+    std::snprintf(text, sizeof text, "p < %.2g", 1.0 / t.replicates);
+  else
+    std::snprintf(text, sizeof text, "p = %.2g", t.not_increasing);
+  return text;
+}
+
 }  // namespace
 
 Interval BootstrapInterval(double estimate, const std::vector<double>& replicates, double level,
@@ -142,6 +168,7 @@ TrendTest MonotoneTrend(const AxisEstimates& e) {
     ++counted;
     not_increasing += sr <= 0;
   }
+  t.replicates = counted;
   if (counted > 0) t.not_increasing = double(not_increasing) / counted;
   return t;
 }
@@ -207,32 +234,23 @@ Shape DescribeShape(const AxisEstimates& e, double level) {
 }
 
 std::string ShapeSentence(const Shape& s, const std::string& axis) {
-  char text[256];
   const ShapeFit& f = s.fit;
-  switch (f.best) {
-    case ShapeModel::kNone:
-      std::snprintf(text, sizeof text, "too few points inside the grid to tell a shape (%d)",
-                    f.points);
-      break;
-    case ShapeModel::kConstant:
-      std::snprintf(text, sizeof text, "flat: a constant fits best");
-      break;
-    case ShapeModel::kPowerLaw:
-      std::snprintf(text, sizeof text, "%s like a power law, %s^%.2g",
-                    f.power_slope >= 0 ? "grows" : "falls", axis.c_str(), f.power_slope);
-      break;
-    case ShapeModel::kStep:
-      std::snprintf(text, sizeof text, "%s like a step at %s ≈ %.4g (x%.2g after %.4g)",
-                    f.step_ratio >= 1 ? "grows" : "falls", axis.c_str(), f.step_above, f.step_ratio,
-                    f.step_below);
-      break;
+  if (f.best == ShapeModel::kNone)
+    return "too few points inside the grid to tell a shape (" + std::to_string(f.points) + ")";
+  std::string out;
+  const std::string p = TrendP(s.trend);
+  if (f.best == ShapeModel::kConstant) {
+    out = "flat: a constant fits best";
+  } else if (Rises(f) && !(s.trend.not_increasing < 0.05)) {
+    // A best fit that rises while the replicates do not agree that it rises: said as such, so a
+    // hump or noise is not read as growth.
+    out = "no significant increase (trend " + p + "); closest: " + ModelWords(f, axis);
+  } else {
+    out = std::string(Rises(f) ? "grows" : "falls") + " like " + ModelWords(f, axis);
   }
-  std::string out = text;
-  if (!std::isnan(s.trend.not_increasing)) {
-    std::snprintf(text, sizeof text, "; increasing trend p = %.2g", s.trend.not_increasing);
-    out += text;
-  }
+  if (out.rfind("no significant", 0) != 0 && !p.empty()) out += "; increasing trend " + p;
   if (std::isfinite(s.upper.slope) && s.upper.points < s.overall.points) {
+    char text[128];
     std::snprintf(text, sizeof text, "; slope %.2f overall, %.2f [%.2f, %.2f] on the upper half",
                   s.overall.slope, s.upper.slope, s.upper.lo, s.upper.hi);
     out += text;
