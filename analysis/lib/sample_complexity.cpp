@@ -79,31 +79,6 @@ double SuccessCrossing(const std::optional<SuccessFit>& fit, double probability)
   return fit->curve.Crossing(probability);
 }
 
-// Pool-adjacent-violators: the nondecreasing sequence closest to `y` in least squares weighted
-// by `w` (each value the weighted mean of its pooled block).
-std::vector<double> IsotonicFit(const std::vector<double>& y, const std::vector<double>& w) {
-  std::vector<double> level, weight;
-  std::vector<size_t> size;
-  for (size_t i = 0; i < y.size(); ++i) {
-    level.push_back(y[i]);
-    weight.push_back(w[i]);
-    size.push_back(1);
-    while (level.size() > 1 && level[level.size() - 2] > level.back()) {
-      const size_t b = level.size() - 1;
-      level[b - 1] =
-          (weight[b - 1] * level[b - 1] + weight[b] * level[b]) / (weight[b - 1] + weight[b]);
-      weight[b - 1] += weight[b];
-      size[b - 1] += size[b];
-      level.pop_back();
-      weight.pop_back();
-      size.pop_back();
-    }
-  }
-  std::vector<double> fitted;
-  for (size_t b = 0; b < level.size(); ++b) fitted.insert(fitted.end(), size[b], level[b]);
-  return fitted;
-}
-
 // Where the mean test accuracy reaches `target`, read off its monotone (isotonic) fit in N and
 // interpolated linearly in log N: a curve that dips after a first crossing (0.98 at N = 48, 0.87
 // at N = 96) has not reached the target for good, and the fit pools the dip until it has.
@@ -125,7 +100,7 @@ double AccuracyCrossing(const AxisPoint& point, const TrialTable& table,
     count.push_back(n);
   }
   if (N.empty()) return NAN;
-  const std::vector<double> fit = IsotonicFit(mean, count);
+  const std::vector<double> fit = IsotonicIncreasing(mean, count);
   for (size_t i = 0; i < fit.size(); ++i) {
     if (fit[i] < target) continue;
     if (i == 0) return -kInf;

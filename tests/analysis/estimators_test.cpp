@@ -6,6 +6,7 @@
 
 #include "pmoe/analysis/sample_complexity.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/stats/stats.hpp"
 #include "support/synthetic_results.hpp"
 
 namespace pmoe {
@@ -56,6 +57,15 @@ TEST_CASE("N_acc comes from a monotone fit: a dip after the first crossing moves
   // A curve that ends below the target after touching it never reached it for good.
   const Results falls = AccuracyCurve({{24, 0.90}, {48, 0.96}, {96, 0.90}}, 10);
   CHECK(EstimateSampleComplexity(falls, "", options).Of(Reading::kMeanAccuracy)[0][0].above_grid);
+}
+
+TEST_CASE("The isotonic fit pools adjacent violators, weighted", "[analysis][stats]") {
+  using V = std::vector<double>;
+  CHECK(IsotonicIncreasing(V{1, 3, 2, 4}, V{1, 1, 1, 1}) == V{1, 2.5, 2.5, 4});
+  CHECK(IsotonicIncreasing(V{3, 1}, V{1, 3}) == V{1.5, 1.5});
+  CHECK(IsotonicIncreasing(V{3, 2, 1}, V{1, 1, 1}) == V{2, 2, 2});  // pooled twice
+  CHECK(IsotonicIncreasing(V{0.9, 0.96, 0.87, 0.97}, V{1, 1, 1, 1})[2] == Approx(0.915));
+  CHECK(IsotonicIncreasing(V{}, V{}).empty());
 }
 
 TEST_CASE("Each estimate's interval widens for its own trials, not the file's largest index",
