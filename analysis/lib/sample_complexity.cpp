@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -180,6 +181,45 @@ std::pair<int, int> PointTrials(const AxisPoint& point, const TrialTable& table)
   return {trials, indices};
 }
 
+// Every reading at one point for one weighting of the trial indices.
+using PointCrossings =
+    std::function<std::vector<double>(const AxisPoint&, const std::vector<int>& weight)>;
+
+// An estimate at a point: the bound it is outside the grid, the convergence near it.
+NStar AtPoint(double estimate, const AxisPoint& p,
+              const std::vector<std::pair<int, int>>& converged, const SampleComplexityOptions& o) {
+  NStar n;
+  n.estimate = estimate;
+  n.N_min = p.N.front();
+  n.N_max = p.N.back();
+  n.below_grid = n.estimate == -kInf;
+  n.above_grid = n.estimate == kInf;
+  n.converged_near = ConvergedNear(p, n.estimate, converged);
+  n.low_convergence = n.converged_near < o.min_converged;
+  return n;
+}
+
+// sc.replicates: one draw of the `trials` trial indices per replicate, shared by every cell and
+// reading (a paired bootstrap); the seed's stream is the one every earlier version drew.
+void DrawReplicates(SampleComplexity& sc, const PointCrossings& crossings, int trials,
+                    const SampleComplexityOptions& o) {
+  sc.replicates.assign(sc.readings.size(),
+                       std::vector<std::vector<std::vector<double>>>(sc.series.size()));
+  for (auto& reading : sc.replicates)
+    for (size_t s = 0; s < sc.series.size(); ++s) reading[s].resize(sc.series[s].points.size());
+  Rng rng(CombineSeed(o.seed, 0x626f6f74));
+  std::vector<int> weight(trials);
+  for (int b = 0; b < o.bootstrap; ++b) {
+    std::fill(weight.begin(), weight.end(), 0);
+    for (int t = 0; t < trials; ++t) ++weight[rng.Below(trials)];
+    for (size_t s = 0; s < sc.series.size(); ++s)
+      for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
+        const std::vector<double> values = crossings(sc.series[s].points[i], weight);
+        for (size_t r = 0; r < values.size(); ++r) sc.replicates[r][s][i].push_back(values[r]);
+      }
+  }
+}
+
 std::string ReadingLabel(double probability, double epsilon) {
   char text[64];
   if (std::isnan(epsilon))
@@ -223,51 +263,30 @@ SampleComplexity EstimateSampleComplexity(const Results& given, const std::strin
   sc.series = BuildSeries(results, sc.axis, derived.params);
   sc.theory = results.theory;
   sc.readings = MakeReadings(o);
-  const size_t readings = sc.readings.size();
   const TrialTable table = MakeTrialTable(results, o.epsilons);
   std::vector<std::pair<int, int>> converged(results.cells.size());  // (converged, trials)
   for (const TrialRecord& t : results.trials) {
     converged[t.cell].first += t.zero_train_error;
     ++converged[t.cell].second;
   }
-  auto crossings = [&](const AxisPoint& p, const std::vector<int>& weight) {
+  const PointCrossings crossings = [&](const AxisPoint& p, const std::vector<int>& weight) {
     return Crossings(sc.readings, o.epsilons, p, table, weight);
   };
-  sc.estimates.assign(readings, std::vector<std::vector<NStar>>(sc.series.size()));
-  sc.replicates.assign(readings, std::vector<std::vector<std::vector<double>>>(sc.series.size()));
+  sc.estimates.assign(sc.readings.size(), std::vector<std::vector<NStar>>(sc.series.size()));
   const std::vector<int> all(table.trials, 1);
   for (size_t s = 0; s < sc.series.size(); ++s)
     for (const AxisPoint& p : sc.series[s].points) {
       const std::vector<double> values = crossings(p, all);
       const auto [trials, indices] = PointTrials(p, table);
-      for (size_t r = 0; r < readings; ++r) {
-        NStar n;
-        n.estimate = values[r];
+      for (size_t r = 0; r < sc.readings.size(); ++r) {
+        NStar n = AtPoint(values[r], p, converged, o);
         n.trials = trials;
         n.trial_indices = indices;
-        n.N_min = p.N.front();
-        n.N_max = p.N.back();
-        n.below_grid = n.estimate == -kInf;
-        n.above_grid = n.estimate == kInf;
-        n.converged_near = ConvergedNear(p, n.estimate, converged);
-        n.low_convergence = n.converged_near < o.min_converged;
         sc.estimates[r][s].push_back(n);
-        sc.replicates[r][s].emplace_back();
       }
     }
-  // One draw of trial indices per replicate, shared by every cell and reading: a paired bootstrap.
-  Rng rng(CombineSeed(o.seed, 0x626f6f74));
-  std::vector<int> weight(table.trials);
-  for (int b = 0; b < o.bootstrap; ++b) {
-    std::fill(weight.begin(), weight.end(), 0);
-    for (int t = 0; t < table.trials; ++t) ++weight[rng.Below(table.trials)];
-    for (size_t s = 0; s < sc.series.size(); ++s)
-      for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
-        const std::vector<double> values = crossings(sc.series[s].points[i], weight);
-        for (size_t r = 0; r < readings; ++r) sc.replicates[r][s][i].push_back(values[r]);
-      }
-  }
-  for (size_t r = 0; r < readings; ++r)
+  DrawReplicates(sc, crossings, table.trials, o);
+  for (size_t r = 0; r < sc.readings.size(); ++r)
     for (size_t s = 0; s < sc.series.size(); ++s)
       for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
         NStar& n = sc.estimates[r][s][i];
