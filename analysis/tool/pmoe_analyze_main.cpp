@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "analyze_commands.hpp"
+#include "estimate_tables.hpp"
 #include "pmoe/analysis/cell_summary.hpp"
 #include "pmoe/analysis/completeness.hpp"
 #include "pmoe/analysis/pivot_table.hpp"
@@ -25,155 +27,6 @@
 
 namespace pmoe {
 namespace {
-
-// The options the estimating commands share, and each command's table.
-std::vector<cli::Option> RangeOptions() {
-  return {
-      {"over",
-       "AXIS",
-       "the swept axis (l, k, n, m, d, p or any parameter name, e.g. "
-       "data.delta_r); it must be one the files swept",
-       {},
-       ""},
-      {"from",
-       "X",
-       "keep only cells with the axis value >= X (e.g. --over l --from 4: l >= l*, "
-       "where the theory's scaling applies)",
-       {},
-       ""},
-      {"to", "Y", "keep only cells with the axis value <= Y", {}, ""},
-      {"where",
-       "P=V,...",
-       "keep the cells with these values (repeatable); a cell that does not read P (a CNN "
-       "has no model.l) is kept: it is the same cell at every value of P",
-       {},
-       ""},
-  };
-}
-
-std::vector<cli::Option> EstimateOptions() {
-  return {
-      {"threshold", "P", "success probability that defines N* (default 0.5)", {}, ""},
-      {"target-accuracy",
-       "A",
-       "mean test accuracy that defines N_acc (default 0.95: 1 - "
-       "epsilon)",
-       {"target_accuracy"},
-       ""},
-      {"min-converged",
-       "F",
-       "flag estimates whose nearby trials reached zero training error "
-       "less often than F (default 0.9)",
-       {"min_converged"},
-       ""},
-      {"bootstrap", "B", "bootstrap replicates (default 1000)", {}, ""},
-      {"level", "L", "confidence level of the intervals (default 0.95)", {}, ""},
-      {"seed", "S", "bootstrap seed (default 1)", {}, ""},
-  };
-}
-
-std::vector<cli::Option> FormatOptions() {
-  return {
-      {"csv", "", "CSV instead of the aligned table", {}, ""},
-      {"json", "", "JSON instead of the aligned table", {}, ""},
-  };
-}
-
-cli::Command AnalyzeCommand(const std::string& name, const std::string& summary,
-                            const std::string& description,
-                            std::vector<std::vector<cli::Option>> groups) {
-  cli::Command c;
-  c.tool = "pmoe-analyze";
-  c.name = name;
-  c.operands = "FILE.h5...";
-  c.min_operands = 1;
-  c.max_operands = SIZE_MAX;
-  c.summary = summary;
-  c.description = description;
-  for (auto& group : groups)
-    for (auto& o : group) c.options.push_back(std::move(o));
-  return c;
-}
-
-cli::Tool AnalyzeTool() {
-  std::vector<cli::Option> pivot = {
-      {"rows",
-       "P1,P2,...",
-       "parameters down the side (full names like data.sigma_p, or a short "
-       "name when one parameter ends so: sigma_p); default: the swept ones "
-       "that are not model.*",
-       {},
-       ""},
-      {"cols", "P1,P2,...", "parameters across the top; default: the swept model.* ones", {}, ""},
-      {"metrics",
-       "M1,...",
-       "test_acc (test_accuracy), train_acc, success, epochs, steps or any "
-       "metric the families declared (see summary); M% shows it times "
-       "100; default test_acc",
-       {},
-       ""},
-      {"N", "V", "the same as --where N=V", {}, ""},
-      {"digits", "D", "significant digits of each metric's largest mean (default 4)", {}, ""},
-  };
-  cli::Tool tool;
-  tool.name = "pmoe-analyze";
-  tool.summary =
-      "Success rates, sample complexity, scaling exponents and pivot tables from result files "
-      "(reads the HDF5 files only). Incomplete files are analyzed with a note on stderr.";
-  tool.commands = {
-      AnalyzeCommand("summary",
-                     "per cell: trials, statuses, success rate with its 95% Wilson interval, "
-                     "mean ± sd of test accuracy, convergence, every declared metric, epochs",
-                     "The fraction that reached zero training error and how the others stopped "
-                     "(stop_epoch_cap, stop_step_cap, stop_other) are columns too.",
-                     {RangeOptions(), FormatOptions()}),
-      AnalyzeCommand("sample-complexity",
-                     "per series and axis value: N* (logistic fit of success against log N) and "
-                     "N_acc (mean test accuracy reaches the target), with bootstrap intervals",
-                     "Outside the N grid an estimate is a bound (> N_max, < N_min), never a "
-                     "number; beside each, the converged fraction of the trials near it (flagged "
-                     "when low). Without --over, N alone.",
-                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
-      AnalyzeCommand("exponent",
-                     "slope of log N* (and log N_acc) against log AXIS per series, beside "
-                     "MODEL.md §9's order; N*(CNN)/N*(pMoE) ratios when the files hold both",
-                     "--over AXIS is required and must be an axis the files swept (exit 2 "
-                     "otherwise, naming the swept ones).",
-                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
-      AnalyzeCommand("table",
-                     "a pivot table: one row per value of --rows, one column per value of "
-                     "--cols, cells \"mean ± sd (n)\" of each --metrics",
-                     "Over ok trials (success over all). Chen et al.'s Table 3: pmoe-analyze "
-                     "table results/chen_table.h5 --metrics test_acc%,dispatch_entropy. "
-                     "--csv/--json give one record per row, column and metric.",
-                     {pivot, RangeOptions(), FormatOptions()}),
-      // Listed here for the help and the reference; run by RunReportCommand (main), which hands
-      // its arguments to the Python module (its own --help is the module's).
-      AnalyzeCommand(
-          "report",
-          "a self-contained HTML page of any sweep: what was swept, training budget "
-          "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
-          "order, rates against every axis, 2-D N* map, config",
-          "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
-          "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
-          "file as NAME-report.html unless --out says otherwise; docs/guide/"
-          "plots-and-reports.md.",
-          {{{"out",
-             "PAGE.html",
-             "where the page goes (default: beside the first file, "
-             "NAME-report.html)",
-             {},
-             ""},
-            {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {}, ""},
-            {"bootstrap",
-             "B",
-             "bootstrap replicates of every interval (default "
-             "1000)",
-             {},
-             ""}}}),
-  };
-  return tool;
-}
 
 struct Arguments {
   std::string command;
@@ -217,6 +70,25 @@ double NumberOption(const std::string& key, const std::string& text, double lo, 
   return v;
 }
 
+// "0.5,0.1" -> {0.5, 0.1}, each in [lo, hi] (`expected` says so); duplicates dropped (one
+// reading each).
+std::vector<double> NumberList(const std::string& key, const std::string& text, double lo,
+                               double hi, const std::string& expected) {
+  std::vector<double> values;
+  size_t start = 0;
+  while (true) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    char* stop = nullptr;
+    const double v = std::strtod(item.c_str(), &stop);
+    if (item.empty() || *stop != '\0' || !(v >= lo && v <= hi))
+      throw ConfigError("command line", key, expected, text);
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    if (end == text.size()) return values;
+    start = end + 1;
+  }
+}
+
 // The table command's options; false when `arg` is none of them.
 Arguments Parse(const std::string& command, const cli::Parsed& args) {
   Arguments a;
@@ -232,6 +104,13 @@ Arguments Parse(const std::string& command, const cli::Parsed& args) {
       a.to = NumberOption(arg, text, -1e300, 1e300);
     else if (name == "threshold")
       a.options.threshold = NumberOption(arg, text, 1e-6, 1 - 1e-6);
+    else if (name == "delta")
+      a.options.deltas = NumberList(arg, text, 1e-6, 1 - 1e-6,
+                                    "a comma-separated list of numbers between 0 and 1 "
+                                    "(exclusive), e.g. 0.5,0.1");
+    else if (name == "epsilon")
+      a.options.epsilons =
+          NumberList(arg, text, 0, 1, "a comma-separated list of numbers in [0, 1], e.g. 0.05,0.1");
     else if (name == "target-accuracy")
       a.options.target_accuracy = NumberOption(arg, text, 0, 1);
     else if (name == "min-converged")
@@ -326,75 +205,6 @@ void Summary(const Results& results, const Arguments& a) {
   table.Print(std::cout, a.format);
 }
 
-// An estimate or interval end that may be a bound: +inf "> N_max", -inf "< N_min" in the aligned
-// view, empty in CSV and null in JSON (the grid column and N_min, N_max say which bound).
-TableValue Bounded(double v, double N_min, double N_max) {
-  if (std::isfinite(v) || std::isnan(v)) return TableValue::Number(v, 4);
-  TableValue t = TableValue::Number(NAN);
-  t.text =
-      v > 0 ? "> " + TableValue::Number(N_max, 6).text : "< " + TableValue::Number(N_min, 6).text;
-  return t;
-}
-
-const char* GridWord(const NStar& n) {
-  return std::isnan(n.estimate) ? "-" : n.below_grid ? "below" : n.above_grid ? "above" : "inside";
-}
-
-Table NStarTable(const SampleComplexity& sc) {
-  Table table({"series", sc.axis.empty() ? "axis" : sc.axis, "N_star", "lo", "hi", "grid",
-               "converged", "flag", "N_acc", "acc_lo", "acc_hi", "acc_grid", "acc_converged",
-               "acc_flag", "N_min", "N_max", "trials"});
-  const auto& success = sc.Of(Reading::kSuccess);
-  const auto& accuracy = sc.Of(Reading::kMeanAccuracy);
-  for (size_t s = 0; s < sc.series.size(); ++s)
-    for (size_t i = 0; i < sc.series[s].points.size(); ++i) {
-      const NStar& n = success[s][i];
-      const NStar& a = accuracy[s][i];
-      const AxisPoint& p = sc.series[s].points[i];
-      auto flag = [](const NStar& e) {
-        return TableValue::Text(e.low_convergence ? "low_convergence" : "");
-      };
-      table.Add({TableValue::Text(sc.series[s].label),
-                 std::isnan(p.value) ? TableValue::Text(p.text.empty() ? "-" : p.text)
-                                     : TableValue::Number(p.value, 6),
-                 Bounded(n.estimate, n.N_min, n.N_max), Bounded(n.lo, n.N_min, n.N_max),
-                 Bounded(n.hi, n.N_min, n.N_max), TableValue::Text(GridWord(n)),
-                 TableValue::Number(n.converged_near, 3), flag(n),
-                 Bounded(a.estimate, a.N_min, a.N_max), Bounded(a.lo, a.N_min, a.N_max),
-                 Bounded(a.hi, a.N_min, a.N_max), TableValue::Text(GridWord(a)),
-                 TableValue::Number(a.converged_near, 3), flag(a), TableValue::Number(n.N_min, 6),
-                 TableValue::Number(n.N_max, 6), TableValue::Number(n.trials)});
-    }
-  return table;
-}
-
-Table ExponentTable(const std::vector<std::pair<Reading, Exponent>>& exponents) {
-  Table table({"series", "reading", "exponent", "lo", "hi", "intercept", "points", "theory",
-               "theory_formula"});
-  for (const auto& [reading, e] : exponents)
-    table.Add({TableValue::Text(e.label), TableValue::Text(ReadingName(reading)),
-               TableValue::Number(e.slope, 3), TableValue::Number(e.lo, 3),
-               TableValue::Number(e.hi, 3), TableValue::Number(e.intercept, 4),
-               TableValue::Number(e.points), TableValue::Number(e.theory, 3),
-               TableValue::Text(e.theory_formula)});
-  return table;
-}
-
-Table RatioTable(const std::vector<std::pair<Reading, Ratio>>& ratios, const std::string& axis) {
-  Table table({"ratio", "reading", axis, "N_star_ratio", "lo", "hi", "bound", "censored", "flag"});
-  for (const auto& [reading, r] : ratios)
-    for (size_t i = 0; i < r.axis_values.size(); ++i) {
-      TableValue estimate = TableValue::Number(r.estimate[i], 4);
-      if (r.censored[i]) estimate.text = r.bound[i];  // the aligned view shows the bound
-      table.Add({TableValue::Text(r.label), TableValue::Text(ReadingName(reading)),
-                 TableValue::Number(r.axis_values[i], 6), estimate, TableValue::Number(r.lo[i], 4),
-                 TableValue::Number(r.hi[i], 4), TableValue::Text(r.bound[i]),
-                 TableValue::Text(r.censored[i] ? "yes" : "no"),
-                 TableValue::Text(r.low_convergence[i] ? "low_convergence" : "")});
-    }
-  return table;
-}
-
 void PrintSection(const char* key, const Table& table, const Arguments& a, bool first) {
   if (a.format == Table::Format::kJson) {
     std::cout << (first ? "{" : ",") << "\"" << key << "\":";
@@ -403,6 +213,33 @@ void PrintSection(const char* key, const Table& table, const Arguments& a, bool 
   }
   if (a.format == Table::Format::kAligned) std::cout << "# " << key << "\n";
   table.Print(std::cout, a.format);
+}
+
+// What the columns mean, under the aligned tables.
+void PrintLegend(const SampleComplexity& sc, const Arguments& a) {
+  std::cout << "\nN_star: success probability " << a.options.threshold
+            << " (logistic fit in log N); N_acc: mean test accuracy " << a.options.target_accuracy
+            << " (monotone fit, interpolated in log N); quantiles: N where the success "
+               "probability reaches 1 - delta (success@P: P = 1 - delta; eps=E: test accuracy "
+               ">= 1 - E); > and <: outside the N grid, a bound\n";
+  bool flagged = false;
+  for (const auto& reading : sc.estimates)
+    for (const auto& series : reading)
+      for (const NStar& n : series) flagged = flagged || n.low_convergence;
+  if (flagged)
+    std::cout << "low_convergence: fewer than " << a.options.min_converged
+              << " of the trials near the estimate reached zero training error; it measures the "
+                 "training budget as much as the data (MODEL.md §5)\n";
+  if (a.command != "exponent") return;
+  std::cout << "exponent: slope of log N* against log " << a.axis
+            << " over the axis values whose N* lies inside the N grid; theory: the order of "
+            << (a.axis == "data.c" ? "MODEL.md §7's (appendix M) multiclass" : "MODEL.md §9's")
+            << " sufficient sample complexity (an upper bound)\n"
+            << "shape: constant, power law or one step, the smallest BIC on log N* weighted by "
+               "the bootstrap variance; trend_p: the fraction of bootstrap replicates whose "
+               "Mann-Kendall statistic is not positive (small: it grows); upper_exponent: the "
+               "slope over the upper half of the axis (log scale); controls: at l = n the "
+               "CNN/pMoE ratio should include 1\n";
 }
 
 int Run(const std::string& command, const cli::Parsed& args) {
@@ -437,46 +274,43 @@ int Run(const std::string& command, const cli::Parsed& args) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("cannot estimate sample complexity: ") + e.what());
   }
-  std::vector<std::pair<Reading, Exponent>> exponents;
-  std::vector<std::pair<Reading, Ratio>> ratios;
-  for (Reading reading : {Reading::kSuccess, Reading::kMeanAccuracy}) {
+  std::vector<ReadingExponent> exponents;
+  std::vector<ReadingRatio> ratios;
+  std::vector<ReadingControl> controls;
+  for (size_t reading = 0; reading < sc.readings.size(); ++reading) {
     if (a.command == "exponent") {
       for (const Exponent& e : FitExponents(sc, a.options, reading))
         exponents.push_back({reading, e});
       for (const Exponent& e : RatioExponents(sc, a.options, reading))
         exponents.push_back({reading, e});
+      for (const ControlCheck& c : EqualPatchControls(sc, a.options, reading))
+        controls.push_back({reading, c});
     }
     for (const Ratio& r : ModelRatios(sc, a.options, reading)) ratios.push_back({reading, r});
   }
   if (a.format == Table::Format::kCsv) {  // one table per CSV: the command's own
-    (a.command == "exponent" ? ExponentTable(exponents) : NStarTable(sc))
+    (a.command == "exponent" ? ExponentTable(sc, exponents) : NStarTable(sc))
         .Print(std::cout, a.format);
     return 0;
   }
   PrintSection("nstar", NStarTable(sc), a, true);
-  if (a.command == "exponent") PrintSection("exponents", ExponentTable(exponents), a, false);
+  PrintSection("quantiles", QuantileTable(sc), a, false);
+  if (a.command == "exponent") PrintSection("exponents", ExponentTable(sc, exponents), a, false);
   if (!ratios.empty() || a.format == Table::Format::kJson)
-    PrintSection("ratios", RatioTable(ratios, a.axis.empty() ? "axis" : a.axis), a, false);
+    PrintSection("ratios", RatioTable(sc, ratios), a, false);
+  if (a.command == "exponent" && (!controls.empty() || a.format == Table::Format::kJson))
+    PrintSection("controls", ControlTable(sc, controls), a, false);
+  if (a.command == "exponent" && a.format == Table::Format::kJson)
+    PrintSection("shapes", ShapeTable(sc, exponents), a, false);
   if (a.format == Table::Format::kJson) {
     std::cout << "}\n";
     return 0;
   }
-  std::cout << "\nN_star: success probability " << a.options.threshold
-            << " (logistic fit in log N); N_acc: mean test accuracy " << a.options.target_accuracy
-            << " (interpolated in log N); > and <: outside the N grid, a bound\n";
-  bool flagged = false;
-  for (int r = 0; r < 2; ++r)
-    for (const auto& series : sc.estimates[r])
-      for (const NStar& n : series) flagged = flagged || n.low_convergence;
-  if (flagged)
-    std::cout << "low_convergence: fewer than " << a.options.min_converged
-              << " of the trials near the estimate reached zero training error; it measures the "
-                 "training budget as much as the data (MODEL.md §5)\n";
-  if (a.command == "exponent")
-    std::cout << "exponent: slope of log N* against log " << a.axis
-              << " over the axis values whose N* lies inside the N grid; theory: the order of "
-              << (a.axis == "data.c" ? "MODEL.md §7's (appendix M) multiclass" : "MODEL.md §9's")
-              << " sufficient sample complexity (an upper bound)\n";
+  if (a.command == "exponent") {
+    std::cout << "\n# shapes\n";
+    PrintShapeSentences(sc, exponents);
+  }
+  PrintLegend(sc, a);
   return 0;
 }
 

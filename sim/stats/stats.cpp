@@ -44,6 +44,31 @@ double Percentile(std::vector<double> values, double q) {
   return values[below] + (at - below) * (values[above] - values[below]);
 }
 
+// Pool-adjacent-violators (Ayer et al. 1955): a block lower than the one before it is merged into
+// it, until the levels rise; one pass, each point merged at most once.
+std::vector<double> IsotonicIncreasing(const std::vector<double>& y, const std::vector<double>& w) {
+  std::vector<double> level, weight;
+  std::vector<size_t> size;
+  for (size_t i = 0; i < y.size(); ++i) {
+    level.push_back(y[i]);
+    weight.push_back(w[i]);
+    size.push_back(1);
+    while (level.size() > 1 && level[level.size() - 2] > level.back()) {
+      const size_t b = level.size() - 1;
+      level[b - 1] =
+          (weight[b - 1] * level[b - 1] + weight[b] * level[b]) / (weight[b - 1] + weight[b]);
+      weight[b - 1] += weight[b];
+      size[b - 1] += size[b];
+      level.pop_back();
+      weight.pop_back();
+      size.pop_back();
+    }
+  }
+  std::vector<double> fitted;
+  for (size_t b = 0; b < level.size(); ++b) fitted.insert(fitted.end(), size[b], level[b]);
+  return fitted;
+}
+
 Line FitLine(const std::vector<double>& x, const std::vector<double>& y) {
   const double n = static_cast<double>(x.size());
   double sx = 0, sy = 0;

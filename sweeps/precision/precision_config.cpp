@@ -50,6 +50,9 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     c.curve.reading = value == "success" ? CurveReading::kSuccess : CurveReading::kMeanAccuracy;
   } else if (key == "success_threshold") {
     c.curve.threshold = ParseNumber(path, name, value, 0.02, 0.98, "a number in [0.02, 0.98]");
+  } else if (key == "delta") {
+    // The quantile reading of pmoe-analyze --delta: N where P(success) = 1 - delta.
+    c.curve.threshold = 1 - ParseNumber(path, name, value, 0.02, 0.98, "a number in [0.02, 0.98]");
   } else if (key == "target_accuracy") {
     c.curve.target_accuracy = ParseNumber(path, name, value, 0.5, 1, "a number in [0.5, 1]");
   } else if (key == "threshold") {
@@ -86,7 +89,7 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else {
     throw ConfigError(
         path + ": unknown key \"" + name +
-        "\" (expected precision.target, over, reading, success_threshold, "
+        "\" (expected precision.target, over, reading, success_threshold, delta, "
         "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
         "start, looks or bootstrap)");
   }

@@ -77,6 +77,34 @@ TEST_CASE("pmoe-analyze sample-complexity and exponent give N* ratios and JSON",
   CHECK_THAT(e.out, Contains("l^8 p^12"));
 }
 
+TEST_CASE("pmoe-analyze reads every delta and epsilon, with shapes and the l = n control",
+          "[analysis][cli][quantiles]") {
+  // The decade reference runs at n = 64: n/l = 1 is l = n, and the N* ratio steps at n/l = 8.
+  const std::string decade =
+      std::string(PMOE_SOURCE_DIR) + "/results/reference/paper/f_ratio_decade.h5";
+  const std::string over = " --over n/l --where data.n=64 --bootstrap 100";
+  const auto text = test::RunCommand(Analyze("exponent " + decade + over));
+  INFO(text.err);
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out, Contains("# quantiles") && Contains("success@0.9") &&
+                           Contains("success@0.95") && Contains("# controls") &&
+                           Contains("includes_1") && Contains("# shapes"));
+  CHECK_THAT(text.out, Contains("cnn/separate [success]: grows like a step at n/l ≈ 8"));
+  const auto json =
+      test::RunCommand(Analyze("exponent " + decade + over + " --delta 0.1 --epsilon 0.1 --json"));
+  REQUIRE(json.status == 0);
+  CHECK(ParsesAsJson(json.out));
+  CHECK_THAT(json.out, Contains("\"quantiles\"") && Contains("\"shapes\"") &&
+                           Contains("\"controls\"") && Contains("\"success@0.9,eps=0.1\"") &&
+                           !Contains("success@0.8"));
+  for (const char* bad : {" --delta 0", " --delta 0.1,,0.2", " --epsilon 2", " --delta x"}) {
+    const auto refused = test::RunCommand(Analyze("sample-complexity " + decade + bad));
+    INFO(bad);
+    CHECK(refused.status == 2);
+    CHECK_THAT(refused.err, Contains(std::string(bad).substr(1, 7)) && Contains("list of numbers"));
+  }
+}
+
 TEST_CASE("pmoe-analyze refuses bad input with exit status 2", "[analysis][cli]") {
   const auto missing = test::RunCommand(Analyze("summary /nonexistent.h5"));
   CHECK(missing.status == 2);

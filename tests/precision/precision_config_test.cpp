@@ -39,6 +39,13 @@ TEST_CASE("[precision] keys are read, and bad values refused by name", "[precisi
   CHECK(c.settings.alpha == 0.01);
   CHECK(PrecisionIdentity(c).find("over=data.n/model.l;reading=mean_accuracy") !=
         std::string::npos);
+  // The quantile reading at delta = 0.1: success probability 0.9, as success_threshold says.
+  PrecisionConfig quantile = Config("n/l");
+  SetPrecisionKey("f.ini", "delta", "0.1", quantile);
+  CHECK(quantile.curve.threshold == Approx(0.9));
+  CHECK(PrecisionIdentity(quantile).find(";success_threshold=0.9;") != std::string::npos);
+  CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "delta", "0.99", quantile),
+                    Catch::Contains("precision.delta"));
   CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "over", "n/bogus", c),
                     Catch::Contains("precision.over = \"n/bogus\""));
   CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "alpha", "0.9", c), Catch::Contains("[1e-6, 0.5]"));

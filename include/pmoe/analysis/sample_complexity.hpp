@@ -10,28 +10,29 @@
 #include <vector>
 
 #include "pmoe/analysis/results.hpp"
+#include "pmoe/analysis/series.hpp"
+#include "pmoe/analysis/trend.hpp"
 
 namespace pmoe {
 
-struct AxisPoint {
-  double value = 0;  // the axis's value (NaN when the axis is not numeric)
-  std::string text;
-  std::vector<size_t> cells;  // one per N, sorted by N
-  std::vector<double> N;
-};
-
-struct Series {
-  std::string label;  // the other swept parameters, "model.kind=cnn"; "all" if none
-  std::string model_kind;
-  std::string others;             // the label without model.kind: series of one design
-  std::vector<AxisPoint> points;  // sorted by axis value
-};
-
 // The two readings of sample complexity (MODEL.md §6): the N where the success probability
 // reaches a threshold (a logistic fit across N), and the paper's Figure 4 reading, the N where the
-// mean test accuracy reaches 1 - epsilon (interpolated in log N between grid points).
+// mean test accuracy reaches 1 - epsilon (a monotone fit in log N, interpolated between grid
+// points). Reading's values index SampleComplexity::readings: these two come first.
 enum class Reading { kSuccess, kMeanAccuracy };
 const char* ReadingName(Reading reading);  // "success", "mean_accuracy"
+
+// One reading. The theorems are high-probability statements (error at most epsilon with
+// probability 1 - delta once N >= N_S), so besides the median (delta = 0.5) the success curve is
+// read at small delta too: the quantile readings.
+struct ReadingSpec {
+  Reading kind = Reading::kSuccess;
+  double probability = 0.5;  // success: the success probability read (1 - delta)
+  double delta = 0.5;        // success: 1 - probability as given (0.2, not 0.19999999999999996)
+  double epsilon = NAN;      // success: test accuracy >= 1 - epsilon; NaN: the recorded `success`
+  double target = NAN;       // mean accuracy: the target (1 - epsilon)
+  std::string name;          // "success", "mean_accuracy", "success@0.9", "success@0.9,eps=0.1"
+};
 
 struct NStar {
   // Inside the N grid: the estimate. Outside it the estimate is a bound, never a number: +inf
@@ -42,7 +43,8 @@ struct NStar {
   bool below_grid = false;  // already at the target at the smallest N
   bool above_grid = false;  // does not reach the target within the largest N
   double N_min = 0, N_max = 0;
-  int trials = 0;  // trials behind the estimate
+  int trials = 0;         // trials behind the estimate
+  int trial_indices = 0;  // distinct trial indices in its cells: its interval widens for these
   // The training budget (MODEL.md §5): the fraction of the trials near the estimate (the cells
   // whose N brackets it; the largest or smallest N outside the grid) that reached zero training
   // error, and whether it is below the options' min_converged.
@@ -58,21 +60,29 @@ struct SampleComplexityOptions {
   int bootstrap = 1000;
   uint64_t seed = 1;
   double level = 0.95;
+  // The quantile readings: success probability 1 - delta for each delta (0.5 is the threshold
+  // reading itself unless --threshold moved it), at the recorded success and at each epsilon.
+  std::vector<double> deltas = {0.5, 0.2, 0.1, 0.05};
+  std::vector<double> epsilons;  // test accuracy >= 1 - epsilon, recomputed from test_acc
 };
+
+// [0] success at `threshold`, [1] mean accuracy at `target_accuracy`, then a success reading per
+// (epsilon, delta) that is not [0] again.
+std::vector<ReadingSpec> MakeReadings(const SampleComplexityOptions& options);
 
 struct SampleComplexity {
   std::string axis;  // "" when only N varies
   std::vector<Series> series;
-  DeclaredBounds theory;  // the files' declared bounds (Results::theory)
-  // [reading][series][point] and [reading][series][point][replicate]; reading as Reading's value.
-  std::vector<std::vector<NStar>> estimates[2];
-  std::vector<std::vector<std::vector<double>>> replicates[2];
-  int trial_indices = 0;  // resampled by the bootstrap: intervals widen by SmallSampleFactor
+  DeclaredBounds theory;              // the files' declared bounds (Results::theory)
+  std::vector<ReadingSpec> readings;  // MakeReadings
+  // [reading][series][point] and [reading][series][point][replicate].
+  std::vector<std::vector<std::vector<NStar>>> estimates;
+  std::vector<std::vector<std::vector<std::vector<double>>>> replicates;
 
-  const std::vector<std::vector<NStar>>& Of(Reading r) const { return estimates[int(r)]; }
+  const std::vector<std::vector<NStar>>& Of(Reading r) const { return estimates[size_t(r)]; }
 };
 
-// Both readings, from one paired bootstrap. Throws std::invalid_argument when the cells do not
+// Every reading, from one paired bootstrap. Throws std::invalid_argument when the cells do not
 // vary N, or the axis is not a parameter or not numeric.
 SampleComplexity EstimateSampleComplexity(const Results& results, const std::string& axis,
                                           const SampleComplexityOptions& options);
@@ -84,11 +94,19 @@ struct Exponent {
   int points = 0;        // axis values used (N* inside the grid)
   double theory = 0;     // theory_orders.hpp: the order in the axis (NaN when none)
   std::string theory_formula;
+  int trials = 0;  // trial indices of the least-sampled point used: the interval's widening
+  Shape shape;     // trend test, best of constant / power law / step, upper-half slope (trend.hpp)
 };
+
+// The exponent of estimates over an axis: the slope of log y on log x over `use` (the points
+// inside the grid) with its interval, and the shape of the whole sequence (trend.hpp).
+Exponent ExponentOf(const AxisEstimates& estimates, const std::vector<size_t>& use, double level);
 
 // Slope of log N* against log axis per series, over the axis values whose N* lies in the grid.
 std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
                                    Reading reading = Reading::kSuccess);
+std::vector<Exponent> FitExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
+                                   size_t reading);  // an index into sc.readings
 
 struct Ratio {
   std::string label;  // "cnn/separate"
@@ -104,8 +122,25 @@ struct Ratio {
 // N*(CNN) / N*(pMoE) at each axis value, for series that differ only in model.kind.
 std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexityOptions& o,
                                Reading reading = Reading::kSuccess);
+std::vector<Ratio> ModelRatios(const SampleComplexity& sc, const SampleComplexityOptions& o,
+                               size_t reading);
 // The slope of log ratio against log axis, with its bootstrap interval.
 std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
                                      Reading reading = Reading::kSuccess);
+std::vector<Exponent> RatioExponents(const SampleComplexity& sc, const SampleComplexityOptions& o,
+                                     size_t reading);
+
+// The l = n control (issue 39): where the pMoE routes every patch to each expert (l = n, or
+// n/l = 1 on a derived axis) separate pMoE is the CNN's architecture, so the CNN/pMoE ratio of
+// N* must include 1. One row per ratio and axis value that is such a point.
+struct ControlCheck {
+  std::string label;  // the ratio's
+  double axis_value = NAN;
+  double estimate = NAN, lo = NAN, hi = NAN;  // NaN when a side is outside its grid
+  std::string bound;                          // the ratio's bound when censored
+  bool includes_one = false;
+};
+std::vector<ControlCheck> EqualPatchControls(const SampleComplexity& sc,
+                                             const SampleComplexityOptions& o, size_t reading);
 
 }  // namespace pmoe

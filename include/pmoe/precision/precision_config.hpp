@@ -8,6 +8,8 @@
 //   reading   = success          success: N* where P(success) = success_threshold (a logistic
 //                                fit); mean_accuracy: N_acc where the mean test accuracy reaches
 //                                target_accuracy
+//   delta     = 0.1              optional, success reading: N* where P(success) = 1 - delta
+//                                (success_threshold = 1 - delta; pmoe-analyze --delta)
 //   threshold = 0                the value the interval must exclude
 //   half_width = 0.15            optional: also stop once the interval is this narrow each side
 //                                (verdict "within" when it still holds the threshold)

@@ -1,9 +1,9 @@
 // Target statistics for precision targets (precision_target.hpp): pure functions of the cells'
 // weighted samples. The sample-complexity exponent follows analysis/lib/sample_complexity.cpp
-// (N* from a logistic fit of success on log N, or N_acc where the mean test accuracy reaches its
-// target, interpolated in log N), with one difference that a decision needs: an N* outside its
-// cell's N grid makes the statistic NaN (no number, so no decision on it), where the report
-// drops that axis value from the fit.
+// (N* from a logistic fit of success on log N, or N_acc where the monotone fit of the mean test
+// accuracy reaches its target, interpolated in log N), with one difference that a decision needs:
+// an N* outside its cell's N grid makes the statistic NaN (no number, so no decision on it), where
+// the report drops that axis value from the fit.
 #pragma once
 
 #include <string>

@@ -33,6 +33,11 @@ double SmallSampleFactor(int trials, double level);
 // (N*, ratios: positive values) when `log_scale`. Infinite ends (bounds) stay as they are.
 Interval Widened(double estimate, double lo, double hi, double factor, bool log_scale);
 
+// Pool-adjacent-violators: the nondecreasing sequence closest to `y` in least squares weighted by
+// `w` (each value the weighted mean of its pooled block). N_acc reads mean accuracy off it, so a
+// curve that dips after touching its target has not reached it for good.
+std::vector<double> IsotonicIncreasing(const std::vector<double>& y, const std::vector<double>& w);
+
 // Ordinary least-squares slope and intercept of y on x.
 struct Line {
   double slope = 0, intercept = 0;

@@ -177,24 +177,29 @@ def exponent_section(analyzer, axes, l_star):
              "interval, beside the order of the theory's sufficient sample complexity (MODEL.md "
              "§9; an upper bound, so a smaller measured slope does not contradict it). The "
              "figures of the previous section draw the theory's order as a dashed reference "
-             "slope.</p>"]
+             "slope. Every reading is shown (success@0.9: N where the success probability "
+             "reaches 0.9), and each slope's shape: a one-sided trend test and whether a "
+             "constant, a power law or one step fits best.</p>"]
     rows = []
     for axis in axes:
         start = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
         tables = analyzer.exponent(axis, start)
+        # pmoe-analyze's sentence on each slope's shape: trend test, constant / power law / step.
+        shapes = {(x["series"], x["reading"]): x["says"] for x in tables.get("shapes", [])}
         for e in tables["exponents"]:
             rows.append((SHORT.get(axis, axis) + (f" (from l* = {start:g})" if start else ""),
                          figures.shown(e["series"]) or "all", READINGS.get(
                              e.get("reading", "success"), {"name": e.get("reading")})["name"],
                          f"{fmt(e['exponent'])} [{fmt(e['lo'])}, {fmt(e['hi'])}]",
                          e.get("points", "-"), fmt(e.get("theory")),
-                         e.get("theory_formula", "")))
+                         e.get("theory_formula", ""),
+                         shapes.get((e["series"], e.get("reading")), "")))
         for r in tables.get("ratios", []):
             rows.append((SHORT.get(axis, axis), f"ratio {r.get('ratio', '')}", r.get("reading"),
                          r["bound"] or f"{fmt(r.get('N_star_ratio'))} [{fmt(r.get('lo'))}, "
-                         f"{fmt(r.get('hi'))}]", "-", "-", "N*(CNN) / N*(pMoE)"))
+                         f"{fmt(r.get('hi'))}]", "-", "-", "N*(CNN) / N*(pMoE)", ""))
     parts.append(table(("axis", "series", "reading", "exponent [95% interval]", "points",
-                        "theory's order", "theory's bound"), rows))
+                        "theory's order", "theory's bound", "shape"), rows))
     return "\n".join(parts)
 
 

@@ -1,0 +1,183 @@
+// pmoe-analyze's commands and options: one table, read by --help, the reference
+// (docs/reference/pmoe-analyze.md) and the parser (pmoe_analyze_main.cpp).
+#include "analyze_commands.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pmoe {
+namespace {
+
+// The options the estimating commands share, and each command's table.
+std::vector<cli::Option> RangeOptions() {
+  return {
+      {"over",
+       "AXIS",
+       "the swept axis (l, k, n, m, d, p or any parameter name, e.g. "
+       "data.delta_r); it must be one the files swept",
+       {},
+       ""},
+      {"from",
+       "X",
+       "keep only cells with the axis value >= X (e.g. --over l --from 4: l >= l*, "
+       "where the theory's scaling applies)",
+       {},
+       ""},
+      {"to", "Y", "keep only cells with the axis value <= Y", {}, ""},
+      {"where",
+       "P=V,...",
+       "keep the cells with these values (repeatable); a cell that does not read P (a CNN "
+       "has no model.l) is kept: it is the same cell at every value of P",
+       {},
+       ""},
+  };
+}
+
+std::vector<cli::Option> EstimateOptions() {
+  return {
+      {"threshold", "P", "success probability that defines N* (default 0.5)", {}, ""},
+      {"delta",
+       "D1,D2,...",
+       "quantile readings: N where the success probability reaches 1 - D, for each D "
+       "(default 0.5,0.2,0.1,0.05; the theorems hold with probability 1 - delta)",
+       {},
+       ""},
+      {"epsilon",
+       "E1,E2,...",
+       "also read success as test accuracy >= 1 - E for each E (default: the trials' "
+       "recorded success only)",
+       {},
+       ""},
+      {"target-accuracy",
+       "A",
+       "mean test accuracy that defines N_acc (default 0.95: 1 - "
+       "epsilon)",
+       {"target_accuracy"},
+       ""},
+      {"min-converged",
+       "F",
+       "flag estimates whose nearby trials reached zero training error "
+       "less often than F (default 0.9)",
+       {"min_converged"},
+       ""},
+      {"bootstrap", "B", "bootstrap replicates (default 1000)", {}, ""},
+      {"level", "L", "confidence level of the intervals (default 0.95)", {}, ""},
+      {"seed", "S", "bootstrap seed (default 1)", {}, ""},
+  };
+}
+
+std::vector<cli::Option> FormatOptions() {
+  return {
+      {"csv", "", "CSV instead of the aligned table", {}, ""},
+      {"json", "", "JSON instead of the aligned table", {}, ""},
+  };
+}
+
+cli::Command AnalyzeCommand(const std::string& name, const std::string& summary,
+                            const std::string& description,
+                            std::vector<std::vector<cli::Option>> groups) {
+  cli::Command c;
+  c.tool = "pmoe-analyze";
+  c.name = name;
+  c.operands = "FILE.h5...";
+  c.min_operands = 1;
+  c.max_operands = SIZE_MAX;
+  c.summary = summary;
+  c.description = description;
+  for (auto& group : groups)
+    for (auto& o : group) c.options.push_back(std::move(o));
+  return c;
+}
+
+}  // namespace
+
+cli::Tool AnalyzeTool() {
+  std::vector<cli::Option> pivot = {
+      {"rows",
+       "P1,P2,...",
+       "parameters down the side (full names like data.sigma_p, or a short "
+       "name when one parameter ends so: sigma_p); default: the swept ones "
+       "that are not model.*",
+       {},
+       ""},
+      {"cols", "P1,P2,...", "parameters across the top; default: the swept model.* ones", {}, ""},
+      {"metrics",
+       "M1,...",
+       "test_acc (test_accuracy), train_acc, success, epochs, steps or any "
+       "metric the families declared (see summary); M% shows it times "
+       "100; default test_acc",
+       {},
+       ""},
+      {"N", "V", "the same as --where N=V", {}, ""},
+      {"digits", "D", "significant digits of each metric's largest mean (default 4)", {}, ""},
+  };
+  cli::Tool tool;
+  tool.name = "pmoe-analyze";
+  tool.summary =
+      "Success rates, sample complexity, scaling exponents and pivot tables from result files "
+      "(reads the HDF5 files only). Incomplete files are analyzed with a note on stderr.";
+  tool.commands = {
+      AnalyzeCommand("summary",
+                     "per cell: trials, statuses, success rate with its 95% Wilson interval, "
+                     "mean ± sd of test accuracy, convergence, every declared metric, epochs",
+                     "The fraction that reached zero training error and how the others stopped "
+                     "(stop_epoch_cap, stop_step_cap, stop_other) are columns too.",
+                     {RangeOptions(), FormatOptions()}),
+      AnalyzeCommand("sample-complexity",
+                     "per series and axis value: N* (logistic fit of success against log N), "
+                     "N_acc (monotone fit of mean test accuracy reaches the target) and N at "
+                     "success probability 1 - delta for each --delta, with bootstrap intervals",
+                     "Outside the N grid an estimate is a bound (> N_max, < N_min), never a "
+                     "number; beside each, the converged fraction of the trials near it (flagged "
+                     "when low). Without --over, N alone. Sections: nstar (N* and N_acc), "
+                     "quantiles (every success reading), ratios.",
+                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
+      AnalyzeCommand("exponent",
+                     "slope of log N* against log AXIS per series and reading (N*, N_acc, "
+                     "each delta), beside MODEL.md §9's order, with its shape; N*(CNN)/N*(pMoE) "
+                     "ratios when the files hold both",
+                     "--over AXIS is required and must be an axis the files swept (exit 2 "
+                     "otherwise, naming the swept ones). Shape: a one-sided trend test over the "
+                     "bootstrap replicates, the best of constant, power law and one step (BIC), "
+                     "and the slope over the upper half of the axis (section shapes). Where the "
+                     "grid holds l = n, the CNN/pMoE ratio there (section controls) should "
+                     "include 1.",
+                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
+      AnalyzeCommand("table",
+                     "a pivot table: one row per value of --rows, one column per value of "
+                     "--cols, cells \"mean ± sd (n)\" of each --metrics",
+                     "Over ok trials (success over all). Chen et al.'s Table 3: pmoe-analyze "
+                     "table results/chen_table.h5 --metrics test_acc%,dispatch_entropy. "
+                     "--csv/--json give one record per row, column and metric.",
+                     {pivot, RangeOptions(), FormatOptions()}),
+      // Listed here for the help and the reference; run by RunReportCommand (main), which hands
+      // its arguments to the Python module (its own --help is the module's).
+      AnalyzeCommand(
+          "report",
+          "a self-contained HTML page of any sweep: what was swept, training budget "
+          "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
+          "order, rates against every axis, 2-D N* map, config",
+          "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
+          "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
+          "file as NAME-report.html unless --out says otherwise; docs/guide/"
+          "plots-and-reports.md.",
+          {{{"out",
+             "PAGE.html",
+             "where the page goes (default: beside the first file, "
+             "NAME-report.html)",
+             {},
+             ""},
+            {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {}, ""},
+            {"bootstrap",
+             "B",
+             "bootstrap replicates of every interval (default "
+             "1000)",
+             {},
+             ""}}}),
+  };
+  return tool;
+}
+
+}  // namespace pmoe
