@@ -110,16 +110,29 @@ def exponent_row(series, value, lo, hi, points=4, reading="mean_accuracy"):
             "points": points, "theory": 8.0}
 
 
+def theorem_row(*args, **kwargs):
+    return exponent_row(*args, reading=claims.THEOREM_READING, **kwargs)
+
+
 @pytest.mark.parametrize("row, expected", [
-    (exponent_row("all", 0.6, 0.3, 0.9), "supported"),
-    (exponent_row("all", 0.05, -0.05, 0.15), "not supported"),  # growth below the effect size
-    (exponent_row("all", 0.3, -0.1, 0.7), "undecided"),
-    (exponent_row("all", 0.6, 0.3, 0.9, points=2), "not testable"),
+    (theorem_row("all", 0.6, 0.3, 0.9), "supported"),
+    (theorem_row("all", 0.05, -0.05, 0.15), "not supported"),  # growth below the effect size
+    (theorem_row("all", 0.3, -0.1, 0.7), "undecided"),
+    (theorem_row("all", 0.6, 0.3, 0.9, points=2), "not testable"),
+    (exponent_row("all", 0.6, 0.3, 0.9), "not testable"),  # N_acc alone does not decide
 ])
 def test_rule_b(tmp_path, row, expected):
     ev = Fake([{"N": 100, "model.l": 4, "data.l_star": 4, "model.kind": "separate",
                 "values": {}}], exponents={"exponents": [row], "ratios": []})
     assert verdict(claims.claim_b, ev, tmp_path) == expected
+
+
+def test_rule_b_outside_lemma_41(tmp_path):
+    ev = Fake([{"N": 100, "model.l": 4, "data.l_star": 4, "model.kind": "separate",
+                "data.n": 16, "data.delta_d": 0.2, "values": {}}],
+              exponents={"exponents": [theorem_row("all", 0.6, 0.3, 0.9)], "ratios": []})
+    f = claims.claim_b(ev, str(tmp_path))
+    assert f.verdict == "not testable" and "Lemma 4.1" in f.reason  # 100 < 16^2 / 0.64 = 400
 
 
 # (c) ---------------------------------------------------------------------------------------------
@@ -177,10 +190,15 @@ def test_rule_e_not_testable_on_too_few_trials(tmp_path):
 
 
 # (f) ---------------------------------------------------------------------------------------------
-def evidence_f(ratio, own, star_ratio=None, star_own=None):
-    rows = [exponent_row("cnn/separate", *ratio), exponent_row("model.kind=separate", *own)]
-    rows += [exponent_row("cnn/separate", *(star_ratio or ratio), reading="success"),
-             exponent_row("model.kind=separate", *(star_own or own), reading="success")]
+def evidence_f(ratio, own, star_ratio=None, star_own=None, acc_ratio=None, acc_own=None):
+    """(f)'s tables: `ratio` and `own` on the theorem's reading N(0.9) that decides; the N* and
+    N_acc readings as given (default: the same numbers)."""
+    rows = []
+    for reading, r, o in ((claims.THEOREM_READING, ratio, own),
+                          ("success", star_ratio or ratio, star_own or own),
+                          ("mean_accuracy", acc_ratio or ratio, acc_own or own)):
+        rows += [exponent_row("cnn/separate", *r, reading=reading),
+                 exponent_row("model.kind=separate", *o, reading=reading)]
     return Fake([{"N": 100, "values": {}}], exponents={"exponents": rows, "ratios": []},
                 sc={"nstar": [], "ratios": []})
 
@@ -196,13 +214,17 @@ def test_rule_f(tmp_path, ratio, own, expected):
     assert verdict(claims.claim_f, evidence_f(ratio, own), tmp_path) == expected
 
 
-def test_rule_f_shows_both_readings_and_decides_on_n_acc(tmp_path):
-    f = claims.claim_f(evidence_f((0.42, -0.02, 0.65), (0.0, -0.1, 0.1),
-                                  star_ratio=(0.54, 0.29, 0.83)), str(tmp_path))
-    assert f.verdict == "undecided"  # N_acc: 0.42 [-0.02, 0.65]
+def test_rule_f_decides_on_the_theorems_reading_and_shows_the_others(tmp_path):
+    # The issue-39 decade: the median grows, the high-probability reading does not.
+    f = claims.claim_f(evidence_f((0.04, -0.05, 0.12), (0.0, -0.1, 0.1),
+                                  star_ratio=(0.27, 0.23, 0.31), acc_ratio=(0.42, -0.02, 0.65)),
+                       str(tmp_path))
+    assert f.verdict == "not supported"  # N(0.9): 0.04 [-0.05, 0.12] below 0.2
     shown = dict(f.numbers)
-    assert "supported: both conditions hold" in shown["the N* reading would say (the rule reads "
-                                                      "N_acc)"]
+    assert shown["the N* reading would say (the rule reads N(0.9), the theorem's)"].startswith(
+        "supported")
+    assert shown["the N_acc reading would say (the rule reads N(0.9), the theorem's)"].startswith(
+        "undecided")
     assert any(q.startswith("exponent of N*(CNN)/N*(separate)") for q in shown)
     assert "the N* reading: supported" in f.reason
 
@@ -281,9 +303,11 @@ def test_f_reads_over_n_over_l_only_where_l_spans_n_over_l_wider_than_n():
 
 
 # One rule for the page and the precision target ------------------------------------------------
-def precision_attrs(estimate, lo, hi, verdict, over="data.n", where="", statistic="ratio_exponent"):
-    return {"precision": f"target={statistic};over={over};reading=mean_accuracy;"
-                         f"threshold=0.2;half_width=0.15;where={where};alpha=0.05",
+def precision_attrs(estimate, lo, hi, verdict, over="data.n", where="", statistic="ratio_exponent",
+                    reading="success", success_threshold=0.9):
+    return {"precision": f"target={statistic};over={over};reading={reading};"
+                         f"success_threshold={success_threshold};threshold=0.2;half_width=0.15;"
+                         f"where={where};alpha=0.05",
             "precision_looks": f"all\t1\t100\t0.02\t0.3\t-0.5\t0.9\trunning\n"
                                f"all\t2\t300\t0.01\t{estimate}\t{lo}\t{hi}\t{verdict}\n"}
 
@@ -295,7 +319,8 @@ def precision_attrs(estimate, lo, hi, verdict, over="data.n", where="", statisti
 ])
 def test_rule_f_decides_on_the_files_precision_target(tmp_path, target, verdict_of_target,
                                                       expected):
-    # The fixed-sample interval says "undecided"; the target decided on the same rows.
+    # The fixed-sample interval says "undecided"; the target decided the theorem's reading on
+    # the same rows.
     ev = evidence_f((0.32, 0.11, 0.75), (0.0, -0.1, 0.1))
     ev.attrs = precision_attrs(*target, verdict_of_target)
     f = claims.claim_f(ev, str(tmp_path))
@@ -309,6 +334,12 @@ def test_a_target_for_another_statistic_is_not_read(tmp_path):
     assert claims.claim_f(ev, str(tmp_path)).verdict == "undecided"
     ev.attrs = precision_attrs(0.009, -0.105, 0.108, "running")
     assert claims.claim_f(ev, str(tmp_path)).verdict == "undecided"
+    # The median's target does not decide the theorem's reading; it decides the N* reading.
+    ev.attrs = precision_attrs(0.009, -0.105, 0.108, "below", success_threshold=0.5)
+    f = claims.claim_f(ev, str(tmp_path))
+    assert f.verdict == "undecided"
+    assert dict(f.numbers)["the N* reading would say (the rule reads N(0.9), the theorem's)"] \
+        .startswith("not supported")
 
 
 def test_rule_f_outside_lemma_41_is_not_testable_with_the_rows_verdict_beside(tmp_path):

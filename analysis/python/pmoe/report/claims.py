@@ -165,14 +165,17 @@ def swept(summary):
 
 
 # (b) ---------------------------------------------------------------------------------------------
-RULE_B = ("The exponent of N_acc (the N where mean test accuracy reaches 0.95) against l over "
-          "l ≥ l*, a log-log least-squares slope with its 95 % paired bootstrap interval, over the "
-          "l whose N_acc lies inside the N grid (a finite slope is the polynomial reading). "
-          "Supported when the interval lies above 0.2 (the effect "
-          "size: N_acc grows by at least 15 % per doubling of l); not supported when the "
-          "interval lies below 0.2 (growth too small or none); undecided otherwise; not testable "
-          "with fewer than 3 such l. The success-probability reading's exponent (N*) is shown "
-          "beside it with what it would say.")
+RULE_B = ("Theorem 4.2's reading: the exponent of N(0.9) (the N where the success probability, "
+          "test accuracy ≥ 0.95, reaches 0.9: the theorem holds with high probability) against "
+          "l over l ≥ l*, a log-log least-squares slope with its 95 % paired bootstrap interval, "
+          "over the l whose N(0.9) lies inside the N grid (a finite slope is the polynomial "
+          "reading), with its shape (trend test; constant, power law or step). Supported when "
+          "the interval lies above 0.2 (the effect size: N grows by at least 15 % per doubling "
+          "of l); not supported when it lies below 0.2 (growth too small or none); undecided "
+          "otherwise; not testable with fewer than 3 such l, or where separate pMoE's router had "
+          "fewer than Lemma 4.1's n²/(1 − δd)² samples (what the rows alone say is shown). The "
+          "N* (success probability 0.5) and N_acc (mean accuracy 0.95) readings are shown beside "
+          "it with what they would say; a precision target of the file decides its reading.")
 
 
 def exponent_condition(e):
@@ -183,12 +186,13 @@ def exponent_condition(e):
     return outcome, f"exponent {interval(e['exponent'], e['lo'], e['hi'], 2)}"
 
 
-def with_target(ev, row, statistic, over, where=None):
+def with_target(ev, row, statistic, over, where=None, reading="mean_accuracy",
+                success_threshold=None):
     """The exponent row `row` decided on the file's precision target instead, when the file holds
-    one for this statistic (N_acc reading, the rule's effect size): its interval is the one that
-    stays valid under the target's stopping. Returns (row, the target's text or "")."""
-    t = precision_record.matching(getattr(ev, "attrs", {}), statistic, over, "mean_accuracy",
-                                  EXPONENT_EFFECT, where)
+    one for this statistic (reading, the rule's effect size): its interval is the one that stays
+    valid under the target's stopping. Returns (row, the target's text or "")."""
+    t = precision_record.matching(getattr(ev, "attrs", {}), statistic, over, reading,
+                                  EXPONENT_EFFECT, where, success_threshold)
     if t is None or row is None:
         return row, ""
     return dict(row, exponent=t.estimate, lo=t.lo, hi=t.hi), t.text()
@@ -196,6 +200,31 @@ def with_target(ev, row, statistic, over, where=None):
 
 def claim_b(ev, workdir):
     return exponent_growth(ev, workdir, "model.l", "l", "separate")
+
+
+def growth_condition(ev, finding, tables, rows, reading, axis, short):
+    """Records "N grows with `short`" on one reading (its exponent, its shape, a precision target
+    of the file that decided it) into `finding`; returns the condition's text."""
+    name = READING_NAMES[reading]
+    e = rows.get(reading)
+    if e:
+        finding.numbers.append((f"exponent of {name} over {short} ({e['points']} values; theory "
+                                f"bound {fmt(e['theory'])})",
+                                interval(e["exponent"], e["lo"], e["hi"])))
+        said = shape_text(tables, e["series"], reading)
+        if said:
+            finding.numbers.append((f"shape of {name} over {short}", said))
+    statistic_reading, threshold = target_reading(reading)
+    decided, target = with_target(ev, e, "exponent", axis, None, statistic_reading, threshold)
+    if target:
+        finding.numbers.append((f"exponent of {name} over {short}, decided by the file's "
+                                "precision target", target))
+    outcome, text = exponent_condition(decided)
+    finding.check(f"{name} grows with {short}", outcome, {
+        HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
+        OPEN: f"{text}: growth of at least {short}^{EXPONENT_EFFECT} neither shown nor excluded",
+        UNTESTABLE: f"fewer than 3 values of {short} have {name} inside the N grid"}[outcome])
+    return text
 
 
 def exponent_growth(ev, workdir, axis, short, kind):
@@ -206,23 +235,19 @@ def exponent_growth(ev, workdir, axis, short, kind):
     # The pMoE's own series ("all" when it is the sweep's only model).
     rows = {e["reading"]: e for e in tables["exponents"]
             if not e["series"].startswith("cnn/") and (kind in e["series"] or e["series"] == "all")}
-    for reading, e in rows.items():
-        outcome, _ = exponent_condition(e)
-        finding.numbers.append((f"exponent of {'N_acc' if reading == 'mean_accuracy' else 'N*'} "
-                                f"over {short} ({e['points']} values; theory bound "
-                                f"{fmt(e['theory'])})", interval(e["exponent"], e["lo"], e["hi"])
-                                + ("" if reading == "mean_accuracy" else
-                                   f" (this reading alone: {outcome})")))
-    decided, target = with_target(ev, rows.get("mean_accuracy"), "exponent", axis)
-    if target:
-        finding.numbers.append((f"exponent of N_acc over {short}, decided by the file's "
-                                "precision target", target))
-    outcome, text = exponent_condition(decided)
-    finding.check(f"N_acc grows with {short}", outcome, {
-        HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
-        OPEN: f"{text}: growth of at least {short}^{EXPONENT_EFFECT} neither shown nor excluded",
-        UNTESTABLE: f"fewer than 3 values of {short} have N_acc inside the N grid"}[outcome])
-    finding.conclude(f"N_acc grows with {short}: {text}")
+    text = growth_condition(ev, finding, tables, rows, THEOREM_READING, axis, short)
+    finding.conclude(f"{READING_NAMES[THEOREM_READING]} grows with {short}: {text}")
+    for reading in ("success", "mean_accuracy"):  # shown beside it, not deciding
+        other = Finding(finding.data, ev.name, NOT_TESTABLE, "")
+        growth_condition(ev, other, tables, rows, reading, axis, short)
+        other.conclude("it grows")
+        finding.numbers += other.numbers
+        finding.numbers.append((f"the {READING_NAMES[reading]} reading would say (the rule reads "
+                                f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
+                                f"{other.verdict}: {other.reason}"))
+        finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
+    if kind == "separate":
+        outside_lemma_41(ev, finding)
     for reading in ("mean_accuracy", "success"):
         path = figure_path(workdir, ev, f"{reading}_{short}")
         if figures.nstar_loglog(tables, axis, f"{ev.name}: sample complexity against {short}",
@@ -402,21 +427,29 @@ def claim_e(ev, workdir):
 
 
 # (f) ---------------------------------------------------------------------------------------------
-RULE_F = ("With l = l* = 4 fixed, n/l grows with n. Read on N_acc (the N where mean test accuracy "
-          "reaches 0.95: the paper's Figure 4 reading and the rule's choice); the same conditions "
-          "on N* (success probability 0.5) are shown beside it, with what they would say. "
-          "(1) The exponent of N_acc(CNN)/N_acc(separate) against n (log-log slope over the n "
-          "where both N_acc lie inside the N grid, 95 % paired bootstrap interval): holds when "
-          "the interval lies above 0.2 (the effect size), fails when it lies below 0.2. (2) Separate pMoE's own N_acc does not grow with "
-          "n: holds when its exponent's interval lies below 0.2 (growth of 0.2 excluded: thin "
-          "data cannot show this), fails when the interval lies above 0.2. Supported when both hold, not supported when either fails, undecided "
-          "otherwise, not testable when fewer than 3 values of n give an estimate inside the "
-          "grid. Where the sweep also varies l over at least 3 values at its largest n (the "
-          "decade sweep: l = 4..64 at n = 64, n/l = 1..16 on one data set), the same conditions "
-          "are read over n/l there instead of over n. The theorems assume a router trained as "
-          "Lemma 4.1 asks: where separate pMoE's router had fewer than n²/(1 − δd)² samples in "
-          "a cell of the fit (its own model.router_samples, else its training set), the claim "
-          "is not testable on those rows, and what they alone say is shown beside it.")
+RULE_F = ("With l = l* = 4 fixed, n/l grows with n. Read on the theorem's reading: Theorems "
+          "4.2 and 4.3 hold with high probability, so N(0.9), the N where the success "
+          "probability (test accuracy ≥ 0.95) reaches 0.9 on a logistic fit; the same "
+          "conditions on N* (success probability 0.5) and on N_acc (mean test accuracy 0.95, "
+          "the paper's Figure 4 reading) are shown beside it with what they would say, and "
+          "each ratio's shape (a one-sided trend test over the axis values, the best of a "
+          "constant, a power law and a single step, the slope over the upper half). "
+          "(1) The exponent of N(0.9)(CNN)/N(0.9)(separate) against n (log-log slope over the n "
+          "where both lie inside the N grid, 95 % paired bootstrap interval): holds when the "
+          "interval lies above 0.2 (the effect size), fails when it lies below 0.2. "
+          "(2) Separate pMoE's own N(0.9) does not grow with n: holds when its exponent's "
+          "interval lies below 0.2 (growth of 0.2 excluded: thin data cannot show this), fails "
+          "when it lies above 0.2. Supported when both hold, not supported when either fails, "
+          "undecided otherwise, not testable when fewer than 3 values of n give an estimate "
+          "inside the grid. Where the sweep also varies l over at least 3 values at its largest "
+          "n (the decade sweep: l = 4..64 at n = 64, n/l = 1..16 on one data set), the same "
+          "conditions are read over n/l there instead of over n; the l = n control (the ratio "
+          "there must include 1) and the CNN's own growth are shown. The theorems assume a "
+          "router trained as Lemma 4.1 asks: where separate pMoE's router had fewer than "
+          "n²/(1 − δd)² samples in a cell of the fit (its own model.router_samples, else its "
+          "training set), the claim is not testable on those rows, and what they alone say is "
+          "shown beside it. A precision target of the file that decided a reading's ratio "
+          "exponent decides that reading.")
 
 
 def f_rows(tables, reading):
@@ -465,46 +498,93 @@ def l_leg(ev):
     return top if span_l > span_n else None
 
 
+# The readings of (f) and (b): the theorems hold "with probability 1 - delta" (Theorems 4.2,
+# 4.3), so their reading is N at success probability 0.9 (delta = 0.1); the median (N*) and the
+# mean-accuracy crossing (N_acc, the paper's Figure 4) are shown beside it with what they say.
+THEOREM_DELTA = 0.1
+THEOREM_READING = f"success@{1 - THEOREM_DELTA:g}"
+READING_NAMES = {THEOREM_READING: f"N({1 - THEOREM_DELTA:g})", "success": "N*",
+                 "mean_accuracy": "N_acc"}
+
+
+def target_reading(reading):
+    """(reading, success threshold) a precision target records for a page's reading name."""
+    if reading.startswith("success@"):
+        return "success", float(reading.split("@")[1].split(",")[0])
+    return reading, None
+
+
+def shape_text(tables, series, reading):
+    """pmoe-analyze's sentence on the shape of one series' estimates (trend test, best of
+    constant / power law / step, upper-half slope), or ""."""
+    for row in tables.get("shapes", []):
+        if row.get("series") == series and row.get("reading") == reading:
+            return row.get("says", "")
+    return ""
+
+
+def f_reading(ev, finding, tables, reading, top, axis_text, word):
+    """Records one reading's exponents, shape and conditions into `finding`."""
+    name = READING_NAMES[reading]
+    ratio, own = f_rows(tables, reading)
+    for e, what in ((ratio, f"{name}(CNN)/{name}(separate)"), (own, f"{name}(separate)")):
+        if e:
+            finding.numbers.append((f"exponent of {what} over {axis_text} ({e['points']} values; "
+                                    f"theory {fmt(e['theory'])})",
+                                    interval(e["exponent"], e["lo"], e["hi"])))
+            said = shape_text(tables, e["series"], reading)
+            if said:
+                finding.numbers.append((f"shape of {what} over {axis_text}", said))
+    statistic_reading, threshold = target_reading(reading)
+    decided, target = with_target(ev, ratio, "ratio_exponent",
+                                  "data.n" if top is None else "data.n/model.l",
+                                  None if top is None else f"data.n={top:g}",
+                                  statistic_reading, threshold)
+    if target:
+        finding.numbers.append((f"exponent of {name}(CNN)/{name}(separate) over {axis_text}, "
+                                "decided by the file's precision target", target))
+    f_conditions(finding, decided, own, name, word)
+
+
 def claim_f(ev, workdir):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
     top = l_leg(ev)
     axis_text = "n" if top is None else f"n/l at n = {top:g}"
+    word = "n" if top is None else "n/l"
     # Where l varies at the largest n, the ratio over n/l there decides (one data set, l* <= l
     # <= n); the growth over n at l = 4 is shown beside it.
     tables = (ev.exponent("data.n") if top is None
               else ev.exponent("n/l", where={"data.n": f"{top:g}"}))
-    readings = {"N_acc": f_rows(tables, "mean_accuracy"), "N*": f_rows(tables, "success")}
-    for name, (ratio, own) in readings.items():
-        for e, what in ((ratio, f"{name}(CNN)/{name}(separate)"), (own, f"{name}(separate)")):
-            if e:
-                finding.numbers.append((f"exponent of {what} over {axis_text} ({e['points']} "
-                                        f"values; "
-                                        f"theory {fmt(e['theory'])})",
-                                        interval(e["exponent"], e["lo"], e["hi"])))
-    ratio_acc = readings["N_acc"][0]
-    for r in tables["ratios"]:
-        if r["reading"] == "mean_accuracy" and r["ratio"] == (ratio_acc or {}).get("series"):
-            at = r["data.n"] if top is None else r["n/l"]
-            finding.numbers.append((f"N_acc ratio at {'n' if top is None else 'n/l'} = {at:g}",
-                                    r["bound"] or interval(r["N_star_ratio"], r["lo"], r["hi"])))
-    # The other reading's verdict, shown, not deciding.
-    other = Finding(finding.data, ev.name, NOT_TESTABLE, "")
-    word = "n" if top is None else "n/l"
-    f_conditions(other, *readings["N*"], "N*", word)
-    other.conclude("both conditions hold")
-    ratio, target = with_target(ev, readings["N_acc"][0], "ratio_exponent",
-                                "data.n" if top is None else "data.n/model.l",
-                                None if top is None else f"data.n={top:g}")
-    if target:
-        finding.numbers.append((f"exponent of N_acc(CNN)/N_acc(separate) over {axis_text}, "
-                                "decided by the file's precision target", target))
-    f_conditions(finding, ratio, readings["N_acc"][1], "N_acc", word)
-    finding.conclude(f"the CNN/separate N_acc ratio grows with {axis_text} by at least "
-                     f"({'n' if top is None else 'n/l'})^{EXPONENT_EFFECT}; separate's own N_acc "
-                     "is shown to grow less")
-    finding.numbers.append(("the N* reading would say (the rule reads N_acc)",
-                            f"{other.verdict}: {other.reason}"))
-    finding.reason += f" (the N* reading: {other.verdict})"
+    f_reading(ev, finding, tables, THEOREM_READING, top, axis_text, word)
+    finding.conclude(f"the CNN/separate {READING_NAMES[THEOREM_READING]} ratio grows with "
+                     f"{axis_text} by at least ({word})^{EXPONENT_EFFECT}; separate's own is shown "
+                     "to grow less")
+    # The other readings, shown, not deciding.
+    for reading in ("success", "mean_accuracy"):
+        other = Finding(finding.data, ev.name, NOT_TESTABLE, "")
+        f_reading(ev, other, tables, reading, top, axis_text, word)
+        other.conclude("both conditions hold")
+        finding.numbers += other.numbers
+        finding.numbers.append((f"the {READING_NAMES[reading]} reading would say (the rule reads "
+                                f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
+                                f"{other.verdict}: {other.reason}"))
+        finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
+    # The CNN's own growth, tested on its own: does it grow at all?
+    for e in tables["exponents"]:
+        if e["reading"] == THEOREM_READING and "cnn" in e["series"] and \
+                not e["series"].startswith("cnn/"):
+            said = shape_text(tables, e["series"], THEOREM_READING)
+            finding.numbers.append((f"the CNN's own {READING_NAMES[THEOREM_READING]} over "
+                                    f"{axis_text}", interval(e["exponent"], e["lo"], e["hi"]) +
+                                    (f"; {said}" if said else "")))
+    # The l = n control: separate pMoE at l = n is the CNN's architecture, its ratio must hold 1.
+    for c in tables.get("controls", []):
+        if c.get("reading") == THEOREM_READING:
+            finding.numbers.append(("l = n control: CNN/separate ratio (must include 1)",
+                                    (c.get("bound") or interval(c["N_star_ratio"], c["lo"],
+                                                                c["hi"])) +
+                                    (": includes 1" if c.get("includes_1") else
+                                     ": excludes 1")))
     outside_lemma_41(ev, finding, top)
     path = figure_path(workdir, ev, "nacc_n")
     if figures.nstar_loglog(tables, "data.n" if top is None else "data.n/model.l",

@@ -60,9 +60,16 @@ def decided_target(attrs):
                          estimate, lo, hi, look, trials, alpha, verdict)
 
 
-def matching(attrs, statistic, over, reading, threshold, where=None):
+def matching(attrs, statistic, over, reading, threshold, where=None, success_threshold=None):
     """The decided target when it is the statistic a claim asks for (same statistic, axis,
-    reading, threshold, and slice unless `where` is None), else None."""
+    reading (for "success", the same success probability: 0.5 unless given), threshold, and
+    slice unless `where` is None), else None."""
+    if reading == "success" and success_threshold is None:
+        success_threshold = 0.5
+    if reading == "success" and \
+            abs(float(_settings(str(attrs.get("precision", "") or "")).get(
+                "success_threshold", 0.5)) - success_threshold) > 1e-12:
+        return None
     t = decided_target(attrs)
     if t is None or t.verdict == "running":
         return None
