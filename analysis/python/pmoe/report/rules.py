@@ -17,6 +17,8 @@ import math
 import os
 from dataclasses import dataclass, field
 
+from pmoe import paths
+
 SUPPORTED, NOT_SUPPORTED, NOT_TESTABLE = "supported", "not supported", "not testable"
 UNDECIDED, ERROR, NOT_RUN = "undecided", "error", "not run"
 HOLDS, FAILS, OPEN, UNTESTABLE = "holds", "fails", "undecided", "untestable"
@@ -77,7 +79,7 @@ def interval(v, lo, hi, digits=3):
 
 def figure_path(workdir, ev, stem):
     os.makedirs(workdir, exist_ok=True)
-    return os.path.join(workdir, f"{ev.name}_{stem}.png")
+    return os.path.join(workdir, f"{paths.component(ev.name)}_{stem}.png")
 
 
 def finite(*values):
