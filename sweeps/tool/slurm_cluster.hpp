@@ -22,6 +22,7 @@ struct SlurmQueue {
   bool known = false;
   std::map<int, std::string> state;  // shard -> state
   std::map<int, std::string> job;    // shard -> "ARRAYID_TASKID"
+  std::string merge_job, merge_state;  // the merge job (tagged, not an array), while queued
 };
 SlurmQueue QueuedShards(const std::string& tag);
 
