@@ -51,8 +51,8 @@ void RequireResultFile(const std::string& path) {
     case FileKind::kText:
       throw SchemaError(path +
                         ": this is a text file (a sweep config?), not an HDF5 result file; "
-                        "run it first: " + HintCommand({"pmoe-sweep", "run", path}) +
-                        " writes results/NAME.h5");
+                        "run it first: " +
+                        HintCommand({"pmoe-sweep", "run", path}) + " writes results/NAME.h5");
     case FileKind::kJournal: {
       std::string h5 = path;
       const std::string suffix = ".journal";

@@ -17,7 +17,7 @@ namespace pmoe {
 
 struct Expression::Node {
   int depth = 1;  // levels of the subtree under and including this node
-  char op = 0;  // '+', '-', '*', '/', 'u' (unary minus), 'n' (number), 'v' (name)
+  char op = 0;    // '+', '-', '*', '/', 'u' (unary minus), 'n' (number), 'v' (name)
   double number = 0;
   std::string name;
   std::shared_ptr<const Node> left, right;

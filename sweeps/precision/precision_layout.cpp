@@ -89,11 +89,12 @@ void CheckWhere(const std::vector<CellParams>& cells, const PrecisionConfig& c,
     for (const std::string& v : values) list += (list.empty() ? "" : ", ") + v;
     if (values.empty())
       throw ConfigError(path + ": [precision] where = " + WhereText(c) + ": no cell reads " +
-                        param + " (a condition on it would select every cell; pmoe-analyze "
+                        param +
+                        " (a condition on it would select every cell; pmoe-analyze "
                         "--where refuses it alike)");
     if (!values.count(value))
-      throw ConfigError(path + ": [precision] where = " + WhereText(c) + " selects no cell: " +
-                        param + " is one of " + list);
+      throw ConfigError(path + ": [precision] where = " + WhereText(c) +
+                        " selects no cell: " + param + " is one of " + list);
   }
 }
 

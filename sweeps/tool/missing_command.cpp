@@ -30,7 +30,6 @@ namespace {
 
 enum class ShardCondition { kComplete, kIncomplete, kAbsent, kRunning, kQueued, kOther };
 
-
 // The generated array script's "# pmoe-sweep array: shards=K chunk=C retries=R" line; false when
 // the script is absent or for another shard count.
 bool ReadScriptLine(const std::string& script, int shards, int* chunk, int* retries) {
@@ -246,8 +245,7 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
                 << "\n";
   }
   const bool done = merged_complete && to_submit.empty() && running.empty() && others.empty();
-  if (done)
-    advice << "\nthe merged file " << merged << " is complete: nothing to run or merge\n";
+  if (done) advice << "\nthe merged file " << merged << " is complete: nothing to run or merge\n";
   const int status = done ? 0
                           : MissingAdvice(advice, config, out, tool, shards, name, merged,
                                           shard_files, others, running, to_submit, retry);

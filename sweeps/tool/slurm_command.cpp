@@ -99,9 +99,12 @@ void CheckTimeLines(const std::vector<std::string>& extra) {
   for (const std::string& line : extra) {
     std::istringstream words(line.substr(8));
     for (std::string w, value; words >> w;) {
-      if (w.rfind("--time=", 0) == 0) value = w.substr(7);
-      else if (w == "--time" || w == "-t") words >> value;
-      else if (w.rfind("-t", 0) == 0 && w.size() > 2 && w[2] != '-') value = w.substr(2);
+      if (w.rfind("--time=", 0) == 0)
+        value = w.substr(7);
+      else if (w == "--time" || w == "-t")
+        words >> value;
+      else if (w.rfind("-t", 0) == 0 && w.size() > 2 && w[2] != '-')
+        value = w.substr(2);
       if (value.empty()) continue;
       const int minutes = SlurmMinutes(value);
       if (minutes < kMinTaskMinutes)

@@ -253,7 +253,8 @@ std::string ArrayScript(const SlurmJob& job) {
        "elif [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then echo started;\n"
        "else echo \"exit $status\"; fi > \"$state\"\n"
        "[ \"$status\" = 4 ] && echo \"pmoe-sweep: shard $shard: " +
-       StateAdvice("wrong-cpu") + "\"\n"
+       StateAdvice("wrong-cpu") +
+       "\"\n"
        "if [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then\n"
        "  if [ \"${SLURM_RESTART_COUNT:-0}\" -ge " +
        std::to_string(job.max_requeues) +

@@ -53,9 +53,10 @@ std::string SlurmDir(const std::string& out);
 std::string ArrayScriptPath(const std::string& out);  // SlurmDir(out) + "/array.sbatch"
 std::string MergeScriptPath(const std::string& out);  // SlurmDir(out) + "/merge.sbatch"
 // SlurmDir(out) + "/logs/shard-I.state": one line the array task writes about shard I:
-// "started" when it begins, then "exit S" (pmoe-sweep's exit status), "bad-input" (exit 2), "wrong-cpu" (exit 4),
-// "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry` resubmits only
-// shards that started and then failed otherwise ("started" left: the node or the task died).
+// "started" when it begins, then "exit S" (pmoe-sweep's exit status), "bad-input" (exit 2),
+// "wrong-cpu" (exit 4), "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry`
+// resubmits only shards that started and then failed otherwise ("started" left: the node or the
+// task died).
 std::string ShardStatePath(const std::string& out, int shard);
 // SlurmDir(out) + "/logs/merge.state": what the merge job last recorded: "started (attempt N)",
 // then "merged", "retry-submitted" (failed shards resubmitted, a merge job after them),

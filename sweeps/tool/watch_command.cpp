@@ -147,19 +147,16 @@ cli::Command WatchCommand() {
   c.min_operands = c.max_operands = 1;
   c.summary = "every shard's Slurm task state and trials held, at a glance";
   c.options = ShardSetOptions();
-  c.options.insert(c.options.end(),
-                   {
-                       {"every",
-                        "S",
-                        "redraw every S seconds until every shard is complete (default: once)",
-                        {},
-                        ""},
-                       {"json",
-                        "",
-                        "the shards and the merge job as one JSON object (one per redraw)",
-                        {},
-                        ""},
-                   });
+  c.options.insert(
+      c.options.end(),
+      {
+          {"every",
+           "S",
+           "redraw every S seconds until every shard is complete (default: once)",
+           {},
+           ""},
+          {"json", "", "the shards and the merge job as one JSON object (one per redraw)", {}, ""},
+      });
   return c;
 }
 
@@ -177,8 +174,8 @@ int RunWatchCommand(const cli::Parsed& args, const std::string& command_line) {
     json ? PrintJson(t, shards) : PrintTable(t, shards);
     if (t.active == 0 || every <= 0) {
       // Failed shards, or a merge that failed, make the exit status 1 (scripts and CI see it).
-      const bool merge_failed = t.merge_recorded == "shards-missing" ||
-                                t.merge_recorded.rfind("exit ", 0) == 0;
+      const bool merge_failed =
+          t.merge_recorded == "shards-missing" || t.merge_recorded.rfind("exit ", 0) == 0;
       return t.failed > 0 || merge_failed ? 1 : 0;
     }
     std::cout << std::flush;

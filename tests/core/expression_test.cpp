@@ -52,8 +52,7 @@ TEST_CASE("Bad expressions are refused naming the position and what was expected
 TEST_CASE("Deep nesting is refused by name, not a stack overflow", "[core][expression]") {
   const size_t deep = 100000;
   for (const std::string& text :
-       {std::string(deep, '(') + "n" + std::string(deep, ')'), std::string(deep, '-') + "n",
-        [&] {
+       {std::string(deep, '(') + "n" + std::string(deep, ')'), std::string(deep, '-') + "n", [&] {
           std::string chain = "n";
           for (size_t i = 0; i < deep; ++i) chain += "+1";
           return chain;

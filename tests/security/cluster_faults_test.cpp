@@ -53,8 +53,8 @@ std::string StandIns(const std::string& dir) {
 }
 
 std::string SlurmCommand(const std::string& path, const std::string& dir, const std::string& more) {
-  return path + SweepCommand("slurm " + dir + "/c.ini --pilot 0 --cpus 1 --out " + dir +
-                             "/r.h5 " + more);
+  return path +
+         SweepCommand("slurm " + dir + "/c.ini --pilot 0 --cpus 1 --out " + dir + "/r.h5 " + more);
 }
 
 }  // namespace
@@ -64,9 +64,9 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
   const std::string dir = test::FreshDirectory("faults_throttle");
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
-  const auto submitted =
-      RunCommand(SlurmCommand(path, dir, "--shards 5 --array-limit 3 --throttle 2 --submit "
-                                         "--mem 1000 --time 10"));
+  const auto submitted = RunCommand(SlurmCommand(path, dir,
+                                                 "--shards 5 --array-limit 3 --throttle 2 --submit "
+                                                 "--mem 1000 --time 10"));
   INFO(submitted.out << submitted.err);
   REQUIRE(submitted.status == 0);
   std::string log = Slurp(dir + "/sbatch.log");
@@ -74,7 +74,8 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
   CHECK_THAT(log, Contains("--array=1,2%2 --dependency=afterany:100 ") &&
                       Contains("--array=1%2 --dependency=afterany:101 "));
   // The printed command chains them the same way.
-  const auto printed = RunCommand(SlurmCommand(path, dir, "--shards 5 --array-limit 3 --throttle 2"));
+  const auto printed =
+      RunCommand(SlurmCommand(path, dir, "--shards 5 --array-limit 3 --throttle 2"));
   CHECK_THAT(printed.out, Contains("jid2=$(sbatch --parsable --array=1,2%2 "
                                    "--dependency=afterany:$jid1 "));
   // The merge job's retry of shards 1 and 4 (one in each chunk) keeps the throttle and the chain.
@@ -86,11 +87,12 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
   INFO(retry.out << retry.err);
   CHECK(retry.status == 75);
   log = Slurp(dir + "/sbatch.log");
-  CHECK_THAT(log, Contains("--array=1%2 --mem=1500M") &&
-                      Contains("--array=2%2 --dependency=afterany:100 --export=ALL,PMOE_SHARD_OFFSET=2"));
+  CHECK_THAT(
+      log, Contains("--array=1%2 --mem=1500M") &&
+               Contains("--array=2%2 --dependency=afterany:100 --export=ALL,PMOE_SHARD_OFFSET=2"));
   // missing's printed resubmission keeps it too.
-  const auto advice =
-      RunCommand(path + SweepCommand("missing " + dir + "/c.ini --shards 5 --out " + dir + "/r.h5"));
+  const auto advice = RunCommand(
+      path + SweepCommand("missing " + dir + "/c.ini --shards 5 --out " + dir + "/r.h5"));
   CHECK_THAT(advice.out, Contains("--array=1,2%2 ") && Contains("--dependency=afterany:$jid1 "));
 }
 
@@ -100,8 +102,8 @@ TEST_CASE("--setup runs before set -u; exit 4 is refused with advice and not ret
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
   // A site activate script reading an unset variable.
-  REQUIRE(RunCommand(SlurmCommand(path, dir,
-                                  "--shards 2 --setup 'echo \"site ${PMOE_UNSET_SITE_VAR}\"'"))
+  REQUIRE(RunCommand(
+              SlurmCommand(path, dir, "--shards 2 --setup 'echo \"site ${PMOE_UNSET_SITE_VAR}\"'"))
               .status == 0);
   const std::string script = Slurp(dir + "/r.slurm/array.sbatch");
   CHECK(script.find("PMOE_UNSET_SITE_VAR") < script.find("\nset -u\n"));
@@ -136,16 +138,17 @@ TEST_CASE("The merge job ends COMPLETED when it resubmitted shards, and records 
   WriteTiny(dir + "/c.ini");
   REQUIRE(RunCommand(SlurmCommand(path, dir, "--shards 2 --mem 1000 --time 10")).status == 0);
   std::ofstream(dir + "/r.slurm/logs/shard-2.state") << "exit 137\n";
-  REQUIRE(RunCommand(SweepCommand("run " + dir + "/c.ini --shard 1/2 --out " + dir + "/r.h5"))
-              .status == 0);
+  REQUIRE(
+      RunCommand(SweepCommand("run " + dir + "/c.ini --shard 1/2 --out " + dir + "/r.h5")).status ==
+      0);
   const auto merge = RunCommand(path + "SLURM_JOB_ID=12 bash " + dir + "/r.slurm/merge.sbatch");
   INFO(merge.out << merge.err);
   CHECK(merge.status == 0);  // a retry was submitted: not FAILED in the accounting
   CHECK(Slurp(dir + "/r.slurm/logs/merge.state") == "retry-submitted\n");
   CHECK_THAT(Slurp(dir + "/sbatch.log"), Contains("PMOE_RETRY=1"));
   // watch: shard 2 failed; exit 1, and --json carries the merge job's record.
-  const std::string watch = path + SweepCommand("watch " + dir + "/c.ini --shards 2 --out " + dir +
-                                                "/r.h5");
+  const std::string watch =
+      path + SweepCommand("watch " + dir + "/c.ini --shards 2 --out " + dir + "/r.h5");
   std::ofstream(dir + "/squeue.txt") << "";
   const auto text = RunCommand(watch);
   CHECK(text.status == 1);
@@ -188,8 +191,8 @@ TEST_CASE("A FIFO or a directory as --sbatch-file is refused by name at once",
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
   REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0600) == 0);
-  const auto fifo =
-      RunCommand("timeout 20 " + SlurmCommand(path, dir, "--shards 2 --sbatch-file " + dir + "/fifo"));
+  const auto fifo = RunCommand(
+      "timeout 20 " + SlurmCommand(path, dir, "--shards 2 --sbatch-file " + dir + "/fifo"));
   CHECK(fifo.status == 2);
   CHECK_THAT(fifo.err, Contains("--sbatch-file") && Contains("FIFO"));
   const auto folder =
@@ -272,9 +275,9 @@ TEST_CASE("The printed report-page command is quoted", "[security][shell][issue4
   const std::string dir = root + "/$(touch PWNED) it's";
   std::filesystem::create_directories(dir);
   WriteTiny(dir + "/c.ini");
-  const auto ran = RunCommand("cd " + ShellQuote(root) + " && " +
-                              SweepCommand("run " + ShellQuote(dir + "/c.ini") + " --out " +
-                                           ShellQuote(dir + "/r.h5")));
+  const auto ran = RunCommand(
+      "cd " + ShellQuote(root) + " && " +
+      SweepCommand("run " + ShellQuote(dir + "/c.ini") + " --out " + ShellQuote(dir + "/r.h5")));
   INFO(ran.out << ran.err);
   REQUIRE(ran.status == 0);
   const size_t at = ran.out.find("report page: ");

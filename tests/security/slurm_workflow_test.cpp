@@ -108,15 +108,14 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
   INFO(chunked.out << chunked.err);
   REQUIRE(chunked.status == 0);
   const std::string log = Slurp(dir + "/sbatch.log");
-  CHECK_THAT(
-      log,
-      Contains("--parsable --array=1,2%2 ") &&
-          // Issue 44: one throttle for the sweep, so each chunk waits for the one before.
-          Contains("--parsable --array=1,2%2 --dependency=afterany:100 "
-                   "--export=ALL,PMOE_SHARD_OFFSET=2 --comment=pmoe-") &&
-          Contains("--parsable --array=1%2 --dependency=afterany:101 "
-                   "--export=ALL,PMOE_SHARD_OFFSET=4 ") &&
-          Contains("--dependency=afterany:100:101:102 "));
+  CHECK_THAT(log,
+             Contains("--parsable --array=1,2%2 ") &&
+                 // Issue 44: one throttle for the sweep, so each chunk waits for the one before.
+                 Contains("--parsable --array=1,2%2 --dependency=afterany:100 "
+                          "--export=ALL,PMOE_SHARD_OFFSET=2 --comment=pmoe-") &&
+                 Contains("--parsable --array=1%2 --dependency=afterany:101 "
+                          "--export=ALL,PMOE_SHARD_OFFSET=4 ") &&
+                 Contains("--dependency=afterany:100:101:102 "));
   CHECK_THAT(Slurp(dir + "/r.slurm/array.sbatch"),
              Contains("#SBATCH --array=1-2%2\n") &&
                  Contains("shard=$((SLURM_ARRAY_TASK_ID + ${PMOE_SHARD_OFFSET:-0}))"));

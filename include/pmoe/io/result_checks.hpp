@@ -32,7 +32,7 @@ std::string CoreTrialProblem(const CoreTrialFields& row, int64_t trials_per_cell
 struct CheckedResult {
   int64_t schema_version = 0, trials_per_cell = 0;
   int64_t shard_count = 0;  // K of the shard attribute "I/K"; 0: not a shard's file
-  std::string config;  // the sweep config's text (present: a file without it is refused)
+  std::string config;       // the sweep config's text (present: a file without it is refused)
   std::vector<uint64_t> cell_ids;
   std::vector<std::string> keys, labels;
   // /theory, one entry per model kind (none in files written before it): the bound its family
