@@ -88,7 +88,7 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
   CHECK(retry.status == 75);
   log = Slurp(dir + "/sbatch.log");
   CHECK_THAT(
-      log, Contains("--array=1%2 --mem=1500M") &&
+      log, Contains("--array=1%2 --mem=") &&
                Contains("--array=2%2 --dependency=afterany:100 --export=ALL,PMOE_SHARD_OFFSET=2"));
   // missing's printed resubmission keeps it too.
   const auto advice = RunCommand(
@@ -156,9 +156,11 @@ TEST_CASE("The merge job ends COMPLETED when it resubmitted shards, and records 
                                                         "retry-submitted"));
   const auto json = RunCommand(watch + " --json");
   CHECK(json.status == 1);
-  const auto parsed = RunCommand("printf '%s' " + ShellQuote(json.out) +
-                                 " | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin);"
-                                 " print(d[\"failed\"], d[\"merge\"][\"recorded\"])'");
+  std::ofstream(dir + "/watch.json") << json.out;
+  const auto parsed = RunCommand(
+      "/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));"
+      " print(d[\"failed\"], d[\"merge\"][\"recorded\"])' " +
+      dir + "/watch.json");
   CHECK(parsed.out == "1 retry-submitted\n");
 }
 
@@ -191,8 +193,9 @@ TEST_CASE("A FIFO or a directory as --sbatch-file is refused by name at once",
   const std::string path = StandIns(dir);
   WriteTiny(dir + "/c.ini");
   REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0600) == 0);
+  // `timeout`: before the fix the tool blocked on the FIFO forever.
   const auto fifo = RunCommand(
-      "timeout 20 " + SlurmCommand(path, dir, "--shards 2 --sbatch-file " + dir + "/fifo"));
+      SlurmCommand(path + "timeout 20 ", dir, "--shards 2 --sbatch-file " + dir + "/fifo"));
   CHECK(fifo.status == 2);
   CHECK_THAT(fifo.err, Contains("--sbatch-file") && Contains("FIFO"));
   const auto folder =
@@ -263,7 +266,8 @@ TEST_CASE("Deep nesting in a rule or --over, and a zip over the axis limit, are 
   // --over in pmoe-analyze, on a small result file.
   WriteTiny(dir + "/c.ini");
   REQUIRE(RunCommand(SweepCommand("run " + dir + "/c.ini --out " + dir + "/r.h5")).status == 0);
-  std::ofstream(dir + "/over.txt") << std::string(100000, '(') << "N" << std::string(100000, ')');
+  // 60 000 levels: as deep as one argument may be (128 KiB), and enough to overflow the stack.
+  std::ofstream(dir + "/over.txt") << std::string(60000, '(') << "N" << std::string(60000, ')');
   const auto over = RunCommand(std::string(PMOE_ANALYZE_PATH) + " exponent " + dir +
                                "/r.h5 --over \"$(cat " + dir + "/over.txt)\"");
   CHECK(over.status == 2);
