@@ -104,8 +104,8 @@ logs=results/isa.slurm/logs
 grep -q -- "--constraint" $logs/pmoe-isa-*_2.out || fail "the task's log gives no advice"
 grep -q "shard 2: not retried (its task ended: wrong-cpu): .*--constraint" \
   $logs/pmoe-isa-merge-"$merge".out || fail "the merge job retried or said nothing: $(cat $logs/pmoe-isa-merge-"$merge".out)"
-[ "$(grep -c 'JobName=pmoe-isa ' "$SLURM_DIR/log/jobcomp.txt")" = 2 ] ||
-  fail "shard 2 was resubmitted: $(grep 'JobName=pmoe-isa' "$SLURM_DIR/log/jobcomp.txt")"
+[ "$(grep -c ' Name=pmoe-isa JobState' "$SLURM_DIR/log/jobcomp.txt")" = 2 ] ||
+  fail "shard 2 was resubmitted: $(grep ' Name=pmoe-isa' "$SLURM_DIR/log/jobcomp.txt")"
 if "$tool" watch isa.ini --shards 2 > "$work/isa-watch.txt"; then
   fail "watch exited 0 with shard 2 failed: $(cat "$work/isa-watch.txt")"
 fi
