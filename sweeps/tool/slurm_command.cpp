@@ -25,6 +25,7 @@
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "pmoe/sweep/store/sweep_store.hpp"
+#include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 
@@ -42,79 +43,10 @@ struct SlurmOptions {
   bool print = false, submit = false, json = false;
 };
 
-// Slurm sends --signal's USR1 up to 60 s before the time asked (its timer's resolution), so a
-// task may get it 150 s before its limit; under this floor a task could do little else than
-// save and requeue, again and again.
-constexpr int kMinTaskMinutes = 5;
-
 std::string Format(const char* format, double a, double b = 0, double c = 0) {
   char buf[256];
   std::snprintf(buf, sizeof buf, format, a, b, c);
   return buf;
-}
-
-// The #SBATCH lines of a site template: lines that are not #SBATCH directives are refused, so
-// that nothing else slips into the scripts.
-void ReadTemplate(const std::string& path, std::vector<std::string>* extra) {
-  std::istringstream in(ReadInputText(path, "--sbatch-file"));  // a FIFO would block
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();  // a file with CRLF line ends
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line.rfind("#!", 0) == 0) continue;
-    if (line.rfind("#SBATCH ", 0) != 0)
-      throw ConfigError("--sbatch-file " + path + ": \"" + line +
-                        "\": expected #SBATCH lines only");
-    extra->push_back(line);
-  }
-}
-
-// The files of a sweep begun by another build (or numerics, or seed) are refused as `plan` and
-// `run` refuse them (issue 44): the scripts would run this build on them. Shard 1 reads the
-// merged file too; the other shards are read only when their file or journal is there.
-void RefuseAnotherBuild(const SlurmOptions& o, const std::string& merged) {
-  for (int i = 1; i <= o.shards; ++i) {
-    const std::string shard = ShardPath(merged, {i, o.shards});
-    if (i > 1 && !std::filesystem::exists(shard) && !std::filesystem::exists(shard + ".journal"))
-      continue;
-    (void)ReadHeld(PrepareSweep(o.config, o.out, {i, o.shards}));
-  }
-}
-
-// Minutes of a Slurm time ("M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S"); -1 when it is none
-// of these; a large number for UNLIMITED.
-int SlurmMinutes(const std::string& text) {
-  if (text == "UNLIMITED" || text == "infinite") return 1 << 30;
-  int d = 0, a = 0, b = 0, c = 0, n = 0;
-  char end = 0;
-  const bool days = text.find('-') != std::string::npos;
-  if (days && std::sscanf(text.c_str(), "%d-%d:%d:%d%c", &d, &a, &b, &c, &end) >= 2 && !end)
-    return d * 1440 + a * 60 + b;
-  if (days) return -1;
-  n = std::sscanf(text.c_str(), "%d:%d:%d%c", &a, &b, &c, &end);
-  if (end || n < 1 || a < 0) return -1;
-  return n == 3 ? a * 60 + b : a;  // "M", "M:S" or "H:M:S"
-}
-
-// A time limit set through --sbatch or --sbatch-file obeys the same floor as --time.
-void CheckTimeLines(const std::vector<std::string>& extra) {
-  for (const std::string& line : extra) {
-    std::istringstream words(line.substr(8));
-    for (std::string w, value; words >> w;) {
-      if (w.rfind("--time=", 0) == 0)
-        value = w.substr(7);
-      else if (w == "--time" || w == "-t")
-        words >> value;
-      else if (w.rfind("-t", 0) == 0 && w.size() > 2 && w[2] != '-')
-        value = w.substr(2);
-      if (value.empty()) continue;
-      const int minutes = SlurmMinutes(value);
-      if (minutes < kMinTaskMinutes)
-        throw ConfigError("\"" + line + "\": " +
-                          (minutes < 0 ? "not a Slurm time" : "a time limit under the floor") +
-                          " (at least " + std::to_string(kMinTaskMinutes) +
-                          " minutes: a task is told to save up to 150 s before its limit; "
-                          "--time MINUTES sets it)");
-    }
-  }
 }
 
 SlurmOptions Parse(const cli::Parsed& args) {
@@ -305,7 +237,7 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   job.retries = o.retries;
   job.generated_by = command_line;
   CheckJob(job);  // a newline in a path: refused before anything is measured or written
-  RefuseAnotherBuild(o, job.out);
+  RefuseAnotherBuild(o.config, o.out, o.shards, job.out);
   int max_array = o.array_limit > 0 ? o.array_limit : SlurmMaxArraySize();
   if (max_array <= 0) {  // no controller answered: Slurm's default, not "no limit"
     max_array = kDefaultMaxArraySize;
