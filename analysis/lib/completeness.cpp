@@ -9,6 +9,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/shell_quote.hpp"
 #include "pmoe/io/h5_file.hpp"
+#include "pmoe/io/result_checks.hpp"
 
 namespace pmoe {
 namespace {
@@ -60,15 +61,15 @@ std::string DescribeMissingTrials(const Results& results) {
         std::max(expected, static_cast<int>(file.IntAttribute("/", "trials_per_cell").value_or(0)));
     configs.insert(file.StringAttribute("/", "config_path").value_or("CONFIG.ini"));
     const std::string shard = file.StringAttribute("/", "shard").value_or("");
-    if (shard.find('/') != std::string::npos)
-      shard_counts.insert(std::stoll(shard.substr(shard.find('/') + 1)));
+    if (const int64_t count = ShardAttributeCount(path, shard); count > 0)
+      shard_counts.insert(count);
   }
   if (adaptive_files > 0 && searching > 0)
     return "warning: " + std::to_string(searching) +
            " series of the adaptive search are still "
            "searching (an unfinished run or shard?), so their N* are less precise than asked; "
-           "running the sweep again (`pmoe-sweep run " +
-           *configs.begin() + "`) finishes them.";
+           "running the sweep again (`" +
+           HintCommand({"pmoe-sweep", "run", *configs.begin()}) + "`) finishes them.";
   if (running_targets > 0)
     return "warning: " + std::to_string(running_targets) +
            " precision targets are still running (an unfinished run or shard?), so their "

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/shell_quote.hpp"
 
 namespace pmoe::cli {
 
@@ -33,8 +34,9 @@ void RequireConfigFile(const std::string& path) {
     case FileKind::kResult:
       throw ConfigError(path +
                         ": this is an HDF5 result file, not a config (expected a sweep config "
-                        ".ini; a result file is read by pmoe-sweep status " +
-                        path + " or pmoe-analyze summary " + path + ")");
+                        ".ini; a result file is read by " +
+                        HintCommand({"pmoe-sweep", "status", path}) + " or " +
+                        HintCommand({"pmoe-analyze", "summary", path}) + ")");
     case FileKind::kJournal:
       throw ConfigError(path +
                         ": this is a pmoe-sweep journal, not a config (expected a sweep config "
@@ -49,8 +51,8 @@ void RequireResultFile(const std::string& path) {
     case FileKind::kText:
       throw SchemaError(path +
                         ": this is a text file (a sweep config?), not an HDF5 result file; "
-                        "run it first: pmoe-sweep run " +
-                        path + " writes results/NAME.h5");
+                        "run it first: " +
+                        HintCommand({"pmoe-sweep", "run", path}) + " writes results/NAME.h5");
     case FileKind::kJournal: {
       std::string h5 = path;
       const std::string suffix = ".journal";
@@ -58,7 +60,8 @@ void RequireResultFile(const std::string& path) {
           h5.compare(h5.size() - suffix.size(), suffix.size(), suffix) == 0)
         h5.resize(h5.size() - suffix.size());
       throw SchemaError(path + ": this is a pmoe-sweep journal, not a result file (give " + h5 +
-                        "; pmoe-sweep status " + h5 + " reads the journal too)");
+                        "; " + HintCommand({"pmoe-sweep", "status", h5}) +
+                        " reads the journal too)");
     }
     default:
       return;

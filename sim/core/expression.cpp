@@ -1,7 +1,11 @@
 // A recursive-descent parser (expression = term {(+|-) term}, term = factor {(*|/) factor},
 // factor = -factor | number | name | ${name} | (expression)) into a small tree.
+// Parsing, evaluating, writing and freeing the tree all recurse once per level, so the tree's
+// depth is capped (kMaxDepth): 100 000 nested parentheses in a rule or an --over axis would
+// otherwise overflow the stack (issue 44). Refused by name, as any other syntax error.
 #include "pmoe/core/expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -12,7 +16,8 @@
 namespace pmoe {
 
 struct Expression::Node {
-  char op = 0;  // '+', '-', '*', '/', 'u' (unary minus), 'n' (number), 'v' (name)
+  int depth = 1;  // levels of the subtree under and including this node
+  char op = 0;    // '+', '-', '*', '/', 'u' (unary minus), 'n' (number), 'v' (name)
   double number = 0;
   std::string name;
   std::shared_ptr<const Node> left, right;
@@ -21,6 +26,9 @@ struct Expression::Node {
 namespace {
 
 using NodePtr = std::shared_ptr<const Expression::Node>;
+
+// Far beyond any rule a person writes ("(a + b) * -c" is 4), far below the stack's limit.
+constexpr int kMaxDepth = 200;
 
 class Parser {
  public:
@@ -45,8 +53,19 @@ class Parser {
                                 std::to_string(at_ + 1) + ", found " + found);
   }
 
-  static NodePtr Binary(char op, NodePtr left, NodePtr right) {
+  [[noreturn]] void TooDeep() const {
+    throw std::invalid_argument("\"" + (text_.size() > 60 ? text_.substr(0, 60) + "..." : text_) +
+                                "\": nested deeper than " + std::to_string(kMaxDepth) +
+                                " levels at character " + std::to_string(at_ + 1) +
+                                " (the limit of an expression's parentheses, unary minus and "
+                                "operators in a chain)");
+  }
+
+  NodePtr Binary(char op, NodePtr left, NodePtr right) const {
+    const int depth = 1 + std::max(left->depth, right ? right->depth : 0);
+    if (depth > kMaxDepth) TooDeep();
     auto node = std::make_shared<Expression::Node>();
+    node->depth = depth;
     node->op = op;
     node->left = std::move(left);
     node->right = std::move(right);
@@ -86,7 +105,15 @@ class Parser {
     return node;
   }
 
+  // Parentheses and unary minus recurse before any node exists: counted here.
   NodePtr Factor() {
+    if (++nesting_ > kMaxDepth) TooDeep();
+    NodePtr node = FactorBody();
+    --nesting_;
+    return node;
+  }
+
+  NodePtr FactorBody() {
     Skip();
     if (at_ >= text_.size()) Fail("a number, a parameter name or \"(\"");
     const char c = text_[at_];
@@ -136,6 +163,7 @@ class Parser {
 
   const std::string& text_;
   size_t at_ = 0;
+  int nesting_ = 0;
   std::vector<std::string>* names_ = nullptr;
 };
 

@@ -7,6 +7,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "pmoe/core/errors.hpp"
 
 namespace pmoe {
 namespace {
@@ -35,6 +39,22 @@ std::string InputFileProblem(const std::string& path) {
   if (fd < 0) return std::string("cannot read: ") + std::strerror(errno);
   ::close(fd);
   return "";
+}
+
+std::string ReadInputText(const std::string& path, const std::string& what) {
+  if (const std::string problem = InputFileProblem(path); !problem.empty())
+    throw ConfigError(what + " " + path + ": " + problem);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(what + " " + path + ": cannot read: " + std::strerror(errno));
+  return text.str();
+}
+
+std::string ReadOptionalText(const std::string& path, const std::string& what) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT) return "";
+  return ReadInputText(path, what);
 }
 
 std::string OutputFileProblem(const std::string& path) {

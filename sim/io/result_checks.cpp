@@ -56,6 +56,24 @@ std::string CoreTrialProblem(const CoreTrialFields& r, int64_t trials_per_cell) 
   return "";
 }
 
+int64_t ShardAttributeCount(const std::string& path, const std::string& shard) {
+  if (shard.empty()) return 0;
+  const size_t slash = shard.find('/');
+  int64_t index = 0, count = 0;
+  if (slash != std::string::npos) {
+    try {  // the checked integer parser: no wrap-around, no trailing bytes
+      index = ParseIntegerInRange("", "", shard.substr(0, slash), 1, 1000000);
+      count = ParseIntegerInRange("", "", shard.substr(slash + 1), 1, 1000000);
+    } catch (const ConfigError&) {
+      index = count = 0;
+    }
+  }
+  if (index < 1 || index > count)
+    throw SchemaError(path + ": attribute shard = \"" + shard +
+                      "\" (expected I/K with 1 <= I <= K, or empty)");
+  return count;
+}
+
 CheckedResult ReadCheckedResult(const H5File& file) {
   const std::string& path = file.path();
   CheckedResult c;
@@ -77,6 +95,7 @@ CheckedResult ReadCheckedResult(const H5File& file) {
     throw SchemaError(path + ": attribute config " + (config ? "is empty" : "is missing") +
                       " (expected the sweep config's text)");
   c.config = *config;
+  c.shard_count = ShardAttributeCount(path, file.StringAttribute("/", "shard").value_or(""));
 
   c.cell_ids = Column<uint64_t>(file, "/cells/cell_id");
   c.keys = file.ReadStrings("/cells/key");

@@ -31,6 +31,15 @@ constexpr double kMaxExactInteger = 9007199254740992.0;
                     text);
 }
 
+}  // namespace
+
+void RequireAxisLength(const std::string& where, const std::string& name, const std::string& text,
+                       double count) {
+  if (count > kMaxValues) TooMany(where, name, text, count);
+}
+
+namespace {
+
 bool ParseNumber(const std::string& text, double* value, bool* integer) {
   const std::string t = TrimBlanks(text);
   char* end = nullptr;

@@ -76,8 +76,31 @@ bool Selected(const CellParams& p, const PrecisionConfig& c) {
   return true;
 }
 
+// Each `where` names a parameter some cell reads, at a value one of them has (pmoe-analyze's
+// --where rule, issue 44): else a cell that does not read it would pass every such `where`, and
+// a misspelt or foreign condition would select everything without a word.
+void CheckWhere(const std::vector<CellParams>& cells, const PrecisionConfig& c,
+                const std::string& path) {
+  for (const auto& [param, value] : c.where) {
+    std::set<std::string> values;
+    for (const CellParams& p : cells)
+      if (auto it = p.find(param); it != p.end()) values.insert(it->second);
+    std::string list;
+    for (const std::string& v : values) list += (list.empty() ? "" : ", ") + v;
+    if (values.empty())
+      throw ConfigError(path + ": [precision] where = " + WhereText(c) + ": no cell reads " +
+                        param +
+                        " (a condition on it would select every cell; pmoe-analyze "
+                        "--where refuses it alike)");
+    if (!values.count(value))
+      throw ConfigError(path + ": [precision] where = " + WhereText(c) +
+                        " selects no cell: " + param + " is one of " + list);
+  }
+}
+
 std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,
                                           const PrecisionConfig& c, const std::string& path) {
+  CheckWhere(all_cells, c, path);
   // Cells outside `where` keep their place (indices are the sweep's) but join no target.
   std::vector<CellParams> cells = all_cells;
   size_t selected = 0;

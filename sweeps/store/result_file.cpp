@@ -363,15 +363,7 @@ ResultContents ReadResultFile(const std::string& path) {
   m.master_seed = static_cast<uint64_t>(integer("master_seed", 0, 0, INT64_MAX));
   m.trials_per_cell = static_cast<int>(integer("trials_per_cell", -1, 1, kMaxTrials));
   m.shard = text("shard");
-  if (!m.shard.empty()) {  // "I/K", as ShardSpec::Text wrote it
-    try {
-      (void)ParseShard(m.shard);
-    } catch (const ConfigError&) {
-      throw SchemaError(path + ": attribute shard = \"" + m.shard +
-                        "\" (expected I/K with "
-                        "1 <= I <= K, or empty)");
-    }
-  }
+  (void)ShardAttributeCount(path, m.shard);  // "I/K", as ShardSpec::Text wrote it
   m.command_line = text("command_line");
   m.created_utc = text("created_utc");
   m.tool_version = text("tool_version");

@@ -188,13 +188,15 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
 }
 
 std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity& grown,
-                                  const std::string& held_name, const std::string& grown_name) {
+                                  const std::string& held_name, const std::string& grown_name,
+                                  int held_rows_trials) {
   std::string out;
   auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
   AddRowDifferences(held, grown, held_name, grown_name, add);
   AddColumnsAndSearch(held, grown, held_name, grown_name, false, add);
-  if (grown.trials < held.trials)
-    add("trials " + std::to_string(held.trials) + " in " + held_name + ", " +
+  const int kept = held_rows_trials >= 0 ? std::min(held.trials, held_rows_trials) : held.trials;
+  if (grown.trials < kept)
+    add("trials " + std::to_string(kept) + " in " + held_name + ", " +
         std::to_string(grown.trials) + " in " + grown_name +
         " (a sweep grows, never shrinks: held trials are not dropped)");
   // A parameter whose held values are not all still asked for: a changed fixed parameter, or

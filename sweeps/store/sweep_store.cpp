@@ -1,6 +1,7 @@
 // Reconciling the result file and the journal of one sweep, and writing both.
 #include "pmoe/sweep/store/sweep_store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
@@ -28,7 +29,15 @@ Found FileRows(const SweepSetup& setup, bool force) {
     throw ConfigError(std::string(e.what()) + " (--force overwrites it)");
   }
   const SweepIdentity held = IdentityOf(contents);
-  const std::string problem = DescribeGrowthProblem(held, setup.identity, "the file", "the config");
+  // A precision file's trials per cell are its budget, mostly unspent: its rows say how many a
+  // fixed grid must keep.
+  int used = -1;
+  if (!contents.meta.precision.empty()) {
+    used = 0;
+    for (const TrialRow& r : contents.rows) used = std::max(used, r.result.trial + 1);
+  }
+  const std::string problem =
+      DescribeGrowthProblem(held, setup.identity, "the file", "the config", used);
   if (!problem.empty()) {
     if (force) return {};
     throw ConfigError(setup.out_path + " holds another sweep: " + problem +

@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "pmoe/cli/file_check.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "slurm_cluster.hpp"
@@ -28,13 +29,6 @@ namespace pmoe {
 namespace {
 
 enum class ShardCondition { kComplete, kIncomplete, kAbsent, kRunning, kQueued, kOther };
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The generated array script's "# pmoe-sweep array: shards=K chunk=C retries=R" line; false when
 // the script is absent or for another shard count.
@@ -89,10 +83,30 @@ int ParseSlurmTime(const std::string& text) {
 }
 
 std::string FirstLine(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
+  const std::string text = ReadOptionalText(path, "the task's state file");
+  return text.substr(0, text.find('\n'));
+}
+
+// Whether the merged file is there, of this very sweep, and holds every trial: shard files
+// deleted after a complete merge are then not "absent" (issue 44), nothing is to be rerun.
+bool MergedComplete(const std::string& config, const std::string& out) {
+  const SweepSetup whole = PrepareSweep(config, out, {});
+  if (!std::filesystem::exists(whole.merged_path)) return false;
+  try {
+    const SweepState state = ReadSweepState(whole.merged_path);
+    return state.Missing() == 0 &&
+           DescribeDifference(state.identity, whole.identity, "the file", "the config").empty();
+  } catch (const SchemaError&) {
+    return false;  // damaged: the shards' own states decide
+  }
+}
+
+// One sbatch of a retry: its job id, or ConfigError with what sbatch said.
+std::string RetrySubmit(const std::string& command) {
+  bool ok = false;
+  const std::string id = RunCommand(command, &ok, true);
+  if (!ok) throw ConfigError("retry: \"" + command + "\" failed: " + id);
+  return id.substr(0, id.find_first_of(";\n"));
 }
 
 }  // namespace
@@ -164,6 +178,7 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
   std::string merged, name;
   SlurmQueue queue;
   bool queue_asked = false;
+  const bool merged_complete = MergedComplete(config, out);
   for (int i = 1; i <= shards; ++i) {
     const SweepSetup setup = PrepareSweep(config, out, {i, shards});
     merged = setup.merged_path;
@@ -209,6 +224,10 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
                  " trials" + (state.planned ? "" : ", " + state.source->RoundNote()) + ")";
       }
     }
+    if (condition == ShardCondition::kAbsent && merged_complete) {
+      condition = ShardCondition::kComplete;
+      detail = "complete in the merged file " + merged + " (its shard file was removed)";
+    }
     const auto queued = queue.state.find(i);
     if (queued != queue.state.end() && condition != ShardCondition::kRunning &&
         condition != ShardCondition::kOther && condition != ShardCondition::kComplete) {
@@ -225,8 +244,11 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
       std::cout << "shard " << i << "/" << shards << " " << setup.out_path << ": " << detail
                 << "\n";
   }
-  const int status = MissingAdvice(advice, config, out, tool, shards, name, merged, shard_files,
-                                   others, running, to_submit, retry);
+  const bool done = merged_complete && to_submit.empty() && running.empty() && others.empty();
+  if (done) advice << "\nthe merged file " << merged << " is complete: nothing to run or merge\n";
+  const int status = done ? 0
+                          : MissingAdvice(advice, config, out, tool, shards, name, merged,
+                                          shard_files, others, running, to_submit, retry);
   if (json) {
     JsonWriter w(std::cout);
     w.BeginObject().Field("config", config).Field("shards", shards).Field("merged", merged);
@@ -272,12 +294,13 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
   if (to_submit.empty()) return 1;
 
   const std::string array_path = ArrayScriptPath(merged);
-  const std::string script = ReadText(array_path);
+  const std::string script = ReadOptionalText(array_path, "the array script");
   SlurmJob job;
   job.out = merged;
   job.shards = shards;
   job.workdir = std::filesystem::current_path().string();
   const bool fits = ReadScriptLine(script, shards, &job.chunk, &job.retries);
+  job.throttle = ScriptThrottle(script);  // one budget, kept by every resubmission
   if (retry >= 0 && fits) {
     // The merge job: resubmit what failed for reasons worth retrying, with more of both.
     std::vector<int> again;
@@ -289,7 +312,7 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
         advice << "shard " << i << ": not retried ("
                << (state.empty() ? "its task never started: cancelled while pending?"
                                  : "its task ended: " + state)
-               << ")\n";
+               << ")" << (StateAdvice(state).empty() ? "" : ": " + StateAdvice(state)) << "\n";
     }
     if (!again.empty() && retry >= job.retries)
       advice << "shards " << JoinIndices(again) << " failed; not retried again: " << retry
@@ -303,12 +326,7 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
       if (mem > 0) more += " --mem=" + std::to_string(mem) + "M";
       if (minutes > 0) more += " --time=" + SlurmTime(minutes);
       std::string after;
-      for (const std::string& command : ArraySubmitCommands(job, again, more)) {
-        bool ok = false;
-        const std::string id = RunCommand(command, &ok, true);
-        if (!ok) throw ConfigError("retry: \"" + command + "\" failed: " + id);
-        after += ":" + id.substr(0, id.find_first_of(";\n"));
-      }
+      for (const std::string& id : SubmitChunks(job, again, more, RetrySubmit)) after += ":" + id;
       bool ok = false;
       const std::string merge_command = "sbatch --parsable --dependency=afterany" + after +
                                         " --export=ALL,PMOE_RETRY=" + std::to_string(retry + 1) +
@@ -318,7 +336,7 @@ int MissingAdvice(std::ostream& advice, const std::string& config, const std::st
       advice << "retry " << retry + 1 << " of " << job.retries << ": resubmitted shards "
              << JoinIndices(again) << " with" << more << " (x" << factor
              << "), and a merge job after them: " << id;
-      return 1;
+      return kRetrySubmitted;  // the merge job running this ends COMPLETED, not FAILED
     }
   }
   advice << "\nto finish, run again the shards that lack trials (" << JoinIndices(to_submit)

@@ -14,6 +14,7 @@
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/core/shell_quote.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 
@@ -154,7 +155,8 @@ int RunRunCommand(const cli::Parsed& args, const std::string& command_line) {
   }
   std::cout << report.summary;
   if (!report.interrupted && setup.out_path.find(".shards/") == std::string::npos)  // what next
-    std::cout << "  report page: build/analysis/pmoe-analyze report " << setup.out_path << "\n";
+    std::cout << "  report page: "
+              << HintCommand({"build/analysis/pmoe-analyze", "report", setup.out_path}) << "\n";
   return status;
 }
 

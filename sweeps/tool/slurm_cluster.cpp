@@ -64,6 +64,11 @@ SlurmQueue QueuedShards(const std::string& tag) {
     std::getline(fields, state, '|');
     std::getline(fields, comment, '|');
     const size_t underscore = id.find('_');
+    if (comment == tag && underscore == std::string::npos) {  // the merge job
+      queue.merge_job = id;
+      queue.merge_state = state;
+      continue;
+    }
     if (comment.compare(0, tag.size(), tag) != 0 || underscore == std::string::npos) continue;
     int offset = 0;
     if (comment.size() > tag.size()) {

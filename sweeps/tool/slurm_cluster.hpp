@@ -20,8 +20,9 @@ int SlurmMaxNodeCpus(const std::string& partition);
 // `known` is false when squeue could not be asked.
 struct SlurmQueue {
   bool known = false;
-  std::map<int, std::string> state;  // shard -> state
-  std::map<int, std::string> job;    // shard -> "ARRAYID_TASKID"
+  std::map<int, std::string> state;    // shard -> state
+  std::map<int, std::string> job;      // shard -> "ARRAYID_TASKID"
+  std::string merge_job, merge_state;  // the merge job (tagged, not an array), while queued
 };
 SlurmQueue QueuedShards(const std::string& tag);
 

@@ -20,9 +20,12 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/durable_file.hpp"
+#include "pmoe/io/file_kind.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
+#include "pmoe/sweep/store/sweep_store.hpp"
+#include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_scripts.hpp"
 
@@ -40,30 +43,10 @@ struct SlurmOptions {
   bool print = false, submit = false, json = false;
 };
 
-// Slurm sends --signal's USR1 up to 60 s before the time asked (its timer's resolution), so a
-// task may get it 150 s before its limit; under this floor a task could do little else than
-// save and requeue, again and again.
-constexpr int kMinTaskMinutes = 5;
-
 std::string Format(const char* format, double a, double b = 0, double c = 0) {
   char buf[256];
   std::snprintf(buf, sizeof buf, format, a, b, c);
   return buf;
-}
-
-// The #SBATCH lines of a site template: lines that are not #SBATCH directives are refused, so
-// that nothing else slips into the scripts.
-void ReadTemplate(const std::string& path, std::vector<std::string>* extra) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("--sbatch-file " + path + ": cannot read it");
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();  // a file with CRLF line ends
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line.rfind("#!", 0) == 0) continue;
-    if (line.rfind("#SBATCH ", 0) != 0)
-      throw ConfigError("--sbatch-file " + path + ": \"" + line +
-                        "\": expected #SBATCH lines only");
-    extra->push_back(line);
-  }
 }
 
 SlurmOptions Parse(const cli::Parsed& args) {
@@ -130,6 +113,7 @@ SlurmOptions Parse(const cli::Parsed& args) {
     throw ConfigError("command line: slurm needs --shards K (usage: " + SlurmCommand().Usage() +
                       ")");
   if (o.print && o.submit) throw ConfigError("slurm: --print and --submit exclude each other");
+  CheckTimeLines(o.extra);
   cli::RequireConfigFile(o.config);
   return o;
 }
@@ -163,6 +147,9 @@ std::string PartitionOf(const std::vector<std::string>& extra) {
 // one of ours (its first line and comment) is moved aside with a message, never overwritten.
 void WriteScript(const std::string& path, const std::string& text, const std::string& ours) {
   RefuseSymlink(path, "the Slurm script");
+  // Before reading what is there: a FIFO at the path would block the read forever.
+  if (const std::string problem = OutputFileProblem(path); !problem.empty())
+    throw ConfigError(path + ": " + problem);
   std::ifstream old(path, std::ios::binary);
   if (old) {
     std::string head(ours.size(), '\0');
@@ -250,8 +237,15 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   job.retries = o.retries;
   job.generated_by = command_line;
   CheckJob(job);  // a newline in a path: refused before anything is measured or written
-  const int max_array = o.array_limit > 0 ? o.array_limit : SlurmMaxArraySize();
-  if (max_array > 0 && o.shards > max_array - 1) {
+  RefuseAnotherBuild(o.config, o.out, o.shards, job.out);
+  int max_array = o.array_limit > 0 ? o.array_limit : SlurmMaxArraySize();
+  if (max_array <= 0) {  // no controller answered: Slurm's default, not "no limit"
+    max_array = kDefaultMaxArraySize;
+    if (o.shards > max_array - 1)
+      job.notes.push_back("array: scontrol did not answer; Slurm's default MaxArraySize " +
+                          std::to_string(max_array) + " assumed (--array-limit N says)");
+  }
+  if (o.shards > max_array - 1) {
     job.chunk = max_array - 1;
     job.notes.push_back("array: " + std::to_string(o.shards) + " shards in chunks of " +
                         std::to_string(job.chunk) + " tasks (the cluster's MaxArraySize is " +
@@ -344,8 +338,7 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   std::vector<int> every_shard;
   for (int i = 1; i <= o.shards; ++i) every_shard.push_back(i);
   std::string array_id, after;
-  for (const std::string& command : ArraySubmitCommands(job, every_shard, "")) {
-    const std::string id = SubmittedId(command);
+  for (const std::string& id : SubmitChunks(job, every_shard, "", SubmittedId)) {
     array_id += (array_id.empty() ? "" : ",") + id;
     after += ":" + id;
   }

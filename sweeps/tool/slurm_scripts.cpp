@@ -5,6 +5,7 @@
 #include "slurm_scripts.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "pmoe/core/errors.hpp"
@@ -42,9 +43,11 @@ std::string LogPattern(const SlurmJob& job, const std::string& file_pattern) {
 std::string CommonLines(const SlurmJob& job) {
   std::string s = "#SBATCH --comment=" + JobTag(Absolute(job, job.out)) + "\n";
   for (const std::string& line : job.extra) s += line + "\n";
-  s += "set -u\n";
+  // The site's lines before strict mode (issue 44): an activate script that reads an unset
+  // variable would otherwise kill every task before it wrote any state.
   if (!job.setup.empty()) s += "# The site's setup (--setup):\n";
   for (const std::string& line : job.setup) s += line + "\n";
+  s += "set -u\n";
   s += "cd " + ShellQuote(job.workdir, "the working directory") + " || exit 1\n";
   return s;
 }
@@ -74,13 +77,23 @@ void CheckJob(const SlurmJob& job) {
 std::string SlurmDir(const std::string& out) { return Stem(out) + ".slurm"; }
 std::string ArrayScriptPath(const std::string& out) { return SlurmDir(out) + "/array.sbatch"; }
 std::string MergeScriptPath(const std::string& out) { return SlurmDir(out) + "/merge.sbatch"; }
+std::string MergeStatePath(const std::string& out) { return SlurmDir(out) + "/logs/merge.state"; }
 std::string ShardStatePath(const std::string& out, int shard) {
   return SlurmDir(out) + "/logs/shard-" + std::to_string(shard) + ".state";
 }
 
 bool RetryableState(const std::string& state) {
   if (state == "started" || state == "requeue-cap") return true;
-  return state.rfind("exit ", 0) == 0 && state != "exit 0" && state != "exit 2";
+  // Exit 4: the node lacks the build's instruction set; more time or memory cannot help.
+  return state.rfind("exit ", 0) == 0 && state != "exit 0" && state != "exit 2" &&
+         state != "exit 4";
+}
+
+std::string StateAdvice(const std::string& state) {
+  if (state != "wrong-cpu" && state != "exit 4") return "";
+  return "the node lacks the instruction set this build was compiled for; not retried: use a "
+         "build for the oldest node (cmake -DPMOE_MARCH=x86-64-v3) or keep the tasks on nodes "
+         "that have it (--sbatch --constraint=FEATURE)";
 }
 
 std::string JobTag(const std::string& absolute_out) {
@@ -131,34 +144,46 @@ std::vector<ArrayChunk> ChunksOf(const std::vector<int>& shards, int chunk) {
   return chunks;
 }
 
-std::vector<std::string> ArraySubmitCommands(const SlurmJob& job, const std::vector<int>& shards,
-                                             const std::string& more) {
+std::vector<std::string> SubmitChunks(const SlurmJob& job, const std::vector<int>& shards,
+                                      const std::string& more, const Submitter& submit) {
   std::vector<int> all;
   for (int i = 1; i <= job.shards; ++i) all.push_back(i);
   const bool everything = shards == all;
   const std::vector<ArrayChunk> chunks = ChunksOf(shards, job.chunk);
-  std::vector<std::string> commands;
+  // One throttle for the whole submission (issue 44): chunks side by side would each run
+  // %N tasks at once, so throttled chunks are chained, each after the one before has ended.
+  const bool chained = job.throttle > 0 && chunks.size() > 1;
+  std::vector<std::string> ids;
   for (const ArrayChunk& chunk : chunks) {
     std::string s = "sbatch --parsable";
     // The script's own --array covers all shards in one chunk without a throttle.
     if (!everything || chunks.size() > 1 || job.throttle > 0)
       s += " --array=" + chunk.ArraySpec(job.throttle);
+    if (chained && !ids.empty()) s += " --dependency=afterany:" + ids.back();
     s += OffsetOptions(job, chunk.offset) + more + " " + Q(ArrayScriptPath(job.out));
-    commands.push_back(s);
+    ids.push_back(submit(s));
   }
-  return commands;
+  return ids;
 }
 
 std::string SubmitCommand(const SlurmJob& job, const std::vector<int>& shards,
                           const std::string& more) {
-  const std::vector<std::string> arrays = ArraySubmitCommands(job, shards, more);
+  // The same submissions as a command to paste: each id kept in a shell variable.
   std::string s, after;
-  for (size_t c = 0; c < arrays.size(); ++c) {
-    const std::string var = arrays.size() == 1 ? "jid" : "jid" + std::to_string(c + 1);
-    s += var + "=$(" + arrays[c] + ") && ";
+  size_t count = ChunksOf(shards, job.chunk).size(), n = 0;
+  SubmitChunks(job, shards, more, [&](const std::string& command) {
+    const std::string var = count == 1 ? "jid" : "jid" + std::to_string(++n);
+    s += var + "=$(" + command + ") && ";
     after += ":$" + var;
-  }
+    return "$" + var;
+  });
   return s + "sbatch --dependency=afterany" + after + " " + Q(MergeScriptPath(job.out));
+}
+
+int ScriptThrottle(const std::string& script) {
+  const std::string array = ScriptDirective(script, "array");
+  const size_t percent = array.find('%');
+  return percent == std::string::npos ? 0 : std::atoi(array.c_str() + percent + 1);
 }
 
 std::string SubmitCommand(const SlurmJob& job) {
@@ -224,8 +249,12 @@ std::string ArrayScript(const SlurmJob& job) {
        "# are not resubmitted; other failures are, with more memory and time.\n"
        "if [ \"$cancelled\" = 1 ]; then echo cancelled; elif [ \"$status\" = 2 ]; then echo "
        "bad-input;\n"
+       "elif [ \"$status\" = 4 ]; then echo wrong-cpu;\n"
        "elif [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then echo started;\n"
        "else echo \"exit $status\"; fi > \"$state\"\n"
+       "[ \"$status\" = 4 ] && echo \"pmoe-sweep: shard $shard: " +
+       StateAdvice("wrong-cpu") +
+       "\"\n"
        "if [ \"$requeue\" = 1 ] && [ \"$status\" = 130 ]; then\n"
        "  if [ \"${SLURM_RESTART_COUNT:-0}\" -ge " +
        std::to_string(job.max_requeues) +
@@ -264,11 +293,21 @@ std::string MergeScript(const SlurmJob& job) {
   s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
   s += "#SBATCH --output=" + LogPattern(job, "%x-%j.out") + "\n";
   s += CommonLines(job);
+  // What `watch` shows of this job once the queue has forgotten it (no accounting needed).
+  s += "mstate=" + Q(Absolute(job, MergeStatePath(job.out))) + "\n";
+  s += "echo \"started (attempt ${PMOE_RETRY:-0})\" > \"$mstate\"\n";
   s += Q(job.tool) + " missing " + Q(job.config) + " --shards " + k + " --out " + Q(job.out) +
-       " --retry \"${PMOE_RETRY:-0}\" || exit 1\n";
+       " --retry \"${PMOE_RETRY:-0}\"\n";
+  // Exit 75: failed shards were resubmitted with a merge job after them. This job has done its
+  // part and ends COMPLETED, so the accounting (and failure mail) does not call it FAILED.
+  s += "status=$?\nif [ \"$status\" = " + std::to_string(kRetrySubmitted) +
+       " ]; then echo retry-submitted > \"$mstate\"; exit 0; fi\n"
+       "if [ \"$status\" != 0 ]; then echo \"shards-missing\" > \"$mstate\"; exit 1; fi\n";
   s += Q(job.tool) + " merge " + Q(job.out);
   for (int i = 1; i <= job.shards; ++i) s += " \\\n    " + Q(ShardPath(job.out, {i, job.shards}));
-  s += "\n";
+  s += "\nstatus=$?\n"
+       "if [ \"$status\" = 0 ]; then echo merged; else echo \"exit $status\"; fi > \"$mstate\"\n"
+       "exit \"$status\"\n";
   return s;
 }
 

@@ -7,12 +7,20 @@
 // by name, and a quote, a space or $(...) in one stays part of its word (issue 28).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "pmoe/core/shell_quote.hpp"
 
 namespace pmoe {
+
+// `missing --retry`'s exit status when it resubmitted failed shards and a merge job after them
+// (EX_TEMPFAIL): the merge job that ran it then ends successfully.
+constexpr int kRetrySubmitted = 75;
+
+// Slurm's default MaxArraySize, assumed when no controller answers `scontrol show config`.
+constexpr int kDefaultMaxArraySize = 1001;
 
 struct SlurmJob {
   std::string name;        // the sweep's name
@@ -46,24 +54,40 @@ std::string ArrayScriptPath(const std::string& out);  // SlurmDir(out) + "/array
 std::string MergeScriptPath(const std::string& out);  // SlurmDir(out) + "/merge.sbatch"
 // SlurmDir(out) + "/logs/shard-I.state": one line the array task writes about shard I:
 // "started" when it begins, then "exit S" (pmoe-sweep's exit status), "bad-input" (exit 2),
-// "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry` resubmits only
-// shards that started and then failed otherwise ("started" left: the node or the task died).
+// "wrong-cpu" (exit 4), "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry`
+// resubmits only shards that started and then failed otherwise ("started" left: the node or the
+// task died).
 std::string ShardStatePath(const std::string& out, int shard);
-// Whether a shard whose state file holds `state` is worth resubmitting automatically.
+// SlurmDir(out) + "/logs/merge.state": what the merge job last recorded: "started (attempt N)",
+// then "merged", "retry-submitted" (failed shards resubmitted, a merge job after them),
+// "shards-missing" (nothing merged: shards failed for good) or "exit S" (the merge failed).
+std::string MergeStatePath(const std::string& out);
+// Whether a shard whose state file holds `state` is worth resubmitting automatically (not bad
+// input, not a cancel, not "wrong-cpu": exit 4, the node lacks the build's instruction set).
 bool RetryableState(const std::string& state);
+// What to do about a shard that ended in `state`, when more time and memory cannot help; "".
+std::string StateAdvice(const std::string& state);
 
 std::string ArrayScript(const SlurmJob& job);
 std::string MergeScript(const SlurmJob& job);
 
-// The submissions of the array (one per chunk of at most `job.chunk` shards) and of the merge
-// job after them, as a shell command to paste: "jid1=$(sbatch ...) && ... && sbatch ...".
+// Runs one sbatch command line and returns the job id it printed (or, for a printed command,
+// the shell variable that will hold it).
+using Submitter = std::function<std::string(const std::string&)>;
+
+// Submits the array for `shards` (1-based, sorted), one "sbatch --parsable [--array=...]
+// [offset options]MORE 'array.sbatch'" per chunk of at most `job.chunk` shards, each given to
+// `submit`; returns the ids. With a throttle the chunks are chained (--dependency=afterany on
+// the chunk before), so that at most job.throttle tasks of the sweep run at once.
+std::vector<std::string> SubmitChunks(const SlurmJob& job, const std::vector<int>& shards,
+                                      const std::string& more, const Submitter& submit);
+
+// The same, and the merge job after them, as a shell command to paste:
+// "jid1=$(sbatch ...) && jid2=$(sbatch ...) && sbatch --dependency=afterany:$jid1:$jid2 ...".
 std::string SubmitCommand(const SlurmJob& job);
-// The same for some shards only, each sbatch given `more` options too (" --mem=2000M").
+// For some shards only, each sbatch given `more` options too (" --mem=2000M").
 std::string SubmitCommand(const SlurmJob& job, const std::vector<int>& shards,
                           const std::string& more);
-// One "sbatch --parsable [--array=...] [offset options]MORE 'array.sbatch'" per chunk.
-std::vector<std::string> ArraySubmitCommands(const SlurmJob& job, const std::vector<int>& shards,
-                                             const std::string& more);
 
 // One chunk of shards to submit: task ids first..last (each + offset is a shard number).
 struct ArrayChunk {
@@ -87,5 +111,7 @@ std::string JobTag(const std::string& absolute_out);
 
 // Reading a generated array script back: the value of `#SBATCH --KEY=VALUE`, "" when absent.
 std::string ScriptDirective(const std::string& script, const std::string& key);
+// N of the script's "#SBATCH --array=1-K%N" (0: no throttle): resubmissions keep it.
+int ScriptThrottle(const std::string& script);
 
 }  // namespace pmoe

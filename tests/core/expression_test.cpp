@@ -47,4 +47,22 @@ TEST_CASE("Bad expressions are refused naming the position and what was expected
   CHECK_THAT(refused(""), Contains("found the end"));
 }
 
+// Issue 44: the parser recursed once per parenthesis and 100 000 of them overflowed the stack.
+// Nesting, unary minus and operator chains past the limit are refused, naming it.
+TEST_CASE("Deep nesting is refused by name, not a stack overflow", "[core][expression]") {
+  const size_t deep = 100000;
+  for (const std::string& text :
+       {std::string(deep, '(') + "n" + std::string(deep, ')'), std::string(deep, '-') + "n", [&] {
+          std::string chain = "n";
+          for (size_t i = 0; i < deep; ++i) chain += "+1";
+          return chain;
+        }()}) {
+    INFO(text.substr(0, 20));
+    CHECK_THROWS_WITH(Expression::Parse(text), Catch::Contains("nested deeper than 200 levels"));
+  }
+  // Within the limit: parsed and evaluated as before.
+  const std::string ok = std::string(150, '(') + "n" + std::string(150, ')') + " * 2";
+  CHECK(Expression::Parse(ok).Evaluate([](const std::string&) { return 3.0; }) == 6);
+}
+
 }  // namespace pmoe

@@ -124,6 +124,9 @@ TEST_CASE("where keeps the cells asked for (and the CNN, which reads no l)", "[p
     CHECK((cells[i].count("model.l") == 0 || cells[i].at("model.l") == "4"));
   SetPrecisionKey("f.ini", "where", "data.n=64", c);
   CHECK_THROWS_WITH(LayoutTargets(cells, c, "f.ini"), Catch::Contains("selects no cell"));
+  // Issue 44: a parameter no cell reads would pass every cell (as pmoe-analyze refuses it).
+  SetPrecisionKey("f.ini", "where", "model.k=2", c);
+  CHECK_THROWS_WITH(LayoutTargets(cells, c, "f.ini"), Catch::Contains("no cell reads model.k"));
   CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "where", "bogus=1", c),
                     Catch::Contains("P=V[, P=V ...]"));
   CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "where", "l", c), Catch::Contains("P=V[, P=V ...]"));

@@ -169,3 +169,32 @@ TEST_CASE("A damaged looks table is refused with the line that is wrong", "[prec
 }
 
 }  // namespace pmoe
+
+namespace pmoe {
+
+// Issue 44: a precision file's trials per cell are its budget (120 here), mostly unspent; a fixed
+// grid of 10 trials drops none of its rows, so the file grows into it (it was refused as "trials
+// 120 in the file, 10 in the config"), and the grown file equals a fresh run of the grid.
+TEST_CASE("A precision file grows into a fixed grid when no row would be dropped",
+          "[precision][grow][source]") {
+  const std::string dir = test::FreshDirectory("precision_grow");
+  std::ofstream(dir + "/p.ini") << "name = target\n"
+                                << kCells
+                                << "[precision]\ntarget = ratio_exponent\nover = l\nthreshold = 0\n"
+                                   "budget = 120\nstart = 2\nlooks = 3\nbootstrap = 200\n";
+  std::ofstream(dir + "/g.ini") << "name = target\ntrials = 10\n" << kCells;
+  REQUIRE(test::RunCommand(Sweep("run " + dir + "/p.ini --out " + dir + "/t.h5")).status == 0);
+  const auto grown = test::RunCommand(Sweep("run " + dir + "/g.ini --out " + dir + "/t.h5"));
+  INFO(grown.out << grown.err);
+  REQUIRE(grown.status == 0);
+  REQUIRE(test::RunCommand(Sweep("run " + dir + "/g.ini --out " + dir + "/fresh.h5")).status == 0);
+  CHECK(test::CompareResults(dir + "/t.h5", dir + "/fresh.h5").empty());
+  // Fewer trials than the file holds are still refused: its rows are never dropped.
+  std::ofstream(dir + "/small.ini") << "name = target\ntrials = 3\n" << kCells;
+  REQUIRE(test::RunCommand(Sweep("run " + dir + "/p.ini --out " + dir + "/u.h5")).status == 0);
+  const auto shrunk = test::RunCommand(Sweep("run " + dir + "/small.ini --out " + dir + "/u.h5"));
+  CHECK(shrunk.status == 2);
+  CHECK(shrunk.err.find("never shrinks") != std::string::npos);
+}
+
+}  // namespace pmoe

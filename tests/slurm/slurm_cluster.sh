@@ -24,6 +24,7 @@ skip() {
 }
 
 # start_slurm DIR: everything under DIR; exports SLURM_CONF for the client commands.
+# SLURM_EXTRA_CONF, when set, is appended to slurm.conf (a test's MaxArraySize=3, say).
 start_slurm() {
   SLURM_DIR=$1
   mkdir -p "$SLURM_DIR"/{etc,state,spool,log,run,munge}
@@ -78,6 +79,7 @@ MinJobAge=2
 KillWait=5
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+${SLURM_EXTRA_CONF:-}
 CONF
   export SLURM_CONF=$SLURM_DIR/etc/slurm.conf
   slurmctld -D -i -f "$SLURM_CONF" >> "$SLURM_DIR/log/slurmctld.out" 2>&1 &

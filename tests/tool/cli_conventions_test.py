@@ -87,12 +87,18 @@ class Conventions(unittest.TestCase):
         doc = json.loads(out)
         self.assertEqual(doc["files"][0]["held"], 12)
         self.assertTrue(doc["files"][0]["complete"])
+        elsewhere = os.path.join(os.path.dirname(self.result), "sharded.h5")
         status, out, err = run(SWEEP, "missing", self.config, "--shards", "2", "--out",
-                               self.result, "--json")
+                               elsewhere, "--json")
         self.assertEqual(status, 1, err)  # no shard has run
         doc = json.loads(out)
         self.assertEqual([s["condition"] for s in doc["shard_list"]], ["absent", "absent"])
         self.assertIn("--shard 1/2", doc["advice"])
+        # The complete merged file answers for its shards (issue 44): nothing is missing.
+        status, out, err = run(SWEEP, "missing", self.config, "--shards", "2", "--out",
+                               self.result, "--json")
+        self.assertEqual(status, 0, err)
+        self.assertTrue(json.loads(out)["complete"])
         for command in ("summary", "sample-complexity", "table"):
             status, out, err = run(ANALYZE, command, self.result, "--json")
             self.assertEqual(status, 0, err)

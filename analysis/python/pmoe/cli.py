@@ -5,6 +5,7 @@ failing disks"): 2 for bad input (a damaged or foreign result file, a tool refus
 unless PMOE_TRACEBACK=1 asks for one (bugs)."""
 import errno
 import os
+import shlex
 import subprocess
 import sys
 
@@ -41,7 +42,7 @@ def run(main, check=None, argv=None):
         said = (e.stderr or "").strip().splitlines()
         return error(f"{tool} exited with status {e.returncode}"
                      + (f": {said[-1]}" if said else "")
-                     + f" ({' '.join(map(str, e.cmd[1:]))})", BAD_INPUT)
+                     + f" ({shlex.join(map(str, e.cmd[1:]))})", BAD_INPUT)
     except OSError as e:
         where = e.filename or "a file"
         status = WRITE_FAILED if e.errno in WRITE_ERRNOS else BAD_INPUT

@@ -16,6 +16,7 @@ import os
 import pickle
 import select
 import signal
+import stat
 import time
 from dataclasses import dataclass, field
 
@@ -308,13 +309,31 @@ def _check_values(rf):
                        "0 or more, or -1 where not recorded")
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def input_file_problem(path):
+    """"" when path is a regular file, else what it is, by name (the C++ tools' rule,
+    pmoe/io/file_kind.hpp): checked with stat, which never blocks, before anything opens it (a
+    FIFO would block the reader until a writer came; a directory would read as nothing)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as e:
+        return f"cannot read: {e.strerror}"
+    if stat.S_ISREG(mode):
+        return ""
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return f"{kind}, not a regular file"
+
+
 def read(path):
     """The result file at path, every column checked; ResultFileError (one line) otherwise."""
     path = os.fspath(path)
-    if not os.path.exists(path):
-        raise ResultFileError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise ResultFileError(f"{path}: a directory, expected a result file (.h5)")
+    if problem := input_file_problem(path):
+        raise ResultFileError(f"{path}: {problem}, expected a result file (.h5)")
     rf = _in_child(_read, path)
     _check_values(rf)
     return rf

@@ -14,6 +14,13 @@ namespace pmoe {
 // FIFO (named pipe), not a regular file", "cannot read: Permission denied".
 std::string InputFileProblem(const std::string& path);
 
+// The whole text of an input file; ConfigError "WHAT PATH: PROBLEM" unless InputFileProblem is
+// "" (issue 44: a FIFO given as --sbatch-file blocked forever, a directory read as empty).
+std::string ReadInputText(const std::string& path, const std::string& what);
+
+// The same for a file that may be absent ("" then), such as a task's state file.
+std::string ReadOptionalText(const std::string& path, const std::string& what);
+
 // Where a new file may be written: not empty, not a symbolic link (never written through), not
 // an existing directory or special file, and
 // every existing ancestor a directory (a missing parent is fine: it is created).

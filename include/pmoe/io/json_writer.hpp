@@ -39,6 +39,7 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+// `text` as a JSON string; bytes that are not UTF-8 as \udcXX (Python's surrogateescape).
 std::string JsonEscape(const std::string& text);
 
 }  // namespace pmoe

@@ -31,7 +31,8 @@ std::string CoreTrialProblem(const CoreTrialFields& row, int64_t trials_per_cell
 // What ReadCheckedResult read and checked.
 struct CheckedResult {
   int64_t schema_version = 0, trials_per_cell = 0;
-  std::string config;  // the sweep config's text (present: a file without it is refused)
+  int64_t shard_count = 0;  // K of the shard attribute "I/K"; 0: not a shard's file
+  std::string config;       // the sweep config's text (present: a file without it is refused)
   std::vector<uint64_t> cell_ids;
   std::vector<std::string> keys, labels;
   // /theory, one entry per model kind (none in files written before it): the bound its family
@@ -44,6 +45,11 @@ struct CheckedResult {
   std::vector<double> test_acc, train_acc;
   std::vector<int64_t> steps;
 };
+
+// K of a file's `shard` attribute "I/K" (1 <= I <= K), 0 when it is empty. One mapping for
+// every tool (issue 44): anything else is a SchemaError naming the file and the attribute, so
+// pmoe-sweep and pmoe-analyze refuse a damaged one alike (exit 2), never with a bare "stoll".
+int64_t ShardAttributeCount(const std::string& path, const std::string& shard);
 
 // Reads and checks the file's core; throws SchemaError naming the file for anything wrong.
 CheckedResult ReadCheckedResult(const H5File& file);

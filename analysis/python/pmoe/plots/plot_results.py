@@ -25,7 +25,7 @@ import subprocess
 
 import h5py
 
-from pmoe import atomic
+from pmoe import atomic, paths
 from pmoe.plots import figures
 from pmoe.plots.analyze import Analyzer, per_class_metrics, swept_parameters
 
@@ -77,7 +77,7 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
     def figure(section, caption, stem, draw_fn, *args, **kwargs):
         """One figure: draw_fn(*args, **kwargs) with PATH replaced by the PNG's path, called
         later (perhaps in a worker): its arguments are bound now, not read from the loop then."""
-        path = os.path.join(outdir, f"{name}_{stem}.png")
+        path = os.path.join(outdir, f"{paths.component(name)}_{stem}.png")
         args = [path if a is PATH else a for a in args]
         jobs.append((Figure(section, caption, path), functools.partial(draw_fn, *args, **kwargs)))
 
@@ -190,7 +190,7 @@ def main():
     written = []
 
     def table(stem, *command):
-        path = os.path.join(args.outdir, f"{name}_{stem}.csv")
+        path = os.path.join(args.outdir, f"{paths.component(name)}_{stem}.csv")
         out = subprocess.run([args.analyze, *command, args.results, "--csv"], check=True,
                              capture_output=True, text=True)
         atomic.write_text(path, out.stdout)

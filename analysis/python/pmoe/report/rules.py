@@ -18,6 +18,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
+from pmoe import paths
 from pmoe.report import decision
 
 SUPPORTED, NOT_SUPPORTED, NOT_TESTABLE = "supported", "not supported", "not testable"
@@ -82,7 +83,7 @@ def interval(v, lo, hi, digits=3):
 
 def figure_path(workdir, ev, stem):
     os.makedirs(workdir, exist_ok=True)
-    return os.path.join(workdir, f"{ev.name}_{stem}.png")
+    return os.path.join(workdir, f"{paths.component(ev.name)}_{stem}.png")
 
 
 def finite(*values):

@@ -38,6 +38,11 @@ struct Axis {
 // name listing parameters ("model.k, model.m") is a zip, a text holding ${...} a rule.
 Axis ParseAxis(const std::string& where, const std::string& name, const std::string& text);
 
+// The one limit of an axis's length, whatever its form (list, range, series, zip): ConfigError
+// naming grid.<name> when `count` values exceed it (issue 44: a zip was not held to it).
+void RequireAxisLength(const std::string& where, const std::string& name, const std::string& text,
+                       double count);
+
 // "model.k, model.m" and "(2, 10), (4, 20), (8, 40)": every tuple as many values as names, each
 // value valid for its parameter, no parameter twice.
 Axis ParseZippedAxis(const std::string& where, const std::string& names, const std::string& text);

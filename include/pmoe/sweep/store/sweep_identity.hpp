@@ -40,8 +40,12 @@ std::string DescribeDifference(const SweepIdentity& a, const SweepIdentity& b,
 // numerics, build, seed, columns, adaptive search and shard): `grown` is `held` with more trials
 // per cell and/or more cells. Else what stands in the way, by name, as DescribeDifference says
 // it (a fixed parameter changed, cells or trials fewer than held, another seed, ...).
+// `held_rows_trials` (issue 44): for a file whose trials per cell were a budget its rounds
+// spent only in part (a precision target), the most trials any of its cells holds: the sweep
+// then "shrinks" only below that, so it can grow into a fixed grid when no row would be dropped.
 std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity& grown,
-                                  const std::string& held_name, const std::string& grown_name);
+                                  const std::string& held_name, const std::string& grown_name,
+                                  int held_rows_trials = -1);
 
 // What `grown` adds to `held` ("" when nothing), e.g. "trials 6 -> 20; 4 new cells (N = 960,
 // 1920)". Meaningful when DescribeGrowthProblem is "".
