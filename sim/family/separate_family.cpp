@@ -114,7 +114,7 @@ class SeparateLearner final : public SgdLearner {
   void BeforeSgd(const Dataset& train, Metrics& metrics) override {
     RouterOptions options;
     const Dataset& routed = router_set_ != nullptr ? *router_set_ : train;
-    options.samples = router_set_ != nullptr ? routed.size()
+    options.samples = router_set_ != nullptr     ? routed.size()
                       : spec_.model.router_N > 0 ? spec_.model.router_N
                                                  : spec_.N;
     options.lr = spec_.model.router_lr;

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/stats/decision_rule.hpp"
 #include "pmoe/precision/sequential_interval.hpp"
+#include "pmoe/stats/decision_rule.hpp"
 
 namespace pmoe {
 namespace {

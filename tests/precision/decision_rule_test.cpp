@@ -32,9 +32,9 @@ TEST_CASE("every shared decision case gives its decision", "[decision]") {
     std::string estimate, lo, hi, threshold, side, half_width, expected;
     REQUIRE(fields >> estimate >> lo >> hi >> threshold >> side >> half_width >> expected);
     INFO(line);
-    const Decision d = Decide(ParseNumber(estimate), ParseNumber(lo), ParseNumber(hi),
-                              ParseNumber(threshold), side == "below" ? Side::kBelow : Side::kAbove,
-                              ParseNumber(half_width));
+    const Decision d =
+        Decide(ParseNumber(estimate), ParseNumber(lo), ParseNumber(hi), ParseNumber(threshold),
+               side == "below" ? Side::kBelow : Side::kAbove, ParseNumber(half_width));
     CHECK(std::string(DecisionName(d)) == expected);
     ++cases;
   }

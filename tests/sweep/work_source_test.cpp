@@ -3,6 +3,7 @@
 // resumed, ends identical to an uninterrupted run, and its rows are the grid's rows.
 #include <signal.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -32,7 +33,14 @@ TEST_CASE("A listed work source killed and resumed equals an uninterrupted run, 
   auto command = [&](const std::string& out) {
     return fixed + " " + config + " " + out + " " + dir + "/pairs 5 0.05";
   };
+  const auto clean_start = std::chrono::steady_clock::now();
   const auto clean = test::RunCommand(command(dir + "/clean.h5"));
+  // Kills land within the first third of a clean run's time, so that a fast machine (the whole
+  // run under 100 ms on a 2-core Xeon) still sees several kills before the list is done.
+  const long long clean_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - clean_start)
+                                 .count();
+  const unsigned window = static_cast<unsigned>(std::max(4LL, clean_ms / 3));
   INFO(clean.err);
   REQUIRE(clean.status == 0);
   CHECK(ReadResultFile(dir + "/clean.h5").rows.size() == static_cast<size_t>(listed));
@@ -45,7 +53,7 @@ TEST_CASE("A listed work source killed and resumed equals an uninterrupted run, 
   int kills = 0, runs = 0;
   for (; runs < 40; ++runs) {
     const int pid = test::SpawnCommand(command(out), dir + "/log");
-    std::this_thread::sleep_for(std::chrono::milliseconds(10 + rng() % 60));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2 + rng() % window));
     const bool killed = kill(pid, SIGKILL) == 0;
     const int status = test::WaitFor(pid);
     if (status == 0) break;
