@@ -413,7 +413,9 @@ def load(path):
       diverged, stopping_rule), success and zero_train_error as bool, integer metrics with
       NaN where a trial did not record them (stored as -1), list metrics as one numpy array
       per trial;
-    - df.attrs: the file's root attributes (name, config, trials_per_cell, master_seed, ...).
+    - df.attrs: the file's root attributes (name, config, trials_per_cell, master_seed, ...),
+      and df.attrs["methods"]: every parameter's value as used (placeholders resolved), seed,
+      budget, commit, numerics version, build and a line to cite (pmoe.methods).
     """
     import pandas as pd
     rf = read(path)
@@ -445,6 +447,7 @@ def load(path):
         else:
             data[name] = v
     df = pd.DataFrame(data)
-    df.attrs = dict(rf.attrs)
+    from pmoe import methods
+    df.attrs = dict(rf.attrs, methods=methods.of(rf))
     return df
 

@@ -41,16 +41,29 @@ PARAMETERS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "
 
 
 @functools.lru_cache(maxsize=1)
-def meanings():
-    """{parameter: meaning} from the generated parameter table; empty when it is not there (an
-    installed copy of the package without the docs): labels then fall back to the name."""
+def parameter_table():
+    """{parameter: {"default", "read_by": [families] or ["every cell"], "meaning"}} from the
+    generated parameter table; empty when it is not there (an installed copy of the package
+    without the docs): labels then fall back to the name."""
     try:
         with open(PARAMETERS_MD, encoding="utf-8") as f:
             text = f.read()
     except OSError:
         return {}
-    rows = re.findall(r"^\| `([\w.]+)` \|.*\| ([^|]*) \|$", text, flags=re.M)
-    return {name: meaning.strip() for name, meaning in rows}
+    found = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]  # "\|" is a "|"
+        name = re.fullmatch(r"`([\w.]+)`", cells[0]) if cells else None
+        if name and len(cells) == 7:
+            found[name.group(1)] = {
+                "default": cells[3].strip("`"), "meaning": cells[6].replace("\\|", "|"),
+                "read_by": [r.strip() for r in cells[5].split(",")]}
+    return found
+
+
+def meanings():
+    """{parameter: meaning} of the parameter table."""
+    return {name: row["meaning"] for name, row in parameter_table().items()}
 
 
 def words(name):

@@ -21,7 +21,7 @@ import tempfile
 
 import h5py
 
-from pmoe import atomic, cli, paths
+from pmoe import atomic, cli, methods, paths, results
 from pmoe.plots import figures
 from pmoe.plots.analyze import READINGS, Analyzer, swept_parameters
 from pmoe.plots.plot_results import SHORT, draw, file_facts, numeric_axes
@@ -32,7 +32,7 @@ SECTIONS = [("swept", "What was swept"), ("training", "How it was trained"),
             ("phase", "Phase maps"), ("sample-complexity", "Sample complexity: N* and N_acc"),
             ("exponents", "Exponents against the theory's order"),
             ("rates", "Accuracy and router rates"), ("nstar-map", "N* over two axes"),
-            ("config", "Config")]
+            ("methods", "Methods"), ("config", "Config")]
 
 
 class ReportError(Exception):
@@ -198,6 +198,17 @@ def exponent_section(analyzer, axes, l_star):
     return "\n".join(parts)
 
 
+def methods_section(files):
+    """The Methods table of each file: what a paper's Methods section needs (pmoe.methods)."""
+    parts = ["<p>Every parameter as the trials used it, placeholders resolved (the file records "
+             "them as the config gave them), and what makes the run reproducible.</p>"]
+    for path in files:
+        if len(files) > 1:
+            parts.append(f"<h3><code>{esc(path)}</code></h3>")
+        parts.append(methods.html(methods.of(results.read(path))))
+    return "\n".join(parts)
+
+
 def figure_html(items):
     return "\n".join(f"<figure>{image_tag(f.path, f.caption)}<figcaption>{esc(f.caption)}"
                      f"</figcaption></figure>" for f in items)
@@ -243,6 +254,7 @@ def build_page(files, analyze, bootstrap, figure_dir):
         "rates": figure_html(by_section.get("rates", [])) or "<p>No rate to draw.</p>",
         "nstar-map": figure_html(by_section.get("nstar-map", [])) or (
             "<p>Fewer than two numeric axes besides N are swept: no 2-D map of N*.</p>"),
+        "methods": methods_section(files),
         "config": "\n".join(f"<p><code>{esc(f['config_path'])}</code></p>"
                             f"<pre>{esc(f['config'])}</pre>" for f in facts[:1]),
     }
@@ -250,6 +262,16 @@ def build_page(files, analyze, bootstrap, figure_dir):
         body.append(f"<h2 id='{sid}'>{esc(title)}</h2>")
         body.append(content[sid])
     return name, document(f"Sweep {name}: report", body), len(drawn)
+
+
+def page_in(args):
+    """build_page with its figures kept in --figures DIR, or drawn as PNG alone into a folder
+    thrown away (the page embeds them)."""
+    if args.figures:
+        os.makedirs(args.figures, exist_ok=True)
+        return build_page(args.files, args.analyze, args.bootstrap, args.figures)
+    with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
+        return build_page(args.files, args.analyze, args.bootstrap, workdir)
 
 
 def main(argv=None):
@@ -260,6 +282,9 @@ def main(argv=None):
     ap.add_argument("--figures", metavar="DIR",
                     help="keep the figures (PNG, PDF, SVG) in DIR (default: not kept)")
     ap.add_argument("--analyze", default=paths.ANALYZE, help="the pmoe-analyze binary")
+    ap.add_argument("--size", choices=sorted(figures.L.SIZES), default="double",
+                    help="figure width: one journal column (single) or two (double, the "
+                    "default)")
     ap.add_argument("--bootstrap", type=int, default=None,
                     help="bootstrap replicates of every interval (pmoe-analyze's default 1000)")
     args = ap.parse_args(argv)
@@ -270,15 +295,8 @@ def main(argv=None):
                  "scripts/build.sh)")
     out = args.out or os.path.splitext(args.files[0])[0] + "-report.html"
     try:
-        if args.figures:
-            os.makedirs(args.figures, exist_ok=True)
-            name, page, count = build_page(args.files, args.analyze, args.bootstrap,
-                                           args.figures)
-        else:
-            # Figures not kept: the page embeds them as PNG, the folder is thrown away.
-            with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
-                name, page, count = build_page(args.files, args.analyze, args.bootstrap,
-                                               workdir)
+        with figures.size(args.size):  # every figure of the page at the chosen width
+            name, page, count = page_in(args)
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return cli.BAD_INPUT
