@@ -308,13 +308,33 @@ def _check_values(rf):
                        "0 or more, or -1 where not recorded")
 
 
-def read(path):
-    """The result file at path, every column checked; ResultFileError (one line) otherwise."""
+def require_result_file(path):
+    """ResultFileError naming the kind of file it is when path is no HDF5 file: the same words
+    as the C++ tools (sim/cli/file_check.cpp RequireResultFile), a config given where a result
+    file belongs told how to make one."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise ResultFileError(f"{path}: no such file")
     if os.path.isdir(path):
         raise ResultFileError(f"{path}: a directory, expected a result file (.h5)")
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if head.startswith(b"\x89HDF\r\n\x1a\n"):
+        return
+    if head.startswith(b"PMJR"):
+        h5 = path[:-len(".journal")] if path.endswith(".journal") else path
+        raise ResultFileError(f"{path}: this is a pmoe-sweep journal, not a result file (give "
+                              f"{h5}; pmoe-sweep status {h5} reads the journal too)")
+    if head and all(b >= 0x20 or b in b"\t\n\r" for b in head):
+        raise ResultFileError(f"{path}: this is a text file (a sweep config?), not an HDF5 "
+                              f"result file; run it first: pmoe-sweep run {path} writes "
+                              "results/NAME.h5")
+
+
+def read(path):
+    """The result file at path, every column checked; ResultFileError (one line) otherwise."""
+    path = os.fspath(path)
+    require_result_file(path)
     rf = _in_child(_read, path)
     _check_values(rf)
     return rf

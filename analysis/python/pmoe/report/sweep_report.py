@@ -298,11 +298,10 @@ def main(argv=None):
         with figures.size(args.size):  # every figure of the page at the chosen width
             name, page, count = page_in(args)
     except ReportError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return cli.BAD_INPUT
+        return cli.error(str(e), cli.BAD_INPUT)
     except subprocess.CalledProcessError as e:  # pmoe-analyze refused the files: say why
-        print(f"error: {(e.stderr or '').strip() or e}", file=sys.stderr)
-        return cli.BAD_INPUT
+        said = (e.stderr or "").strip() or str(e)
+        return cli.error(said.removeprefix("pmoe-analyze: error: "), cli.BAD_INPUT)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     atomic.write_text(out, page)  # never a half-written page
     print(f"report of {name}: {count} figures -> {out}")
@@ -312,4 +311,5 @@ def main(argv=None):
 if __name__ == "__main__":
     # Every file is validated (pmoe.results.read) before any work; trouble is one line and
     # exit 2 (bad input) or 3 (a page that could not be written), never a traceback.
-    sys.exit(cli.run(main, check=cli.result_files))
+    sys.exit(cli.run(main, check=cli.operands("--out", "--figures", "--analyze", "--bootstrap",
+                                              "--size"), tool="pmoe-analyze"))
