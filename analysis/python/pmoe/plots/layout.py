@@ -162,6 +162,32 @@ def wrap(text, width_inches, font_points=7.0):
     return "\n".join(lines).replace("\u00a0", " ")
 
 
+def wrap_measured(text, width_px, renderer, points=7.0):
+    """text wrapped to width_px as the renderer measures it (math set as math): each line as
+    long as fits, math ($...$) never broken."""
+    from matplotlib.font_manager import FontProperties
+    font = FontProperties(size=points)
+
+    def width(line):
+        return renderer.get_text_width_height_descent(line, font, ismath="$" in line)[0]
+
+    out = []
+    for paragraph in text.split("\n"):
+        parts = re.split(r"(\$[^$]*\$)", paragraph)
+        words = "".join(p.replace(" ", "\u00a0") if p.startswith("$") else p
+                        for p in parts).split(" ")
+        line = ""
+        for word in (w.replace("\u00a0", " ") for w in words):
+            candidate = f"{line} {word}" if line else word
+            if line and width(candidate) > width_px:
+                out.append(line)
+                line = word
+            else:
+                line = candidate
+        out.append(line)
+    return "\n".join(out)
+
+
 def _grid_extent(fig, axes, renderer):
     boxes = [ax.get_window_extent(renderer) for ax in axes if ax.get_visible()]
     return min(b.x0 for b in boxes), max(b.x1 for b in boxes), min(
@@ -184,13 +210,14 @@ def footer(fig, axes, notes=(), **kw):
     fig.canvas.draw()  # runs the layout: the panels' labels are where they will be saved
     renderer = fig.canvas.get_renderer()
     x0, x1, bottom = _grid_extent(fig, axes, renderer)
-    width = (x1 - x0) / fig.dpi
-    title = wrap("\n".join(notes), width) if notes else None
+    # Legend text is 7 pt: widths measured at the figure's dpi, a margin for the legend's pads.
+    title = wrap_measured("\n".join(notes), x1 - x0 - 0.2 * fig.dpi, renderer) if notes else None
     y = fig.transFigure.inverted().transform((0, bottom))[1]
     centre = fig.transFigure.inverted().transform(((x0 + x1) / 2, 0))[0]
     order = sorted(seen, key=lambda lab: lab in EXPLANATIONS)
     attempts = [(n, order) for n in range(min(4, max(len(seen), 1)), 0, -1)]
-    attempts.append((1, [wrap(lab, width - 0.4) for lab in order]))
+    attempts.append((1, [wrap_measured(lab, x1 - x0 - 0.6 * fig.dpi, renderer)
+                         for lab in order]))
     for ncol, texts in attempts:
         legend = fig.legend([seen[lab] for lab in order], texts, loc="upper center", ncol=ncol,
                             bbox_to_anchor=(centre, y - 0.01), title=title, **kw)
