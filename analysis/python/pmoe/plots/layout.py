@@ -109,22 +109,46 @@ def panels_of(series_names, others):
     runs titled by their first and last series. [(title, [series])]; one untitled panel when
     all fit."""
     names = sorted(series_names, key=natural)
+    keys, groups = _split(names, others)
+    if keys:
+        return [(_group_title(keys, values), g) for values, g in groups]
     if len(names) <= MAX_SERIES:
         return [("", names)]
+    return [(f"{shown(names[i])} to {shown(names[min(i + MAX_SERIES, len(names)) - 1])}",
+             names[i:i + MAX_SERIES]) for i in range(0, len(names), MAX_SERIES)]
+
+
+def panel_keys(series_names, others):
+    """The parameters panels_of splits the series by (their values title the panels); [] when
+    it does not split by parameters."""
+    return _split(sorted(series_names, key=natural), others)[0]
+
+
+def _split(names, others):
+    """(keys, [(values, series)]) of the first split by one parameter, else two, whose groups
+    all fit; ([], []) when all fit in one panel or no split does."""
+    if len(names) <= MAX_SERIES:
+        return [], []
     for depth in (1, 2):
         for i, p in enumerate(others):
-            keys = [p] + ([q for q in others[i + 1:]][:1] if depth == 2 else [])
-            if depth == 2 and len(keys) < 2:
+            keys = [p] + (others[i + 1:i + 2] if depth == 2 else [])
+            if len(keys) < depth:
                 continue
             groups = {}
             for n in names:
                 parts = split_series(n)
                 groups.setdefault(tuple(parts.get(k, "") for k in keys), []).append(n)
             if len(groups) > 1 and all(len(g) <= MAX_SERIES for g in groups.values()):
-                return [(_group_title(keys, values), g) for values, g in
-                         sorted(groups.items(), key=lambda kv: natural(" ".join(kv[0])))]
-    return [(f"{shown(names[i])} to {shown(names[min(i + MAX_SERIES, len(names)) - 1])}",
-             names[i:i + MAX_SERIES]) for i in range(0, len(names), MAX_SERIES)]
+                return keys, sorted(groups.items(), key=lambda kv: natural(" ".join(kv[0])))
+    return [], []
+
+
+def without(name, keys):
+    """A series name without the parameters its panel's title already says ("data.n=8,
+    model.l=2" in the panel "$n = 8$" is "model.l=2"): its label and style within the panel."""
+    parts = split_series(name)
+    rest = [f"{k}={v}" for k, v in parts.items() if k not in keys]
+    return ", ".join(rest) if parts else name
 
 
 def _group_title(keys, values):

@@ -68,12 +68,15 @@ def _mean_vs(rows, others, x, field, ylabel, title, path, ylim=None, notes=()):
     fig, axes = L.grid(len(panels), sharey=True)
     xs = sorted({r[x] for r in rows})
     rate = ylim is not None or _is_rate(field)
+    keys = L.panel_keys(groups, others)
+    local = {name: L.without(name, keys) for name in groups}  # as the panel's legend says it
     for ax, (panel_title, names) in zip(axes, panels):
         for name in names:
             series = sorted(groups[name], key=lambda r: r[x])
             _errorbar(ax, [r[x] for r in series], [r[field] for r in series],
                       [_half_width(r, field) for r in series], rate,
-                      label=L.shown(name) or None, **L.style(name, groups))
+                      label=L.shown(local[name]) or None,
+                      **L.style(local[name], set(local.values())))
         F.grid_ticks(ax.xaxis, xs, log=True)
         ax.tick_params(axis="x", labelrotation=90)
         if ylim:
@@ -105,13 +108,16 @@ def metric_vs_axis(summary, axis, others, field, ylabel, title, path, ylim=None,
     series_others = [o for o in others if o != "N"]
     all_series = F._by_series(rows, series_others)
     groups = L.panels_of(all_series, series_others)
+    keys = L.panel_keys(all_series, series_others)
+    local = {name: L.without(name, keys) for name in all_series}  # as the legend says it
     panels = [(N, group_title, names) for group_title, names in groups for N in Ns]
     fig, axes = L.grid(len(panels), sharey=True)
     rate = ylim is not None or _is_rate(field)
     for ax, (N, group_title, names) in zip(axes, panels):
         for name in names:
             group = [r for r in all_series[name] if r["N"] == N or (N != N and r["N"] != r["N"])]
-            _draw_axis_series(ax, axis, field, name, group, rate, L.style(name, all_series))
+            _draw_axis_series(ax, axis, field, local[name], group, rate,
+                              L.style(local[name], set(local.values())))
         F.grid_ticks(ax.xaxis, values, log=F._geometric(values))
         if ylim or rate:
             ax.set_ylim(ylim[0] if ylim else 0, 1.02)

@@ -74,7 +74,10 @@ def nstar_loglog(exponent_tables, axis, title, path, fit_note="", reading="succe
     if not exponents or not any(p[cols["grid"]] in ("inside", "above", "below") for p in nstar):
         return False
     by_name = {e["series"]: e for e in exponents}
-    panels = panels_of(by_name, list(dict.fromkeys(k for n in by_name for k in split_series(n))))
+    params = list(dict.fromkeys(k for n in by_name for k in split_series(n)))
+    panels = panels_of(by_name, params)
+    keys = L.panel_keys(by_name, params)
+    local = {name: L.without(name, keys) for name in by_name}  # as the panel's legend says it
     fig, axes = L.grid(len(panels), sharey=True)
     edges = [v for p in nstar for v in (p["N_min"], p["N_max"])]
     xs_all = sorted({p[axis] for p in nstar if p.get(axis) not in (None, "")})
@@ -82,8 +85,9 @@ def nstar_loglog(exponent_tables, axis, title, path, fit_note="", reading="succe
     for ax, (panel_title, names) in zip(axes, panels):
         for name in names:
             pts = [p for p in nstar if p["series"] == name]
-            flag_drawn |= _draw_series(ax, name, by_name[name], pts, cols, axis,
-                                       L.style(name, by_name), None if flag_drawn else
+            flag_drawn |= _draw_series(ax, local[name], by_name[name], pts, cols, axis,
+                                       L.style(local[name], set(local.values())),
+                                       None if flag_drawn else
                                        "trials near it mostly unconverged")
         ax.set_xscale("log")
         ax.set_yscale("log")
