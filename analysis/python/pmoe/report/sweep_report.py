@@ -1,8 +1,9 @@
 """The report page of any sweep: what was swept and how it was trained (budget, convergence), phase
 maps, N* and N_acc against every numeric axis with their intervals, exponents with intervals
-beside the theory's order (drawn as a reference slope), accuracy and router rates against every
-axis, a 2-D map of N* where two numeric axes are swept, and the config. One self-contained HTML
-file (figures inside as PNG data URIs), drawn by the claim pages' renderer (pmoe.report.page).
+beside the theory's order (drawn as a slope triangle), accuracy and router rates against every
+axis, a 2-D map of N* where two numeric axes are swept, the Methods (pmoe.methods) and the config.
+One self-contained HTML file (figures inside as PNG data URIs), drawn by the claim pages'
+renderer (pmoe.report.page).
 
     build/analysis/pmoe-analyze report results/NAME.h5 [MORE.h5 ...] [--out PAGE.html]
     PYTHONPATH=analysis/python /usr/bin/python3 -m pmoe.report.sweep_report results/NAME.h5 ...
@@ -176,8 +177,7 @@ def exponent_section(analyzer, axes, l_star):
              "values whose estimate lies inside the N grid, with its 95 % paired bootstrap "
              "interval, beside the order of the theory's sufficient sample complexity (MODEL.md "
              "§9; an upper bound, so a smaller measured slope does not contradict it). The "
-             "figures of the previous section draw the theory's order as a dashed reference "
-             "slope.</p>"]
+             "figures of the previous section draw the theory's order as a slope triangle.</p>"]
     rows = []
     for axis in axes:
         start = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
