@@ -104,3 +104,12 @@ def test_confuser_sets_as_the_simulator_resolves_them(p, p_confuser, l_star, cla
     """ConfuserSets (sim/data/pattern_plan.cpp): max(2 * pairs, p / 2) when l* > 1; pairs of
     c = 5 classes: (0,1), (2,3), (4,0)."""
     assert methods.confuser_sets(p, p_confuser, l_star, classes) == used
+
+
+def test_the_claim_pages_print_it(result):
+    from pmoe.report import page
+    tables = {"methods_case": methods.html(methods.of(results.read(result)))}
+    html = page.render([], {}, "quick", "results", {"title": "t", "short": "s", "cite": "c",
+                                                     "readings": ""}, 100, tables)
+    assert "<h2 id='methods'>Methods</h2>" in html and "data.p_confuser" in html
+    assert "How to cite" in html
