@@ -141,9 +141,7 @@ def phase_map(summary, nstar, axis, others, title, path, l_star=None):
     if not groups:
         return False
     names = sorted(groups, key=natural)
-    unread = sorted({shown(series_key(r, others)) for r in summary if r.get(axis) in (None, "")})
-    left_out = (f"No panel for {', '.join(unread)}: it does not read "
-                f"{labels.words(axis)} (one cell per N).") if unread else ""
+    left_out = _unread_note(summary, axis, others)
     fig, axes = L.grid(len(names), extra_width=0.5)
     for ax, name in zip(axes, names):
         rows = groups[name]
@@ -199,16 +197,29 @@ def phase_map(summary, nstar, axis, others, title, path, l_star=None):
     return True
 
 
+def _unread_note(summary, axis, others):
+    """The note naming the models a map over `axis` has no panel for: they do not read it."""
+    unread = [r for r in summary if r.get(axis) in (None, "")]
+    if not unread:
+        return ""
+    kinds = sorted({r.get("model.kind", "") for r in unread} - {""})
+    who = (", ".join(labels.value_label("model.kind", k) for k in kinds) if kinds else
+           ", ".join(sorted({shown(series_key(r, others)) for r in unread}, key=natural)))
+    return (f"No panel for {who}: it does not read {label(axis)} (the same cell at every "
+            "value); its success rate is in the figures against N.")
+
+
 def nstar_map(nstar, x_axis, y_axis, title, path, reading="success"):
     """N* (one reading) over two swept axes as a 2-D map, log colour scale, the number written in
     each cell; bounds as "> N_max" / "< N_min", flagged cells marked with a red frame. One panel
     per series of the remaining parameters. nstar: pmoe-analyze's rows over x_axis, whose series
     names carry y_axis ("data.n=8")."""
     cols = READINGS[reading]
-    groups = {}
+    groups, skipped = {}, set()
     for p in nstar:
         parts = split_series(p["series"])
         if p.get(x_axis) in (None, "") or y_axis not in parts:
+            skipped.add(parts.get("model.kind") or p["series"])
             continue
         y = float(parts.pop(y_axis))
         rest = ", ".join(f"{k}={v}" for k, v in parts.items()) or "all"
@@ -252,8 +263,11 @@ def nstar_map(nstar, x_axis, y_axis, title, path, reading="success"):
     bar = fig.colorbar(mesh, ax=axes, label=f"{cols['name']} (log scale)", fraction=0.05,
                        pad=0.04)
     _plain_log_ticks(bar.ax.yaxis)
+    who = ", ".join(labels.value_label("model.kind", k) for k in sorted(skipped))
     L.footer(fig, axes, ["Each cell: the estimate; > or <: a bound beyond the N grid; red frame: "
-                         "trials near it mostly unconverged."])
+                         "trials near it mostly unconverged.",
+                         f"No panel for {who}: it does not read both {label(x_axis)} and "
+                         f"{label(y_axis)}." if skipped else ""])
     _save(fig, path)
     return True
 
