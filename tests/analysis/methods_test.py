@@ -113,3 +113,16 @@ def test_the_claim_pages_print_it(result):
                                                      "readings": ""}, 100, tables)
     assert "<h2 id='methods'>Methods</h2>" in html and "data.p_confuser" in html
     assert "How to cite" in html
+
+
+def test_per_model_settings_and_a_precision_design():
+    """The shipped decade file: the CNN's own step cap ([model.cnn]) is a per-model setting, not
+    an axis, and its trials per cell are what its precision target decided."""
+    path = os.path.join(ROOT, "results", "reference", "paper", "f_ratio_decade.h5")
+    m = methods.of(results.read(path))
+    rows = by_name(m)
+    assert not rows["model.max_steps"]["swept"]
+    assert "per model: CNN 200000; separate pMoE 50000" in rows["model.max_steps"]["note"]
+    assert rows["data.n"]["swept"] and rows["model.l"]["swept"]
+    assert m["design"].startswith("precision target (target=ratio_exponent")
+    assert m["design"].endswith("40-1449 trials per cell")

@@ -96,17 +96,26 @@ def parameter_rows(recorded_params):
     rows = []
     for name in names:
         values = [r[name][0] for r in resolved if name in r]
-        recorded = {p[name] for p in cell_params if name in p}
+        by_kind = {}  # recorded values per model kind: a [model.KIND] setting is not an axis
+        for p in cell_params:
+            if name in p:
+                by_kind.setdefault(p.get("model.kind", ""), set()).add(p[name])
+        swept = any(len(v) > 1 for v in by_kind.values()) or (
+            name == "model.kind" and len(by_kind) > 1)
         notes = sorted({r[name][1] for r in resolved if name in r and r[name][1]})
         readers = {p.get("model.kind", "") for p in cell_params if name in p}
         not_read = [k for k in kinds if k not in readers]
+        if not swept and len({v for vs in by_kind.values() for v in vs}) > 1:
+            notes.append("per model: " + "; ".join(
+                f"{labels.value_label('model.kind', k)} {', '.join(sorted(v))}"
+                for k, v in sorted(by_kind.items())))
         if name in implicit:
             notes.append("the default (not in the cell key)")
         if not_read:
             notes.append("not read by " + ", ".join(
                 labels.value_label("model.kind", k) for k in not_read))
         rows.append(dict(name=name, meaning=labels.meanings().get(name, labels.words(name)),
-                         value=_values_text(values), swept=len(recorded) > 1,
+                         value=_values_text(values), swept=swept,
                          note="; ".join(notes)))
     return rows
 
@@ -119,13 +128,27 @@ def _stopped(stop_reason):
     return counts
 
 
+def _design(rf):
+    """How many trials each cell got: a fixed count, or what an adaptive search or a precision
+    target decided (their settings, and the range of trials per cell they gave)."""
+    a = rf.attrs
+    counts = {}
+    for cell in rf.trials.get("cell_id", []):
+        counts[int(cell)] = counts.get(int(cell), 0) + 1
+    spread = f"{min(counts.values())}-{max(counts.values())}" if counts else "0"
+    if a.get("precision"):
+        return f"precision target ({a['precision']}): {spread} trials per cell"
+    if a.get("adaptive"):
+        return f"adaptive search ({a['adaptive']}): {spread} trials per cell"
+    return f"{rf.trials_per_cell} trials per cell"
+
+
 def of(rf):
     """The Methods of a pmoe.results.ResultFile (see the module's docstring)."""
     a = rf.attrs
     stops = _stopped(rf.trials.get("stop_reason", []))
     trials = len(rf.trials.get("cell_id", []))
-    design = (f"adaptive search: {a['adaptive']}" if a.get("adaptive") else
-              f"{rf.trials_per_cell} trials per cell")
+    design = _design(rf)
     methods = {
         "name": a.get("name", ""), "config_path": a.get("config_path", ""),
         "parameters": parameter_rows(rf.params),
