@@ -5,7 +5,7 @@ one-column size, drawn by pmoe.plots.plot_results.draw. From each SVG: every tex
 figure and clear of every other text; every legend no wider than the panel grid; every value
 of the axis a figure splits into panels has a panel or is named in a note; no config names
 ("data.n", "model.kind=") in any label; from each PDF: TrueType fonts embedded (no Type 3); every
-file name with one dot."""
+file name with one dot; every figure within its journal column's width."""
 import itertools
 import os
 import re
@@ -84,7 +84,7 @@ def drawn(request, tmp_path_factory):
     os.makedirs(outdir)
     with figures.only_formats("png", "pdf", "svg"), figures.size(size):
         out = draw(result, str(outdir), analyzer, workers=2)
-    return out, outdir, analyzer.summary(), kinds
+    return out, outdir, analyzer.summary(), kinds, size
 
 
 def stems(drawn_figures):
@@ -92,19 +92,19 @@ def stems(drawn_figures):
 
 
 def test_every_figure_kind_is_drawn(drawn):
-    out, _, _, kinds = drawn
+    out, _, _, kinds, _ = drawn
     assert kinds <= stems(out), sorted(kinds - stems(out))
 
 
 def test_file_names_have_one_dot(drawn):
-    _, outdir, _, _ = drawn
+    _, outdir, _, _, _ = drawn
     names = os.listdir(outdir)
     assert names and all(n.count(".") == 1 for n in names), [n for n in names if
                                                                 n.count(".") != 1]
 
 
 def test_texts_inside_the_figure_and_apart(drawn):
-    out, _, _, _ = drawn
+    out, _, _, _, _ = drawn
     for f in out:
         layout = svg_layout.read(f.path[:-4] + ".svg")
         name = os.path.basename(f.path)
@@ -117,8 +117,17 @@ def test_texts_inside_the_figure_and_apart(drawn):
                 f"{name}: {a.string!r} {a.box} overlaps {b.string!r} {b.box}"
 
 
+def test_figures_fit_the_journal_column(drawn):
+    """--size single: 3.5 inches; double: 7.2 (a one-panel figure one column either way)."""
+    out, _, _, _, size = drawn
+    for f in out:
+        layout = svg_layout.read(f.path[:-4] + ".svg")
+        assert layout.width / 72 <= figures.L.SIZES[size][0] + 0.05, \
+            f"{os.path.basename(f.path)}: {layout.width / 72:.2f} in wide at --size {size}"
+
+
 def test_legends_no_wider_than_the_panel_grid(drawn):
-    out, _, _, _ = drawn
+    out, _, _, _, _ = drawn
     for f in out:
         layout = svg_layout.read(f.path[:-4] + ".svg")
         left = min(p[0] for p in layout.panels)
@@ -136,7 +145,7 @@ def _flat(layout):
 def test_every_axis_value_has_a_panel_or_a_note(drawn):
     """Figures at fixed N: a panel per N (or "Not shown: N = ..."); phase maps: a panel per
     series that reads the axis, and the others named."""
-    out, _, summary, _ = drawn
+    out, _, summary, _, _ = drawn
     ns = sorted({r["N"] for r in summary})
     for f in out:
         layout = svg_layout.read(f.path[:-4] + ".svg")
@@ -150,7 +159,7 @@ def test_every_axis_value_has_a_panel_or_a_note(drawn):
 
 
 def test_labels_are_human(drawn):
-    out, _, _, _ = drawn
+    out, _, _, _, _ = drawn
     for f in out:
         text = " ".join(t.string for t in svg_layout.read(f.path[:-4] + ".svg").texts)
         assert not re.search(r"\b(data|model)\.\w+|series \d", text), \
@@ -158,7 +167,7 @@ def test_labels_are_human(drawn):
 
 
 def test_pdf_fonts_are_embedded_truetype(drawn):
-    out, _, _, _ = drawn
+    out, _, _, _, _ = drawn
     for f in out:
         with open(f.path[:-4] + ".pdf", "rb") as pdf:
             data = pdf.read()

@@ -162,13 +162,14 @@ def _group_title(keys, values):
 def grid(count, sharex=False, sharey=False, extra_width=0.0):
     """count panels wrapped into rows of at most max_columns(); unused slots hidden. Laid out by
     matplotlib's constrained layout, so no tick or axis label is clipped. One panel is a
-    single journal column wide, whatever the size."""
+    single journal column wide, whatever the size. extra_width (a colour bar's) is taken from
+    the panels, never added: the figure stays a column's width."""
     count = max(count, 1)
     cols = min(max_columns(), count)
     rows = math.ceil(count / cols)
     w, h = panel_size()
     width = SIZES["single"][0] - 0.1 if count == 1 else w * cols
-    fig, axes = plt.subplots(rows, cols, figsize=(width + extra_width, h * rows),
+    fig, axes = plt.subplots(rows, cols, figsize=(max(width, w + extra_width), h * rows),
                              squeeze=False, sharex=sharex, sharey=sharey, layout="constrained")
     for ax in axes.flat[count:]:
         ax.set_visible(False)
