@@ -46,9 +46,9 @@ void RequireSomeSwept(const Results& results, const std::string& text,
     names += (names.empty() ? "" : ", ") + p;
   }
   for (const std::string& s : swept) list += (list.empty() ? "" : ", ") + s;
-  throw std::invalid_argument("--over " + text + ": none of " + names +
-                              " is swept in these files (swept: " +
-                              (list.empty() ? "none, one cell" : list) + ")");
+  throw std::invalid_argument(
+      "--over " + text + ": none of " + names +
+      " is swept in these files (swept: " + (list.empty() ? "none, one cell" : list) + ")");
 }
 
 }  // namespace

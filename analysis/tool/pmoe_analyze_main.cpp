@@ -128,7 +128,8 @@ cli::Tool AnalyzeTool() {
                      "The fraction that reached zero training error and how the others stopped "
                      "(stop_epoch_cap, stop_step_cap, stop_other) are columns too. The aligned "
                      "view fits 100 columns and names the columns it leaves out.",
-                     {RangeOptions(), FormatOptions(),
+                     {RangeOptions(),
+                      FormatOptions(),
                       {{"wide", "", "every column in the aligned view (wider than 100)", {}, ""}}}),
       AnalyzeCommand("sample-complexity",
                      "per series and axis value: N* (logistic fit of success against log N) and "

@@ -70,9 +70,8 @@ size_t PrintedWidth(const Table& table) {
 // The columns a reader needs first: what the cell is, how many trials, how often they succeeded
 // (with the interval) and the accuracy; the rest (convergence and caps first) as they fit.
 bool IsCore(const std::string& column, size_t index, size_t swept) {
-  static const std::vector<std::string> core = {"cell",       "trials",     "ok",
-                                                "success_rate", "success_lo", "success_hi",
-                                                "test_acc"};
+  static const std::vector<std::string> core = {
+      "cell", "trials", "ok", "success_rate", "success_lo", "success_hi", "test_acc"};
   return index < swept || std::find(core.begin(), core.end(), column) != core.end();
 }
 
@@ -81,7 +80,7 @@ bool IsCore(const std::string& column, size_t index, size_t swept) {
 int Rank(const std::string& column) {
   static const std::vector<std::string> first = {"converged", "stop_step_cap", "stop_epoch_cap",
                                                  "test_acc_sd"};
-  static const std::vector<std::string> last = {"successes", "diverged", "infeasible",
+  static const std::vector<std::string> last = {"successes", "diverged",   "infeasible",
                                                 "error",     "stop_other", "epochs"};
   if (std::find(first.begin(), first.end(), column) != first.end()) return 1;
   if (std::find(last.begin(), last.end(), column) != last.end()) return 3;
@@ -120,8 +119,8 @@ void PrintSummary(const Results& results, Table::Format format, bool wide) {
   full.Select(keep).Print(std::cout, format);
   if (left.empty()) return;
   // The columns left out, named on lines that fit too.
-  std::string line = "(" + std::to_string(left.size()) +
-                     " more columns, shown by --wide, --csv and --json:";
+  std::string line =
+      "(" + std::to_string(left.size()) + " more columns, shown by --wide, --csv and --json:";
   for (size_t i = 0; i < left.size(); ++i) {
     const std::string word = " " + left[i] + (i + 1 < left.size() ? "," : ")");
     if (line.size() + word.size() > kSummaryWidth) {
