@@ -157,7 +157,7 @@ cli::Tool AnalyzeTool() {
           "report",
           "a self-contained HTML page of any sweep: what was swept, training budget "
           "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
-          "order, rates against every axis, 2-D N* map, config",
+          "order, rates against every axis, 2-D N* map, Methods, config",
           "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
           "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
           "file as NAME-report.html unless --out says otherwise; docs/guide/"
@@ -169,6 +169,11 @@ cli::Tool AnalyzeTool() {
              {},
              ""},
             {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {}, ""},
+            {"size",
+             "single|double",
+             "figures one journal column wide (3.5 in) or two (7.2 in, the default)",
+             {},
+             ""},
             {"bootstrap",
              "B",
              "bootstrap replicates of every interval (default "
