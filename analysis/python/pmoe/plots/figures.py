@@ -63,6 +63,9 @@ def only_formats(*wanted):
 # Callables run on every figure just before it is saved (the figure test records layouts).
 SAVE_HOOKS = []
 
+# The readings' names as a figure sets them (math).
+_SYMBOL = {"N*": "$N^*$", "N_acc": r"$N_\mathrm{acc}$"}
+
 FLAG_STYLE = dict(marker="o", ms=9, mfc="none", mec="red", mew=1.1, linestyle="none")
 
 
@@ -160,25 +163,25 @@ def phase_map(summary, nstar, axis, others, title, path, l_star=None):
         beyond = [p[axis] for p in mine if p["grid"] == "above"]
         if beyond:  # N* past the largest N: the curve never reached the threshold
             ax.plot([edges[-1]] * len(beyond), beyond, ">", color="white", mec="black", mew=0.5,
-                    ms=6, clip_on=False, label="N* > largest N (a bound)")
+                    ms=6, clip_on=False, label="$N^*$ > largest N (a bound)")
         below = [p[axis] for p in mine if p["grid"] == "below"]
         if below:  # the success rate is above the threshold already at the smallest N
             ax.plot([edges[0]] * len(below), below, "<", color="white", mec="black", mew=0.5,
-                    ms=6, clip_on=False, label="N* < smallest N (a bound)")
+                    ms=6, clip_on=False, label="$N^*$ < smallest N (a bound)")
         points = [p for p in mine if p["grid"] == "inside" and _finite(p["N_star"])]
         if points:
             ys = [p[axis] for p in points]
             lo = [_lower_end(p["lo"], edges[0]) for p in points]
             hi = [_upper_end(p["hi"], edges[-1]) for p in points]
             ax.fill_betweenx(ys, lo, hi, fc=(1, 1, 1, 0.3), ec="0.3", lw=0.4,
-                             label="95% bootstrap interval")
+                             label="95 % bootstrap interval")
             ax.plot([p["N_star"] for p in points], ys, "w-o", ms=3, lw=1, mec="black", mew=0.5,
                     path_effects=[patheffects.withStroke(linewidth=1.8, foreground="black")],
-                    label="N* (success prob. 0.5)")
+                    label="$N^*$ (success probability 0.5)")
         flagged = [p for p in points if p["flag"]]
         if flagged:
             ax.plot([p["N_star"] for p in flagged], [p[axis] for p in flagged], **FLAG_STYLE,
-                    label="trials near N* mostly unconverged")
+                    label="trials near $N^*$ mostly unconverged")
         if l_star is not None and axis == "model.l" and vals[0] <= l_star <= vals[-1]:
             ax.axhline(l_star, color="white", ls="--", lw=0.9)
             ax.text(edges[0] * 1.08, l_star, f"$l^* = {l_star:g}$", color="white", fontsize=7,
@@ -260,7 +263,7 @@ def nstar_map(nstar, x_axis, y_axis, title, path, reading="success"):
         ax.grid(False)
         ax.set_title(shown(name) or title)
     L.label_outer(axes, label(x_axis), label(y_axis))
-    bar = fig.colorbar(mesh, ax=axes, label=f"{cols['name']} (log scale)", fraction=0.05,
+    bar = fig.colorbar(mesh, ax=axes, label=f"{_SYMBOL[cols['name']]} (log scale)", fraction=0.05,
                        pad=0.04)
     _plain_log_ticks(bar.ax.yaxis)
     who = ", ".join(labels.value_label("model.kind", k) for k in sorted(skipped))

@@ -258,8 +258,9 @@ def footer(fig, axes, notes=(), **kw):
 
 # Legend entries explaining a mark rather than naming a series: listed after the series.
 EXPLANATIONS = {"trials near it mostly unconverged", "outside the N grid (a bound)",
-                "trials near N* mostly unconverged", "N* > largest N (a bound)",
-                "N* < smallest N (a bound)", "95% bootstrap interval", "N* (success prob. 0.5)"}
+                "trials near $N^*$ mostly unconverged", "$N^*$ > largest N (a bound)",
+                "$N^*$ < smallest N (a bound)", "95 % bootstrap interval",
+                "$N^*$ (success probability 0.5)"}
 
 
 def label_outer(axes, xlabel, ylabel):

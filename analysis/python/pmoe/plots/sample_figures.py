@@ -4,7 +4,7 @@ with the CNN/pMoE ratios. figures.py re-exports them (figures.nstar_loglog, ...)
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pmoe.plots import labels
+from pmoe.plots import figures, labels
 from pmoe.plots import layout as L
 from pmoe.plots.analyze import READINGS
 from pmoe.plots.figures import (FLAG_STYLE, _finite, _fmt, _lower_end, _plain_log_ticks,
@@ -118,8 +118,7 @@ def _theory_triangles(ax, exponents, axis):
         L.slope_triangle(ax, order, short(axis), slot=i)
 
 
-# The readings' names as a figure sets them.
-SYMBOL = {"N*": "$N^*$", "N_acc": r"$N_\mathrm{acc}$"}
+SYMBOL = figures._SYMBOL  # the readings' names as a figure sets them
 
 
 def _loglog_notes(exponent_tables, axis, reading, fit_note):
