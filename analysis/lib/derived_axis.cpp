@@ -2,6 +2,7 @@
 // cell that reads them all the expression's value.
 #include "pmoe/analysis/derived_axis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -34,6 +35,22 @@ std::string Resolve(const std::string& text, const std::string& name,
                               list + ")");
 }
 
+// An axis none of whose parameters varies has one value: its "exponent" would be a table of
+// "-". Refused, naming the parameters and what the files swept.
+void RequireSomeSwept(const Results& results, const std::string& text,
+                      const std::vector<std::string>& params) {
+  const std::vector<std::string> swept = results.SweptParameters();
+  std::string names, list;
+  for (const std::string& p : params) {
+    if (std::find(swept.begin(), swept.end(), p) != swept.end()) return;
+    names += (names.empty() ? "" : ", ") + p;
+  }
+  for (const std::string& s : swept) list += (list.empty() ? "" : ", ") + s;
+  throw std::invalid_argument(
+      "--over " + text + ": none of " + names +
+      " is swept in these files (swept: " + (list.empty() ? "none, one cell" : list) + ")");
+}
+
 }  // namespace
 
 bool IsDerivedAxis(const std::string& axis) { return LooksLikeExpression(axis); }
@@ -61,6 +78,7 @@ Results WithDerivedAxis(const Results& results, const std::string& text, Derived
       if (c.params.count(p) && !std::isfinite(c.Number(p)))
         throw std::invalid_argument("--over " + text + ": " + p + " is not a number (it takes \"" +
                                     c.Text(p) + "\")");
+  RequireSomeSwept(results, text, axis->params);
   auto reads = [](const CellRecord& c, const std::string& p) { return c.params.count(p) > 0; };
   // A cell that reads some parameters of the axis but not all (a CNN reads data.n, not model.l)
   // is the same cell at every value of those it lacks: it takes each combination of them that

@@ -123,8 +123,11 @@ cli::Tool AnalyzeTool() {
                      "per cell: trials, statuses, success rate with its 95% Wilson interval, "
                      "mean ± sd of test accuracy, convergence, every declared metric, epochs",
                      "The fraction that reached zero training error and how the others stopped "
-                     "(stop_epoch_cap, stop_step_cap, stop_other) are columns too.",
-                     {RangeOptions(), FormatOptions()}),
+                     "(stop_epoch_cap, stop_step_cap, stop_other) are columns too. The aligned "
+                     "view fits 100 columns and names the columns it leaves out.",
+                     {RangeOptions(),
+                      FormatOptions(),
+                      {{"wide", "", "every column in the aligned view (wider than 100)", {}, ""}}}),
       AnalyzeCommand("sample-complexity",
                      "per series and axis value: N* (logistic fit of success against log N), "
                      "N_acc (monotone fit of mean test accuracy reaches the target) and N at "
@@ -158,7 +161,7 @@ cli::Tool AnalyzeTool() {
           "report",
           "a self-contained HTML page of any sweep: what was swept, training budget "
           "and convergence, phase maps, N* and N_acc, exponents beside the theory's "
-          "order, rates against every axis, 2-D N* map, config",
+          "order, rates against every axis, 2-D N* map, Methods, config",
           "Runs /usr/bin/python3 -m pmoe.report.sweep_report (analysis/python; "
           "PMOE_PYTHON and PMOE_PYTHON_DIR override). The page goes beside the first "
           "file as NAME-report.html unless --out says otherwise; docs/guide/"
@@ -170,6 +173,11 @@ cli::Tool AnalyzeTool() {
              {},
              ""},
             {"figures", "DIR", "also keep every figure there as PNG, PDF and SVG", {}, ""},
+            {"size",
+             "single|double",
+             "figures one journal column wide (3.5 in) or two (7.2 in, the default)",
+             {},
+             ""},
             {"bootstrap",
              "B",
              "bootstrap replicates of every interval (default "

@@ -24,6 +24,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "report_command.hpp"
+#include "summary_command.hpp"
 
 namespace pmoe {
 namespace {
@@ -36,6 +37,7 @@ struct Arguments {
   std::vector<std::pair<std::string, std::string>> where;  // cells kept by parameter value
   SampleComplexityOptions options;
   Table::Format format = Table::Format::kAligned;
+  bool wide = false;  // summary: every column in the aligned view
   PivotSpec pivot;
 };
 
@@ -139,6 +141,8 @@ Arguments Parse(const std::string& command, const cli::Parsed& args) {
       a.format = Table::Format::kCsv;
     else if (name == "json")
       a.format = Table::Format::kJson;
+    else if (name == "wide")
+      a.wide = true;
   }
   for (const std::string& file : a.files) cli::RequireResultFile(file);
   return a;
@@ -160,49 +164,6 @@ void RequireSweptAxis(const Results& results, const Arguments& a) {
                     (near.empty() ? "" : "; did you mean --over " + near + "?"));
 }
 
-void Summary(const Results& results, const Arguments& a) {
-  std::vector<std::string> swept = results.SweptParameters();
-  std::vector<std::string> columns = swept;
-  if (swept.empty()) columns.push_back("cell");
-  for (const char* c : {"trials", "ok", "diverged", "infeasible", "error", "successes",
-                        "success_rate", "success_lo", "success_hi", "test_acc", "test_acc_sd",
-                        "converged", "stop_epoch_cap", "stop_step_cap", "stop_other"})
-    columns.push_back(c);
-  // Every metric the files' families declared (a rate with its sd), then epochs.
-  for (const MetricColumnInfo& m : results.metrics) {
-    columns.push_back(m.name);
-    if (m.rate) columns.push_back(m.name + "_sd");
-  }
-  columns.push_back("epochs");
-  Table table(columns);
-  const auto summaries = SummarizeCells(results);
-  for (size_t c = 0; c < results.cells.size(); ++c) {
-    const CellSummary& s = summaries[c];
-    std::vector<TableValue> row;
-    for (const auto& p : swept) {
-      const double v = results.cells[c].Number(p);
-      row.push_back(std::isnan(v) ? TableValue::Text(results.cells[c].Text(p))
-                                  : TableValue::Number(v, 6));
-    }
-    if (swept.empty()) row.push_back(TableValue::Text(results.cells[c].label));
-    for (int v : {s.trials, s.ok, s.diverged, s.infeasible, s.error, s.successes})
-      row.push_back(TableValue::Number(v));
-    row.push_back(TableValue::Number(s.trials ? double(s.successes) / s.trials : NAN, 3));
-    row.push_back(TableValue::Number(s.success_interval.lo, 3));
-    row.push_back(TableValue::Number(s.success_interval.hi, 3));
-    row.push_back(TableValue::Number(s.test_acc.mean, 4));
-    row.push_back(TableValue::Number(s.test_acc.sd, 2));
-    row.push_back(TableValue::Number(s.ok ? double(s.converged) / s.ok : NAN, 3));
-    for (int v : {s.stopped_epoch_cap, s.stopped_step_cap, s.stopped_other})
-      row.push_back(TableValue::Number(v));
-    for (size_t m = 0; m < results.metrics.size(); ++m) {
-      row.push_back(TableValue::Number(s.metrics[m].mean, 4));
-      if (results.metrics[m].rate) row.push_back(TableValue::Number(s.metrics[m].sd, 2));
-    }
-    row.push_back(TableValue::Number(s.epochs.mean, 4));
-    table.Add(row);
-  }
-  table.Print(std::cout, a.format);
 }
 
 void PrintSection(const char* key, const Table& table, const Arguments& a, bool first) {
@@ -257,7 +218,7 @@ int Run(const std::string& command, const cli::Parsed& args) {
       throw ConfigError("command line: no cell has " + a.axis + " in [--from, --to]");
   }
   if (a.command == "summary") {
-    Summary(results, a);
+    PrintSummary(results, a.format, a.wide);
     return 0;
   }
   if (a.command == "table") {

@@ -388,4 +388,23 @@ std::string DidYouMeanParam(const std::string& name) {
   return near.empty() ? "" : " (did you mean \"" + near + "\"?)";
 }
 
+std::string DidYouMeanConfigKey(const std::string& key, const std::vector<std::string>& sections,
+                                const std::vector<std::string>& top_level) {
+  const size_t dot = key.find('.');
+  if (dot == std::string::npos) {  // a top-level key: its own names first, then parameters
+    std::vector<std::string> names = top_level;
+    for (const ParamInfo& p : ParamTable())
+      if (p.name.find('.') == std::string::npos) names.push_back(p.name);
+    const std::string near = NearestName(key, names);
+    if (!near.empty()) return " (did you mean \"" + near + "\"?)";
+    return DidYouMeanParam(key);
+  }
+  const std::string section = key.substr(0, dot);
+  if (std::find(sections.begin(), sections.end(), section) == sections.end()) {
+    const std::string near = NearestName(section, sections);
+    if (!near.empty()) return " (did you mean [" + near + "]?)";
+  }
+  return DidYouMeanParam(key);
+}
+
 }  // namespace pmoe

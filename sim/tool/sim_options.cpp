@@ -200,14 +200,12 @@ void ReadConfig(const std::string& path, SimOptions& out, std::map<std::string, 
     const bool known = FindParam(entry.key) || ShortNames().count(entry.key) ||
                        entry.key == "trials" || entry.key == "seed" || entry.key == "name";
     if (!known) {
-      std::vector<std::string> keys = {"trials", "seed", "name"};
-      for (const ParamInfo& p : ParamTable()) keys.push_back(p.name);
-      const std::string near = NearestName(entry.key, keys);
-      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
-                        (near.empty() ? "" : " (did you mean \"" + near + "\"?)") +
-                        " (expected a [data] or "
-                        "[model] parameter of pmoe-sim --list-params, N, seed, trials or a [grid] "
-                        "section)");
+      throw ConfigError(
+          path + ": unknown key \"" + entry.key + "\"" +
+          DidYouMeanConfigKey(entry.key, {"data", "model", "grid"}, {"trials", "seed", "name"}) +
+          " (expected a [data] or "
+          "[model] parameter of pmoe-sim --list-params, N, seed, trials or a [grid] "
+          "section)");
     }
     Apply(out, entry.key, entry.value, path, set);
   }

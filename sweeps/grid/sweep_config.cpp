@@ -115,7 +115,10 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
-      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" + DidYouMeanParam(entry.key) +
+      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
+                        DidYouMeanConfigKey(entry.key,
+                                            {"data", "model", "grid", "adaptive", "precision"},
+                                            {"name", "seed", "trials"}) +
                         " (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
                         "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an "

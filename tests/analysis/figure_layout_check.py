@@ -11,10 +11,10 @@ Checks, each printed as FAIL with the figure's name when it does not hold (exit 
   values on phase maps and log-log sample-complexity figures;
 - no legend's window extent overlaps any visible axes' window extent (legends sit outside the
   data areas), and no data point of any line lies under a legend;
-- at most eight labelled series per panel, in numeric order (n=8 before n=16), no legend saying
+- at most MAX_SERIES (one colour each) labelled series per panel, in numeric order (n=8 before n=16), no legend saying
   "all", no figure title over panel titles (no suptitle);
 - rates (accuracy, router hit) and their error bars stay within [0, 1];
-- more than eight series are split into small multiples of at most eight (panels_of);
+- more series than colours are split into titled panels (panels_of);
 - drawn by two forked workers, the same figures with the same PNG bytes."""
 import argparse
 import os
@@ -138,10 +138,10 @@ def check(results, outdir, analyze):
                 fail(f"{name}: {len(under)} data points under legend {texts}")
             if "all" in texts:
                 fail(f"{name}: a legend entry saying 'all'")
-            series = [t for t in texts if re.match(r"data\.n=\d+$", t)]
-            if len(series) > figures.MAX_SERIES:
+            series = [t for t in texts if re.match(r"\$n = \d+\$$", t)]
+            if len(series) > figures.MAX_SERIES:  # one colour each
                 fail(f"{name}: {len(series)} series in one legend")
-            if series != sorted(series, key=lambda t: int(t.split("=")[1])):
+            if series != sorted(series, key=lambda t: int(t.strip("$").split("=")[1])):
                 fail(f"{name}: series not in numeric order: {series}")
         bad = [y for y in layout["rate_errors"] if y == y and not -1e-9 <= y <= 1 + 1e-9]
         if bad:
@@ -175,14 +175,15 @@ def check(results, outdir, analyze):
         with open(f.path, "rb") as a, open(twin, "rb") as b:
             if a.read() != b.read():
                 fail(f"{os.path.basename(f.path)}: drawn by two workers, the PNG differs")
-    # Small multiples: 30 series into panels of at most eight (by l here: ten n-groups of ten
-    # would not fit), panels in numeric order (l=10 last, not after l=1).
-    many = [f"data.n={n}, model.l={l}" for n in (8, 16, 32) for l in range(1, 11)]
+    # Small multiples: 36 series into titled panels of at most MAX_SERIES (by l here: three
+    # n-groups of twelve would not fit), panels in numeric order (l=10 after l=9, not after l=1),
+    # each titled by what it holds.
+    many = [f"data.n={n}, model.l={l}" for n in (8, 16, 32) for l in range(1, 13)]
     panels = figures.panels_of(many, ["data.n", "model.l"])
     if any(len(p[1]) > figures.MAX_SERIES for p in panels) or \
             sorted(s for p in panels for s in p[1]) != sorted(many):
         fail(f"panels_of: {[(t, len(s)) for t, s in panels]}")
-    if [t for t, _ in panels] != [f"model.l={l}" for l in range(1, 11)]:
+    if [t for t, _ in panels] != [f"$l = {l}$" for l in range(1, 13)]:
         fail(f"panels_of: panel order {[t for t, _ in panels]}")
     if [s for s in panels[0][1]] != ["data.n=8, model.l=1", "data.n=16, model.l=1",
                                      "data.n=32, model.l=1"]:

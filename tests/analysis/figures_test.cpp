@@ -1,8 +1,8 @@
 // Paper-ready figures, checked on a small sweep over two numeric axes (l and n) and N by
 // tests/analysis/figure_layout_check.py: every figure as PNG (300 dpi), PDF and SVG; the SVG's
 // tick labels include the grid's values; no legend overlaps an axes' data area (matplotlib's own
-// window extents) or covers a data point; series in numeric order, at most eight per panel;
-// rates within [0, 1]; no suptitle; no legend saying "all".
+// window extents) or covers a data point; series in numeric order, at most one per colour in a
+// panel; rates within [0, 1]; no suptitle; no legend saying "all".
 #include <catch2/catch.hpp>
 #include <fstream>
 

@@ -40,7 +40,7 @@ bool ParsesAsJson(const std::string& text) {
 }  // namespace
 
 TEST_CASE("pmoe-analyze summary tabulates every cell", "[analysis][cli]") {
-  const auto r = test::RunCommand(Analyze("summary " + SmallSweep()));
+  const auto r = test::RunCommand(Analyze("summary --wide " + SmallSweep()));
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("model.kind") && Contains("success_lo") && Contains("router_hit"));
@@ -51,7 +51,8 @@ TEST_CASE("pmoe-analyze summary tabulates every cell", "[analysis][cli]") {
   const auto json = test::RunCommand(Analyze("summary --json " + SmallSweep()));
   CHECK(ParsesAsJson(json.out));
   // --where keeps one l, and the CNN (it reads no l: the same cell at every l).
-  const auto one_l = test::RunCommand(Analyze("summary " + SmallSweep() + " --where model.l=5"));
+  const auto one_l =
+      test::RunCommand(Analyze("summary --wide " + SmallSweep() + " --where model.l=5"));
   INFO(one_l.err);
   REQUIRE(one_l.status == 0);
   CHECK(std::count(one_l.out.begin(), one_l.out.end(), '\n') == 1 + (1 + 1) * 6);

@@ -3,6 +3,7 @@ every damage is refused with one line naming the file and what is wrong, never a
 crash, and the scripts exit non-zero with that line."""
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -158,11 +159,15 @@ def test_damage_is_refused_with_one_line(tmp_path, what):
     assert "\n" not in message
 
 
-@pytest.mark.parametrize("content", [b"", b"name = demo\ntrials = 2\n", b"\x89HDF\r\n\x1a\n" * 3])
-def test_not_a_result_file(tmp_path, content):
+@pytest.mark.parametrize("content, kind", [
+    (b"", "not a readable HDF5 file"), (b"\x89HDF\r\n\x1a\n" * 3, "not a readable HDF5 file"),
+    # A config where a result file belongs: the C++ tools' words, and how to make one.
+    (b"name = demo\ntrials = 2\n", "this is a text file (a sweep config?), not an HDF5 result "
+     "file; run it first: pmoe-sweep run"), (b"PMJR\x00\x01", "a pmoe-sweep journal")])
+def test_not_a_result_file(tmp_path, content, kind):
     path = tmp_path / "x.h5"
     path.write_bytes(content)
-    with pytest.raises(ResultFileError, match="not a readable HDF5 file"):
+    with pytest.raises(ResultFileError, match=re.escape(kind)):
         results.read(str(path))
 
 

@@ -89,7 +89,12 @@ TEST_CASE("pmoe-analyze report refuses what is not a result file, writing nothin
   const auto garbage = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " report " + dir +
                                         "/notes.h5 --out " + dir + "/b.html");
   CHECK(garbage.status == 2);
-  CHECK(garbage.err.find("notes.h5: not a readable HDF5 file") != std::string::npos);
+  // A text file where a result file belongs: named as such under the tool's prefix, as the C++
+  // commands name it, with the command that makes a result file (not HDF5's own words).
+  CHECK(garbage.err.find("pmoe-analyze: error: " + dir +
+                         "/notes.h5: this is a text file (a sweep config?), not an HDF5 result "
+                         "file; run it first: pmoe-sweep run") != std::string::npos);
+  CHECK(garbage.err.find("signature") == std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir + "/a.html"));
   CHECK_FALSE(std::filesystem::exists(dir + "/b.html"));
 }

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Every relative link in README.md and docs/ resolves: the file exists and, for `file.md#anchor`,
-the anchor is one of the target's headings (GitHub's slugs). Usage: check_links.py ROOT.
-Exits 1 listing every broken link, 0 when all resolve."""
+the anchor is one of the target's headings (GitHub's slugs). So does every mention of a `.md`
+file in prose ("the INI format of DESIGN.md"): a path from the page or the repository's root, or a
+bare name that some file of the repository has (MODEL.md is docs/MODEL.md). Usage:
+check_links.py ROOT. Exits 1 listing every broken link, 0 when all resolve."""
 import os
 import re
 import sys
 
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
+# A .md file named in prose or inline code (not a link's target: those are links); a name in
+# capitals with no lower case but "md" is a placeholder only when it says so (NAME.md).
+MENTION = re.compile(r"(?<![\w/.-])((?:\.\./|\./)*[\w.-]*(?:/[\w.-]+)*\.md)(?![\w/])")
+PLACEHOLDERS = {"NAME.md", "FILE.md", "PAGE.md"}
 
 
 def slug(heading):
@@ -40,6 +46,46 @@ def links(path):
                 yield number, m.group(1) or m.group(2)
 
 
+def mentions(path):
+    """(line number, name) of every .md file a page names outside links and code blocks."""
+    fence = False
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith("```"):
+                fence = not fence
+                continue
+            if fence:
+                continue
+            prose = LINK.sub(" ", line.replace("`", " "))
+            for m in MENTION.finditer(prose):
+                if m.group(1).split("/")[-1] not in PLACEHOLDERS:
+                    yield number, m.group(1)
+
+
+def repository_names(root):
+    """The base names of every file of the repository (not its build folders)."""
+    names = set()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and not d.startswith("build")]
+        names.update(files)
+    return names
+
+
+def broken_mentions(root, pages):
+    names = repository_names(root)
+    out = []
+    for page in pages:
+        for number, name in mentions(page):
+            here = os.path.normpath(os.path.join(os.path.dirname(page), name))
+            if os.path.exists(here) or os.path.exists(os.path.join(root, name)):
+                continue
+            if "/" not in name and name in names:
+                continue
+            out.append(f"{os.path.relpath(page, root)}:{number}: {name}: mentioned, but the "
+                       "repository has no such file")
+    return out
+
+
 def broken(root):
     pages = [os.path.join(root, "README.md")]
     for folder, _, files in os.walk(os.path.join(root, "docs")):
@@ -56,7 +102,7 @@ def broken(root):
                 out.append(f"{where}: no such file")
             elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
                 out.append(f"{where}: no heading with anchor #{anchor}")
-    return out
+    return out + broken_mentions(root, sorted(pages))
 
 
 if __name__ == "__main__":

@@ -176,6 +176,52 @@ class Conventions(unittest.TestCase):
         self.assertIn("model.k: not an axis swept in", err)
         self.assertIn("swept: model.l", err)
 
+    def test_report_names_the_wrong_kind_of_file(self):
+        """pmoe-analyze report CONFIG.ini: the tool's own message, not HDF5's (issue 45)."""
+        status, out, err = run(ANALYZE, "report", self.config)
+        self.assertEqual(status, 2)
+        self.assertTrue(err.startswith("pmoe-analyze: error: "), err)
+        self.assertIn("not an HDF5 result file", err)
+        self.assertIn("pmoe-sweep run " + self.config, err)
+        self.assertNotIn("signature", err)
+
+    def test_derived_axis_over_unswept_parameters_is_refused(self):
+        config = write("p_only.ini", "name = p_only\nseed = 2\ntrials = 2\nN_test = 100\n"
+                                     "[model]\nm = 10\nepochs = 3\n[grid]\ndata.p = 6,8\n"
+                                     "N = 40,80\n")
+        result = os.path.join(WORK, "p_only.h5")
+        status, _, err = run(SWEEP, "run", config, "--out", result)
+        self.assertEqual(status, 0, err)
+        status, out, err = run(ANALYZE, "exponent", result, "--over", "n/l")
+        self.assertEqual(status, 2)
+        self.assertEqual(out, "")
+        self.assertIn("data.n, model.l", err)
+        self.assertIn("swept: data.p, N", err)
+        # One of them swept (l here, n fixed): n/l varies, and is fitted.
+        status, _, err = run(ANALYZE, "exponent", self.result, "--over", "n/l")
+        self.assertEqual(status, 0, err)
+
+    def test_did_you_mean_top_level_key_and_section(self):
+        for text, hint in (("name = t\ntrails = 10\n", 'did you mean "trials"?'),
+                           ("name = t\n[gird]\nN = 10,20\n", "did you mean [grid]?")):
+            bad = write("typo_top.ini", text)
+            for args in ((SWEEP, "plan", bad), (SIM, "--config", bad)):
+                status, _, err = run(*args)
+                self.assertEqual(status, 2, args)
+                self.assertIn(hint, err)
+
+    def test_summary_fits_100_columns(self):
+        status, out, err = run(ANALYZE, "summary", self.result)
+        self.assertEqual(status, 0, err)
+        self.assertLessEqual(max(len(line) for line in out.splitlines()), 100, out)
+        self.assertIn("--wide", out)  # the columns left out are named
+        self.assertIn("router_hit", out)
+        status, wide, err = run(ANALYZE, "summary", self.result, "--wide")
+        self.assertEqual(status, 0, err)
+        self.assertGreater(max(len(line) for line in wide.splitlines()), 100)
+        self.assertNotIn("more columns", wide)
+        self.assertEqual(len(wide.splitlines()), 1 + 4)  # the header and the four cells
+
     def test_option_of_another_command(self):
         status, _, err = run(SWEEP, "run", self.config, "--shards", "2")
         self.assertEqual(status, 2)

@@ -16,8 +16,13 @@ BAD_INPUT, WRITE_FAILED, INTERNAL = 2, 3, 4
 WRITE_ERRNOS = {errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
+# The name errors are printed under ("pmoe-analyze: error: ..."), as the C++ tools print them;
+# set by run(tool=...).
+TOOL = ""
+
+
 def error(message, status):
-    print(f"error: {message}", file=sys.stderr)
+    print(f"{TOOL + ': ' if TOOL else ''}error: {message}", file=sys.stderr)
     return status
 
 
@@ -26,9 +31,28 @@ def result_files(argv):
     return [a for a in argv if a.endswith(".h5") and not a.startswith("-")]
 
 
-def run(main, check=None, argv=None):
+def operands(*value_options):
+    """check= for a command whose every operand is a result file: the arguments that are
+    neither options nor the value of one of value_options ("--out PAGE.html")."""
+    def files(argv):
+        out, skip = [], False
+        for a in argv:
+            if skip:
+                skip = False
+            elif a.startswith("-"):
+                skip = a in value_options
+            else:
+                out.append(a)
+        return out
+    return files
+
+
+def run(main, check=None, argv=None, tool=None):
     """main() under the rules above; check(argv) names result files to validate first (with
-    pmoe.results.read) so that a damaged file is refused before any work or any output."""
+    pmoe.results.read) so that a damaged file is refused before any work or any output. tool:
+    the name errors are printed under."""
+    global TOOL
+    TOOL = tool or TOOL
     argv = sys.argv[1:] if argv is None else argv
     try:
         for path in (check(argv) if check else []):

@@ -329,11 +329,33 @@ def input_file_problem(path):
     return f"{kind}, not a regular file"
 
 
+def require_result_file(path):
+    """ResultFileError naming the kind of file it is when path is no HDF5 file: the same words
+    as the C++ tools (sim/cli/file_check.cpp RequireResultFile), a config given where a result
+    file belongs told how to make one."""
+    path = os.fspath(path)
+    # A FIFO or a directory is refused by stat before anything opens it (it would block or read
+    # as nothing).
+    if problem := input_file_problem(path):
+        raise ResultFileError(f"{path}: {problem}, expected a result file (.h5)")
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if head.startswith(b"\x89HDF\r\n\x1a\n"):
+        return
+    if head.startswith(b"PMJR"):
+        h5 = path[:-len(".journal")] if path.endswith(".journal") else path
+        raise ResultFileError(f"{path}: this is a pmoe-sweep journal, not a result file (give "
+                              f"{h5}; pmoe-sweep status {h5} reads the journal too)")
+    if head and all(b >= 0x20 or b in b"\t\n\r" for b in head):
+        raise ResultFileError(f"{path}: this is a text file (a sweep config?), not an HDF5 "
+                              f"result file; run it first: pmoe-sweep run {path} writes "
+                              "results/NAME.h5")
+
+
 def read(path):
     """The result file at path, every column checked; ResultFileError (one line) otherwise."""
     path = os.fspath(path)
-    if problem := input_file_problem(path):
-        raise ResultFileError(f"{path}: {problem}, expected a result file (.h5)")
+    require_result_file(path)
     rf = _in_child(_read, path)
     _check_values(rf)
     return rf
@@ -432,7 +454,9 @@ def load(path):
       diverged, stopping_rule), success and zero_train_error as bool, integer metrics with
       NaN where a trial did not record them (stored as -1), list metrics as one numpy array
       per trial;
-    - df.attrs: the file's root attributes (name, config, trials_per_cell, master_seed, ...).
+    - df.attrs: the file's root attributes (name, config, trials_per_cell, master_seed, ...),
+      and df.attrs["methods"]: every parameter's value as used (placeholders resolved), seed,
+      budget, commit, numerics version, build and a line to cite (pmoe.methods).
     """
     import pandas as pd
     rf = read(path)
@@ -464,6 +488,7 @@ def load(path):
         else:
             data[name] = v
     df = pd.DataFrame(data)
-    df.attrs = dict(rf.attrs)
+    from pmoe import methods
+    df.attrs = dict(rf.attrs, methods=methods.of(rf))
     return df
 

@@ -26,6 +26,20 @@ class Table {
   enum class Format { kAligned, kCsv, kJson };
   void Print(std::ostream& out, Format format) const;
 
+  const std::vector<std::string>& columns() const { return columns_; }
+  // The same rows with only the columns at these indices, in this order.
+  Table Select(const std::vector<size_t>& keep) const {
+    std::vector<std::string> names;
+    for (size_t i : keep) names.push_back(columns_[i]);
+    Table out(names);
+    for (const auto& row : rows_) {
+      std::vector<TableValue> r;
+      for (size_t i : keep) r.push_back(row[i]);
+      out.Add(std::move(r));
+    }
+    return out;
+  }
+
  private:
   std::vector<std::string> columns_;
   std::vector<std::vector<TableValue>> rows_;

@@ -17,4 +17,11 @@ std::string NearestName(const std::string& word, const std::vector<std::string>&
 // " (did you mean \"data.delta_d\"?)" for an unknown parameter name, or "" when none is near.
 std::string DidYouMeanParam(const std::string& name);
 
+// The "did you mean" of an unknown config key (an INI file's [section] key, read as
+// "section.key"): a misspelt section ("gird.N" -> " (did you mean [grid]?)") among `sections`, a
+// misspelt top-level key ("trails" -> " (did you mean \"trials\"?)") among `top_level`, else
+// DidYouMeanParam's; "" when nothing is near.
+std::string DidYouMeanConfigKey(const std::string& key, const std::vector<std::string>& sections,
+                                const std::vector<std::string>& top_level);
+
 }  // namespace pmoe

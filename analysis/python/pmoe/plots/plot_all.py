@@ -53,6 +53,8 @@ def main(argv=None):
     ap.add_argument("results", help="the folder of result files")
     ap.add_argument("plots", help="the folder the figures go to (PLOTS/NAME/)")
     ap.add_argument("--analyze", default=paths.ANALYZE, help="the pmoe-analyze binary")
+    ap.add_argument("--size", choices=("single", "double"), default="double",
+                    help="figures one journal column wide (3.5 in) or two (7.2 in)")
     args = ap.parse_args(argv)
     if not os.access(args.analyze, os.X_OK):
         print(f"{args.analyze} is missing: build first (bash scripts/build.sh)", file=sys.stderr)
@@ -67,7 +69,8 @@ def main(argv=None):
             continue
         os.makedirs(outdir, exist_ok=True)
         # "--" first: a file whose name starts with "-" is a file, not an option.
-        command = [sys.executable, SCRIPT, "--analyze", args.analyze, "--", h5, outdir]
+        command = [sys.executable, SCRIPT, "--analyze", args.analyze, "--size", args.size, "--",
+                   h5, outdir]
         print(shlex.join(command), flush=True)
         if subprocess.run(command).returncode != 0:
             failed.append(h5)

@@ -33,6 +33,12 @@ SHORT = {"model.l": "l", "model.k": "k", "data.n": "n", "model.m": "m", "data.d"
          "data.c": "c"}
 
 
+def stem_of(name):
+    """A parameter (or a config name) as a file name part with no dot: LaTeX's \\includegraphics
+    reads the first dot as the extension (data.p -> data-p, data.n/model.l -> n-over-l)."""
+    return "-over-".join(SHORT.get(p, p) for p in name.split("/")).replace(".", "-")
+
+
 def file_facts(path):
     """Name, config path, the l* values, and the grid's own axes (as the cell labels spell them:
     parameters that differ only through [model.KIND] sections are not axes)."""
@@ -77,7 +83,7 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
     def figure(section, caption, stem, draw_fn, *args, **kwargs):
         """One figure: draw_fn(*args, **kwargs) with PATH replaced by the PNG's path, called
         later (perhaps in a worker): its arguments are bound now, not read from the loop then."""
-        path = os.path.join(outdir, f"{paths.component(name)}_{stem}.png")
+        path = os.path.join(outdir, f"{stem_of(paths.component(name))}_{stem}.png")
         args = [path if a is PATH else a for a in args]
         jobs.append((Figure(section, caption, path), functools.partial(draw_fn, *args, **kwargs)))
 
@@ -86,32 +92,33 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
     n_grid = sorted({r["N"] for r in summary if r.get("N") is not None})
     axes = numeric_axes(summary, grid_axes)
     for axis in axes:
-        sh = SHORT.get(axis, axis)
+        sh, sym = stem_of(axis), figures.short(axis)
         others = [p for p in swept if p not in ("N", axis)]
         nstar = analyzer.sample_complexity(axis)["nstar"]
         star = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
-        figure("phase", f"Success rate over (N, {sh}) with N* and its 95% interval" +
+        figure("phase", f"Success rate over (N, {sym}) with N* and its 95% interval" +
                (f"; l* = {star:g} dashed" if star is not None else ""), f"phase_{sh}",
                figures.phase_map, summary, nstar, axis, others, "", PATH, l_star=star)
         # Theory's scaling in l holds from l* on (Lemma 4.1); below it the router loses patches.
         tables = analyzer.exponent(axis, star)
-        note = f"fit over {sh} >= l* = {star:g}" if star is not None else ""
+        note = f"Fit over $l \\geq l^* = {star:g}$." if star is not None else ""
         for reading, stem, what in (("success", "nstar", "N* (success probability 0.5)"),
                                     ("mean_accuracy", "nacc", "N_acc (mean test accuracy 0.95)")):
-            figure("sample-complexity", f"{what} against {sh}, log-log, with the fitted exponent "
-                   "and the theory's order as a reference slope", f"{stem}_{sh}",
+            figure("sample-complexity", f"{what} against {sym}, log-log, with the fitted "
+                   "exponent and the theory's order as a slope triangle", f"{stem}_{sh}",
                    figures.nstar_loglog, tables, axis, "", PATH, note, reading, n_grid=n_grid)
-        figure("rates", f"Test accuracy against {sh} at fixed N", f"accuracy_vs_{sh}",
+        figure("rates", f"Test accuracy against {sym} at fixed N", f"accuracy_vs_{sh}",
                figures.metric_vs_axis, summary, axis, others, "test_acc", "test accuracy", "",
                PATH)
-        figure("rates", f"Router hit rate against {sh} at fixed N" +
+        figure("rates", f"Router hit rate against {sym} at fixed N" +
                figures._router_note(kinds).replace("\n", "; "), f"router_hit_vs_{sh}",
                figures.metric_vs_axis, summary, axis, others, "router_hit", "router hit rate", "",
                PATH, ylim=(0, 1.02))
     for x_axis, y_axis in two_axis_pairs(axes):
         nstar = analyzer.sample_complexity(x_axis)["nstar"]
-        sx, sy = SHORT.get(x_axis, x_axis), SHORT.get(y_axis, y_axis)
-        figure("nstar-map", f"N* over ({sx}, {sy}); red frame: trials near it mostly "
+        sx, sy = stem_of(x_axis), stem_of(y_axis)
+        figure("nstar-map", f"N* over ({figures.short(x_axis)}, {figures.short(y_axis)}); red "
+               "frame: trials near it mostly "
                "unconverged", f"nstar_map_{sx}_{sy}",
                figures.nstar_map, nstar, x_axis, y_axis, "N*", PATH)
     if not axes:  # N alone varies within each series: N* per series (per model, say)
@@ -127,7 +134,9 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
     for declared, metric in per_class_metrics(results).items():
         figure("rates", f"{metric['help']} against N, one line per class", f"{declared}_vs_N",
                figures.per_class_vs_n, summary, others, metric, "", PATH)
-    return [fig for fig, ok in zip((f for f, _ in jobs), _run_drawers(jobs, workers)) if ok]
+    with figures.page_of(summary):  # one style per setting in every figure (forked: shared)
+        done = _run_drawers(jobs, workers)
+    return [fig for fig, ok in zip((f for f, _ in jobs), done) if ok]
 
 
 PATH = object()  # in a figure's arguments: the path it is written to
@@ -182,6 +191,9 @@ def main():
                     help="comma-separated files of every figure, a subset of "
                     f"{','.join(figures.ALL_FORMATS)} (default all; each costs about a third of "
                     "the drawing time)")
+    ap.add_argument("--size", choices=sorted(figures.L.SIZES), default="double",
+                    help="figure width: one journal column (single, 3.5 in) or two (double, "
+                    "7.2 in; the default)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     facts = file_facts(args.results)
@@ -190,7 +202,7 @@ def main():
     written = []
 
     def table(stem, *command):
-        path = os.path.join(args.outdir, f"{paths.component(name)}_{stem}.csv")
+        path = os.path.join(args.outdir, f"{stem_of(paths.component(name))}_{stem}.csv")
         out = subprocess.run([args.analyze, *command, args.results, "--csv"], check=True,
                              capture_output=True, text=True)
         atomic.write_text(path, out.stdout)
@@ -205,11 +217,11 @@ def main():
     axes = numeric_axes(summary, facts[3])
     for axis in axes:
         start = min(facts[2]) if axis == "model.l" and len(facts[2]) == 1 else None
-        table(f"exponent_{SHORT.get(axis, axis)}", "exponent", "--over", axis,
+        table(f"exponent_{stem_of(axis)}", "exponent", "--over", axis,
               *(["--from", str(start)] if start is not None else []))
     if not axes:
         table("nstar", "sample-complexity")
-    with figures.only_formats(*args.formats):
+    with figures.only_formats(*args.formats), figures.size(args.size):
         written += [f.path for f in draw(args.results, args.outdir, analyzer, facts)]
     print("\n".join(written))
 

@@ -79,13 +79,13 @@ def per_setting(ev):
 def table_figure(ev, workdir, title):
     """Mean test accuracy per setting and model, and the MoE's dispatch entropy, as bars; the
     figure's path, or None when the file has no published setting."""
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from pmoe.plots import figures, layout  # the journal style and sizes of every pmoe figure
     settings = settings_in(ev)
     if not settings:
         return None
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(layout.SIZES["double"][0], 2.6),
+                                      layout="constrained")
     width = 0.2
     for j, (kind, act) in enumerate(MODELS):
         accs, ents = [], []
@@ -96,23 +96,22 @@ def table_figure(ev, workdir, title):
                 ents.append(np.nanmean(ev.per_trial(cell, "dispatch_entropy"))
                             if cell is not None else np.nan)
         x = np.arange(len(settings)) + (j - 1.5) * width
-        left.bar(x, accs, width, label=model_label(kind, act))
+        colour = figures.PALETTE[j]  # one colour per model in both panels
+        left.bar(x, accs, width, label=model_label(kind, act), color=colour)
         if kind == "switch":
-            right.bar(np.arange(len(settings)) + (j - 2.5) * width, ents, width,
-                      label=model_label(kind, act), color=f"C{j}")
+            right.bar(np.arange(len(settings)) + (j - 2.5) * width, ents, width, color=colour)
     for ax in (left, right):
         ax.set_xticks(range(len(settings)), [f"setting {s}" for s in settings])
     left.set_ylim(0.5, 1.0)
     left.set_ylabel("mean test accuracy")
+    left.set_title("test accuracy per model")
     left.axhline(0.95, color="grey", lw=0.8, ls=":")
-    left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=4)
     right.axhline(log_k(ev), color="grey", lw=0.8, ls=":")
-    right.set_ylabel("dispatch entropy (log K dotted)")
-    right.legend(fontsize=8)
-    fig.suptitle(title)
+    right.set_ylabel("dispatch entropy")
+    right.set_title("the switch MoEs' dispatch entropy")
+    layout.footer(fig, [left, right], [f"{title}. Dotted: accuracy 0.95 (left), log K (right)."])
     path = figure_path(workdir, ev, "table")
-    fig.tight_layout()
-    atomic.save_figure(fig, path, dpi=90)
+    atomic.save_figure(fig, path, dpi=150)
     plt.close(fig)
     return path
 
@@ -249,22 +248,20 @@ def curves(ev, cell, column):
 
 
 def curve_figure(ev, workdir, cells):
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    from pmoe.plots import figures, layout  # the journal style and sizes of every pmoe figure
+    fig, ax = plt.subplots(figsize=(layout.SIZES["single"][0] - 0.1, 2.4), layout="constrained")
     for j, (label, cell) in enumerate(cells):
         steps, ents = curves(ev, cell, "curve_step"), curves(ev, cell, "curve_entropy")
         for k, (x, y) in enumerate(zip(steps, ents)):
-            ax.plot(x, y, color=f"C{j}", lw=1, alpha=0.8, label=label if k == 0 else None)
+            ax.plot(x, y, color=figures.PALETTE[j], lw=1, alpha=0.8,
+                    label=label if k == 0 else None)
     ax.axhline(log_k(ev) / 4, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("training step")
     ax.set_ylabel("dispatch entropy")
-    ax.set_title("dispatch entropy along training, one line per trial (log K / 4 dotted)")
-    ax.legend()
+    layout.footer(fig, [ax], ["One line per trial; dotted: log K / 4."])
     path = figure_path(workdir, ev, "entropy_curves")
-    fig.tight_layout()
-    atomic.save_figure(fig, path, dpi=90)
+    atomic.save_figure(fig, path, dpi=150)
     plt.close(fig)
     return path
 

@@ -30,7 +30,8 @@ th { background: #f4f4f6; } .meta { color: #555; font-size: 0.9em; }
 .rule { background: #f7f7fa; border-left: 3px solid #999; padding: 0.4em 0.8em; font-size: 0.92em; }
 .budget { background: #fff4d6; border-left: 3px solid #d4a017; padding: 0.3em 0.8em; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
-figcaption { font-size: 0.9em; color: #444; } pre { background: #f7f7fa; padding: 0.6em;
+figcaption { font-size: 0.9em; color: #444; } .cite { background: #f4f4f6; padding: 0.4em 0.8em; }
+table.methods td { font-size: 0.9em; } pre { background: #f7f7fa; padding: 0.6em;
        overflow-x: auto; font-size: 0.85em; }
 """
 
@@ -99,9 +100,10 @@ def finding_section(f, run_seconds=None):
     return "\n".join(parts)
 
 
-def render(evaluated, seconds, scale, results, paper, bootstrap):
+def render(evaluated, seconds, scale, results, paper, bootstrap, methods=None):
     """A claim page: evaluated is [((id, text, rule, sources, fn), [finding])], seconds the
-    trials' run time per source, paper a dict of title, short, cite and readings."""
+    trials' run time per source, paper a dict of title, short, cite and readings, methods the
+    Methods table (HTML) of each source read, printed at the page's end."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [f"<h1>{esc(paper['title'])}</h1>"]
     parts.append(f"<p class='meta'>{esc(paper['cite'])}. Scale: "
@@ -140,4 +142,10 @@ def render(evaluated, seconds, scale, results, paper, bootstrap):
         parts.append(f"<p class='rule'><b>Rule.</b> {esc(rule)}</p>")
         for f in findings:
             parts.append(finding_section(f, seconds.get(f.source)))
+    if methods:
+        parts.append("<h2 id='methods'>Methods</h2><p>Every parameter of each sweep as its "
+                     "trials used it, placeholders resolved, and what makes it reproducible.</p>")
+        for source, table in sorted(methods.items()):
+            parts.append(f"<details><summary>sweep <code>{esc(source)}</code></summary>"
+                         f"{table}</details>")
     return document(f"{paper['short']}: the paper's claims ({scale})", parts)

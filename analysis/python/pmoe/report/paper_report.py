@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 
-from pmoe import atomic
+from pmoe import atomic, methods, results
 from pmoe.cli import run
 from pmoe.plots import figures
 from pmoe.report import chen_claims
@@ -96,6 +96,14 @@ def attach_reference(evaluated, args):
                            for r in reference_verdicts.beside(f, cid, refs)]
 
 
+def methods_tables(evaluated, folder):
+    """{source: its Methods table (HTML)} of every sweep the page read."""
+    sources = {f.source for _, findings in evaluated for f in findings}
+    paths = {s: os.path.join(folder, s + ".h5") for s in sources}
+    return {s: methods.html(methods.of(results.read(p))) for s, p in paths.items()
+            if os.path.exists(p)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -126,7 +134,7 @@ def main():
         evaluated, seconds = evaluate(claim_list, args.results, args.analyze, workdir)
         attach_reference(evaluated, args)
         page = render(evaluated, seconds, args.scale, args.results, PAPERS[args.paper],
-                      evidence.BOOTSTRAP)
+                      evidence.BOOTSTRAP, methods_tables(evaluated, args.results))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     atomic.write_text(args.out, page)  # the whole page or the previous one, never half
     reference_verdicts.write(args.out, evaluated)

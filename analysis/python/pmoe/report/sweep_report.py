@@ -1,8 +1,9 @@
 """The report page of any sweep: what was swept and how it was trained (budget, convergence), phase
 maps, N* and N_acc against every numeric axis with their intervals, exponents with intervals
-beside the theory's order (drawn as a reference slope), accuracy and router rates against every
-axis, a 2-D map of N* where two numeric axes are swept, and the config. One self-contained HTML
-file (figures inside as PNG data URIs), drawn by the claim pages' renderer (pmoe.report.page).
+beside the theory's order (drawn as a slope triangle), accuracy and router rates against every
+axis, a 2-D map of N* where two numeric axes are swept, the Methods (pmoe.methods) and the config.
+One self-contained HTML file (figures inside as PNG data URIs), drawn by the claim pages'
+renderer (pmoe.report.page).
 
     build/analysis/pmoe-analyze report results/NAME.h5 [MORE.h5 ...] [--out PAGE.html]
     PYTHONPATH=analysis/python /usr/bin/python3 -m pmoe.report.sweep_report results/NAME.h5 ...
@@ -21,7 +22,7 @@ import tempfile
 
 import h5py
 
-from pmoe import atomic, cli, paths
+from pmoe import atomic, cli, methods, paths, results
 from pmoe.plots import figures
 from pmoe.plots.analyze import READINGS, Analyzer, swept_parameters
 from pmoe.plots.plot_results import SHORT, draw, file_facts, numeric_axes
@@ -32,7 +33,7 @@ SECTIONS = [("swept", "What was swept"), ("training", "How it was trained"),
             ("phase", "Phase maps"), ("sample-complexity", "Sample complexity: N* and N_acc"),
             ("exponents", "Exponents against the theory's order"),
             ("rates", "Accuracy and router rates"), ("nstar-map", "N* over two axes"),
-            ("config", "Config")]
+            ("methods", "Methods"), ("config", "Config")]
 
 
 class ReportError(Exception):
@@ -176,10 +177,10 @@ def exponent_section(analyzer, axes, l_star):
              "values whose estimate lies inside the N grid, with its 95 % paired bootstrap "
              "interval, beside the order of the theory's sufficient sample complexity (MODEL.md "
              "§9; an upper bound, so a smaller measured slope does not contradict it). The "
-             "figures of the previous section draw the theory's order as a dashed reference "
-             "slope. Every reading is shown (success@0.9: N where the success probability "
-             "reaches 0.9), and each slope's shape: a one-sided trend test and whether a "
-             "constant, a power law or one step fits best.</p>"]
+             "figures of the previous section draw the theory's order as a slope triangle. "
+             "Every reading is shown (success@0.9: N where the success probability reaches "
+             "0.9), and each slope's shape: a one-sided trend test and whether a constant, a "
+             "power law or one step fits best.</p>"]
     rows = []
     for axis in axes:
         start = min(l_star) if axis == "model.l" and len(l_star) == 1 else None
@@ -200,6 +201,17 @@ def exponent_section(analyzer, axes, l_star):
                          f"{fmt(r.get('hi'))}]", "-", "-", "N*(CNN) / N*(pMoE)", ""))
     parts.append(table(("axis", "series", "reading", "exponent [95% interval]", "points",
                         "theory's order", "theory's bound", "shape"), rows))
+    return "\n".join(parts)
+
+
+def methods_section(files):
+    """The Methods table of each file: what a paper's Methods section needs (pmoe.methods)."""
+    parts = ["<p>Every parameter as the trials used it, placeholders resolved (the file records "
+             "them as the config gave them), and what makes the run reproducible.</p>"]
+    for path in files:
+        if len(files) > 1:
+            parts.append(f"<h3><code>{esc(path)}</code></h3>")
+        parts.append(methods.html(methods.of(results.read(path))))
     return "\n".join(parts)
 
 
@@ -248,6 +260,7 @@ def build_page(files, analyze, bootstrap, figure_dir):
         "rates": figure_html(by_section.get("rates", [])) or "<p>No rate to draw.</p>",
         "nstar-map": figure_html(by_section.get("nstar-map", [])) or (
             "<p>Fewer than two numeric axes besides N are swept: no 2-D map of N*.</p>"),
+        "methods": methods_section(files),
         "config": "\n".join(f"<p><code>{esc(f['config_path'])}</code></p>"
                             f"<pre>{esc(f['config'])}</pre>" for f in facts[:1]),
     }
@@ -255,6 +268,16 @@ def build_page(files, analyze, bootstrap, figure_dir):
         body.append(f"<h2 id='{sid}'>{esc(title)}</h2>")
         body.append(content[sid])
     return name, document(f"Sweep {name}: report", body), len(drawn)
+
+
+def page_in(args):
+    """build_page with its figures kept in --figures DIR, or drawn as PNG alone into a folder
+    thrown away (the page embeds them)."""
+    if args.figures:
+        os.makedirs(args.figures, exist_ok=True)
+        return build_page(args.files, args.analyze, args.bootstrap, args.figures)
+    with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
+        return build_page(args.files, args.analyze, args.bootstrap, workdir)
 
 
 def main(argv=None):
@@ -265,6 +288,9 @@ def main(argv=None):
     ap.add_argument("--figures", metavar="DIR",
                     help="keep the figures (PNG, PDF, SVG) in DIR (default: not kept)")
     ap.add_argument("--analyze", default=paths.ANALYZE, help="the pmoe-analyze binary")
+    ap.add_argument("--size", choices=sorted(figures.L.SIZES), default="double",
+                    help="figure width: one journal column (single) or two (double, the "
+                    "default)")
     ap.add_argument("--bootstrap", type=int, default=None,
                     help="bootstrap replicates of every interval (pmoe-analyze's default 1000)")
     args = ap.parse_args(argv)
@@ -275,21 +301,13 @@ def main(argv=None):
                  "scripts/build.sh)")
     out = args.out or os.path.splitext(args.files[0])[0] + "-report.html"
     try:
-        if args.figures:
-            os.makedirs(args.figures, exist_ok=True)
-            name, page, count = build_page(args.files, args.analyze, args.bootstrap,
-                                           args.figures)
-        else:
-            # Figures not kept: the page embeds them as PNG, the folder is thrown away.
-            with tempfile.TemporaryDirectory() as workdir, figures.only_formats("png"):
-                name, page, count = build_page(args.files, args.analyze, args.bootstrap,
-                                               workdir)
+        with figures.size(args.size):  # every figure of the page at the chosen width
+            name, page, count = page_in(args)
     except ReportError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return cli.BAD_INPUT
+        return cli.error(str(e), cli.BAD_INPUT)
     except subprocess.CalledProcessError as e:  # pmoe-analyze refused the files: say why
-        print(f"error: {(e.stderr or '').strip() or e}", file=sys.stderr)
-        return cli.BAD_INPUT
+        said = (e.stderr or "").strip() or str(e)
+        return cli.error(said.removeprefix("pmoe-analyze: error: "), cli.BAD_INPUT)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     atomic.write_text(out, page)  # never a half-written page
     print(f"report of {name}: {count} figures -> {out}")
@@ -299,4 +317,5 @@ def main(argv=None):
 if __name__ == "__main__":
     # Every file is validated (pmoe.results.read) before any work; trouble is one line and
     # exit 2 (bad input) or 3 (a page that could not be written), never a traceback.
-    sys.exit(cli.run(main, check=cli.result_files))
+    sys.exit(cli.run(main, check=cli.operands("--out", "--figures", "--analyze", "--bootstrap",
+                                              "--size"), tool="pmoe-analyze"))
