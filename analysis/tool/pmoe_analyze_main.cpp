@@ -164,8 +164,6 @@ void RequireSweptAxis(const Results& results, const Arguments& a) {
                     (near.empty() ? "" : "; did you mean --over " + near + "?"));
 }
 
-}
-
 void PrintSection(const char* key, const Table& table, const Arguments& a, bool first) {
   if (a.format == Table::Format::kJson) {
     std::cout << (first ? "{" : ",") << "\"" << key << "\":";
