@@ -619,16 +619,21 @@ def outside_lemma_41(ev, finding, top=None):
     n^2 / (1 - delta_d)^2 samples. Where separate pMoE's router had fewer in a cell of the fit,
     the rows are outside the theorem's hypotheses: the verdict is "not testable" there, with what
     the rows alone say beside it (f_ratio_decade_lemma41.ini gives the router its own sample)."""
-    short = []
+    short, checked = [], 0
     for c in ev.cells:
         if c.get("model.kind") != "separate" or "data.delta_d" not in c:
             continue
+        checked += 1
         n = int(float(c["data.n"]))
         if top is not None and n != int(top):
             continue
         needed = n * n / (1 - float(c["data.delta_d"])) ** 2
         if router_samples(c) < needed:
             short.append((n, router_samples(c), needed))
+    if not checked:
+        finding.numbers.append(("Lemma 4.1's router sample", "not checked: no separate pMoE cell "
+                                "with a δd parameter (image data have none)"))
+        return
     if not short:
         finding.numbers.append(("Lemma 4.1's router sample", "met in every separate pMoE cell"))
         return
