@@ -166,103 +166,174 @@ std::vector<ParamInfo> SharedRows() {
   return {
       Row("data.labels",
           "labels: iid (fair, independent) or balanced (sample i gets class i mod c)",
-          PMOE_FIELD(data.labels), {"iid", "balanced"}),
-      Row("data.n", "patches per sample", PMOE_FIELD(data.n), {}, 1, 1024),
-      Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000),
-      Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d)),
+          PMOE_FIELD(data.labels), {"iid", "balanced"})
+          .Labeled("labels"),
+      Row("data.n", "patches per sample", PMOE_FIELD(data.n), {}, 1, 1024)
+          .Labeled("patches per sample", "n", "patches"),
+      Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000)
+          .Labeled("patch dimension", "d"),
+      Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d))
+          .Labeled("class-pattern product", "\\delta_d"),
       Row("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
-          PMOE_FIELD(data.delta_r)),
-      Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p), {}, 1, 1000000),
+          PMOE_FIELD(data.delta_r))
+          .Labeled("irrelevant-pattern bound", "\\delta_r"),
+      Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p), {}, 1, 1000000)
+          .Labeled("pattern sets", "p", "sets"),
       Row("data.p_confuser", "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
-          PMOE_FIELD(data.p_confuser), {}, -1, 1000000),
+          PMOE_FIELD(data.p_confuser), {}, -1, 1000000)
+          .Labeled("confuser sets", "", "sets"),
       Row("data.l_star", "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
-          PMOE_FIELD(data.l_star), {}, 1, 1024),
-      Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius)),
+          PMOE_FIELD(data.l_star), {}, 1, 1024)
+          .Labeled("threshold", "l^*", "patches"),
+      Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius))
+          .Labeled("pattern-set radius", "r"),
       Row("data.confuser_strength", "confuser centers' place in their feasible interval, (0, 1]",
-          PMOE_FIELD(data.confuser_strength)),
+          PMOE_FIELD(data.confuser_strength))
+          .Labeled("confuser strength"),
       Row("data.confusers", "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
-          PMOE_FIELD(data.confusers), {"fixed", "uniform"}),
+          PMOE_FIELD(data.confusers), {"fixed", "uniform"})
+          .Labeled("confusers per sample"),
       Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
-          PMOE_FIELD(data.noise)),
+          PMOE_FIELD(data.noise))
+          .Labeled("noise level", "\\sigma"),
       Row("data.idx_dir",
           "image data: mnist (MNIST digits, scripts/install-mnist.sh), fashion-mnist, or a "
           "directory of MNIST-format IDX files (train-*, t10k-*)",
-          PMOE_FIELD(data.idx_dir)),
+          PMOE_FIELD(data.idx_dir))
+          .Labeled("image data"),
       Row("data.class_pos", "image class playing o1 (label 0, y = +1)", PMOE_FIELD(data.class_pos),
-          {}, 0, 255),
+          {}, 0, 255)
+          .Labeled("image class of o1"),
       Row("data.class_neg", "image class playing o2 (label 1, y = -1)", PMOE_FIELD(data.class_neg),
-          {}, 0, 255),
+          {}, 0, 255)
+          .Labeled("image class of o2"),
       Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 (empty: every other class)",
-          PMOE_FIELD(data.irrelevant)),
-      Unkeyed(Row("data.c", "classes (MODEL.md §7; 2: the binary model)", PMOE_FIELD(data.c), {}, 2,
-                  64)),
+          PMOE_FIELD(data.irrelevant))
+          .Labeled("classes of the other patches"),
+      Unkeyed(
+          Row("data.c", "classes (MODEL.md §7; 2: the binary model)", PMOE_FIELD(data.c), {}, 2, 64)
+              .Labeled("classes", "c", "classes")),
       Unkeyed(Row("data.classes",
                   "discriminative image classes, e.g. 0,1,2,3 (empty: class_pos "
                   "and class_neg)",
-                  PMOE_FIELD(data.classes))),
-      Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l), {}, 1, 1024),
+                  PMOE_FIELD(data.classes))
+                  .Labeled("discriminative image classes")),
+      Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l), {}, 1, 1024)
+          .Labeled("patches per expert", "l", "patches"),
       Row("model.k", "experts (separate training: c, or 0 for one per class)", PMOE_FIELD(model.k),
-          {}, 0, 4096),
+          {}, 0, 4096)
+          .Labeled("experts", "k", "experts"),
       Row("model.m", "hidden neurons in total, m/k per expert", PMOE_FIELD(model.m), {}, 1,
-          kMaxCount),
-      Row("model.lr", "SGD step size", PMOE_FIELD(model.lr)),
-      Row("model.batch", "SGD mini-batch size", PMOE_FIELD(model.batch), {}, 1, kMaxSamples),
-      Row("model.epochs", "epoch cap (0: none)", PMOE_FIELD(model.epochs), {}, 0, kMaxCount),
+          kMaxCount)
+          .Labeled("hidden neurons", "m", "neurons"),
+      Row("model.lr", "SGD step size", PMOE_FIELD(model.lr)).Labeled("step size", "\\eta"),
+      Row("model.batch", "SGD mini-batch size", PMOE_FIELD(model.batch), {}, 1, kMaxSamples)
+          .Labeled("batch size", "B", "samples"),
+      Row("model.epochs", "epoch cap (0: none)", PMOE_FIELD(model.epochs), {}, 0, kMaxCount)
+          .Labeled("epoch cap", "", "epochs"),
       Row("model.max_steps", "SGD step cap (0: none)", PMOE_FIELD(model.max_steps), {}, 0,
-          1000000000000000LL),
+          1000000000000000LL)
+          .Labeled("step cap", "", "steps"),
       Row("model.early_stop", "stop at zero training error at the end of an epoch",
-          PMOE_FIELD(model.early_stop)),
-      Row("model.sigma_w", "hidden weight init std", PMOE_FIELD(model.sigma_w)),
-      Row("model.sigma_g", "joint pMoE gating kernel init std", PMOE_FIELD(model.sigma_g)),
-      Row("model.sigma_r", "separate pMoE router init std", PMOE_FIELD(model.sigma_r)),
+          PMOE_FIELD(model.early_stop))
+          .Labeled("early stop"),
+      Row("model.sigma_w", "hidden weight init std", PMOE_FIELD(model.sigma_w))
+          .Labeled("hidden weight init std"),
+      Row("model.sigma_g", "joint pMoE gating kernel init std", PMOE_FIELD(model.sigma_g))
+          .Labeled("gating kernel init std"),
+      Row("model.sigma_r", "separate pMoE router init std", PMOE_FIELD(model.sigma_r))
+          .Labeled("router init std"),
       Row("model.output_init", "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
-          PMOE_FIELD(model.output_init), {"gaussian", "sign"}),
+          PMOE_FIELD(model.output_init), {"gaussian", "sign"})
+          .Labeled("output weights"),
       Unkeyed(Row("model.loss",
                   "auto (logistic for 2 classes, softmax for more), logistic, or "
                   "softmax (c outputs, also for 2 classes)",
-                  PMOE_FIELD(model.loss), {"auto", "logistic", "softmax"})),
+                  PMOE_FIELD(model.loss), {"auto", "logistic", "softmax"})
+                  .Labeled("loss")),
       Row("model.router_N", "separate pMoE: router trained on the first router_N samples (0: N)",
-          PMOE_FIELD(model.router_N), {}, 0, kMaxSamples),
-      Row("model.router_lr", "separate pMoE router step size", PMOE_FIELD(model.router_lr)),
+          PMOE_FIELD(model.router_N), {}, 0, kMaxSamples)
+          .Labeled("router training samples", "", "samples"),
+      Row("model.router_lr", "separate pMoE router step size", PMOE_FIELD(model.router_lr))
+          .Labeled("router step size"),
       Row("model.router_batch", "separate pMoE router batch size", PMOE_FIELD(model.router_batch),
-          {}, 1, kMaxSamples),
+          {}, 1, kMaxSamples)
+          .Labeled("router batch size", "", "samples"),
       Row("model.router_epochs", "separate pMoE router epochs", PMOE_FIELD(model.router_epochs), {},
-          0, kMaxCount),
+          0, kMaxCount)
+          .Labeled("router epochs", "", "epochs"),
   };
 }
 
-// Adds `family` to the readers of each row it reads, and its own rows.
-void AddFamily(const FamilyParams& family, std::vector<ParamInfo>& rows) {
-  for (ParamInfo own : family.own) {
+// Adds `declared` (a family's own or shared rows; the family their first reader).
+void AddRows(const FamilyParams& family, const std::vector<ParamInfo>& declared,
+             std::vector<ParamInfo>& rows) {
+  for (ParamInfo own : declared) {
     PMOE_CHECK(std::none_of(rows.begin(), rows.end(),
                             [&](const ParamInfo& r) { return r.name == own.name; }))
         << family.name << " declares " << own.name << ", which another family declared";
     own.readers = {family.name};
     rows.push_back(std::move(own));
   }
+}
+
+// Adds `family` to the readers of each row it reads (declared by the table or any family, so
+// the order of the family list does not matter).
+void AddReader(const FamilyParams& family, const std::set<std::string>& own,
+               std::vector<ParamInfo>& rows) {
   for (const std::string& name : family.reads) {
     auto it =
         std::find_if(rows.begin(), rows.end(), [&](const ParamInfo& r) { return r.name == name; });
     PMOE_CHECK(it != rows.end()) << family.name << " reads an undeclared parameter " << name;
+    PMOE_CHECK(!own.count(name)) << family.name << " reads " << name << ", which "
+                                 << it->readers.front()
+                                 << " declares as its own: declare it in shared_params()";
     if (std::find(it->readers.begin(), it->readers.end(), family.name) == it->readers.end())
       it->readers.push_back(family.name);
   }
 }
 
-std::vector<ParamInfo> BuildTable() {
-  const std::vector<FamilyParams> data = DataFamilyParams(), models = ModelFamilyParams();
+// The families sorted by name: the order of their shared rows in the table.
+std::vector<FamilyParams> ByName(std::vector<FamilyParams> families) {
+  std::stable_sort(families.begin(), families.end(),
+                   [](const FamilyParams& a, const FamilyParams& b) { return a.name < b.name; });
+  return families;
+}
+
+}  // namespace
+
+std::vector<ParamInfo> BuildParamTable(const std::vector<FamilyParams>& data,
+                                       const std::vector<FamilyParams>& models) {
   std::vector<ParamInfo> rows = {
-      Core(Row("N", "training samples", PMOE_FIELD(N), {}, 1, kMaxSamples)),
-      Core(Row("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)),
+      Core(Row("N", "training samples", PMOE_FIELD(N), {}, 1, kMaxSamples)
+               .Labeled("training samples", "N", "samples")),
+      Core(Row("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)
+               .Labeled("test samples", "N_\\mathrm{test}", "samples")),
       Core(Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
-               PMOE_FIELD(success))),
-      Core(Row("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(data))),
-      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(models))),
+               PMOE_FIELD(success))
+               .Labeled("success criterion")),
+      Core(Row("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(data))
+               .Labeled("data")),
+      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(models))
+               .Labeled("model")),
   };
   std::vector<ParamInfo> shared = SharedRows();
   rows.insert(rows.end(), shared.begin(), shared.end());
-  for (const FamilyParams& f : data) AddFamily(f, rows);
-  for (const FamilyParams& f : models) AddFamily(f, rows);
+  // Every declaration before any reader, so a family may read rows a family after it in the
+  // list shares. A cell's rows come in an order that the list's order cannot change (so neither
+  // can its canonical key): the core's, the shared rows above, the families' shared rows (by
+  // declaring family's name), then its data family's and its model family's own rows (a cell
+  // reads no other family's own rows: AddReader refuses it).
+  std::set<std::string> own_names;
+  for (const auto* list : {&data, &models})
+    for (const FamilyParams& f : ByName(*list)) AddRows(f, f.shared, rows);
+  for (const auto* list : {&data, &models})
+    for (const FamilyParams& f : *list) {
+      AddRows(f, f.own, rows);
+      for (const ParamInfo& p : f.own) own_names.insert(p.name);
+    }
+  for (const FamilyParams& f : data) AddReader(f, own_names, rows);
+  for (const FamilyParams& f : models) AddReader(f, own_names, rows);
   // Display order: core, then [data], then [model]; a stable sort keeps each part's order.
   auto part = [](const ParamInfo& p) { return p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2; };
   std::stable_sort(rows.begin(), rows.end(),
@@ -272,7 +343,12 @@ std::vector<ParamInfo> BuildTable() {
 
 #undef PMOE_FIELD
 
-}  // namespace
+ParamInfo& ParamInfo::Labeled(std::string words, std::string sym, std::string unit_of_values) {
+  label = std::move(words);
+  symbol = std::move(sym);
+  unit = std::move(unit_of_values);
+  return *this;
+}
 
 ParamInfo Unkeyed(ParamInfo info) {
   info.keyed_at_default = false;
@@ -280,7 +356,8 @@ ParamInfo Unkeyed(ParamInfo info) {
 }
 
 const std::vector<ParamInfo>& ParamTable() {
-  static const std::vector<ParamInfo> table = BuildTable();
+  static const std::vector<ParamInfo> table =
+      BuildParamTable(DataFamilyParams(), ModelFamilyParams());
   return table;
 }
 

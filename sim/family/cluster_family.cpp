@@ -24,19 +24,30 @@ class Cluster final : public DataFamily {
   std::vector<std::string> reads() const override { return {"data.labels", "data.n", "data.d"}; }
   std::vector<ParamInfo> params() const override {
     return {
-        ExtraInt("data.clusters", 4, 2, 1000000, "data model C: clusters K (d >= 2K)"),
-        ExtraDouble("data.alpha_lo", 0.5, "data model C: feature signal strength ~ U[lo, hi]"),
-        ExtraDouble("data.alpha_hi", 2.0, "data model C: upper end of the alpha range"),
-        ExtraDouble("data.beta_lo", 1.0, "data model C: cluster center strength ~ U[lo, hi]"),
-        ExtraDouble("data.beta_hi", 2.0, "data model C: upper end of the beta range"),
-        ExtraDouble("data.gamma_lo", 0.5, "data model C: feature noise strength ~ U[lo, hi]"),
-        ExtraDouble("data.gamma_hi", 3.0, "data model C: upper end of the gamma range"),
-        ExtraDouble("data.sigma_p", 1.0, "data model C: noise patches ~ N(0, sigma_p^2/d I)"),
-        ExtraDouble("data.scale", 10.0, "data model C: every patch multiplied by this"),
+        ExtraInt("data.clusters", 4, 2, 1000000, "data model C: clusters K (d >= 2K)")
+            .Labeled("clusters", "K", "clusters"),
+        ExtraDouble("data.alpha_lo", 0.5, "data model C: feature signal strength ~ U[lo, hi]")
+            .Labeled("feature signal strength, low end"),
+        ExtraDouble("data.alpha_hi", 2.0, "data model C: upper end of the alpha range")
+            .Labeled("feature signal strength, high end"),
+        ExtraDouble("data.beta_lo", 1.0, "data model C: cluster center strength ~ U[lo, hi]")
+            .Labeled("cluster center strength, low end"),
+        ExtraDouble("data.beta_hi", 2.0, "data model C: upper end of the beta range")
+            .Labeled("cluster center strength, high end"),
+        ExtraDouble("data.gamma_lo", 0.5, "data model C: feature noise strength ~ U[lo, hi]")
+            .Labeled("feature noise strength, low end"),
+        ExtraDouble("data.gamma_hi", 3.0, "data model C: upper end of the gamma range")
+            .Labeled("feature noise strength, high end"),
+        ExtraDouble("data.sigma_p", 1.0, "data model C: noise patches ~ N(0, sigma_p^2/d I)")
+            .Labeled("noise-patch scale", "\\sigma_p"),
+        ExtraDouble("data.scale", 10.0, "data model C: every patch multiplied by this")
+            .Labeled("patch scale"),
         ExtraChoice("data.draw", {"per_trial", "shared"},
                     "data model C: a fresh data set per trial, or one for all trials of a cell "
-                    "(the published protocol; drawn from data.draw_seed and the data parameters)"),
-        ExtraInt("data.draw_seed", 0, 0, (1LL << 62), "data model C: the shared draw's seed"),
+                    "(the published protocol; drawn from data.draw_seed and the data parameters)")
+            .Labeled("data draw"),
+        ExtraInt("data.draw_seed", 0, 0, (1LL << 62), "data model C: the shared draw's seed")
+            .Labeled("shared draw's seed"),
     };
   }
   std::vector<MetricInfo> metrics() const override { return ClusterDataMetrics(); }

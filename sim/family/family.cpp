@@ -59,7 +59,8 @@ std::string Gigabytes(double bytes) {
 template <typename Family>
 std::vector<FamilyParams> ParamsOf(const std::vector<const Family*>& families) {
   std::vector<FamilyParams> out;
-  for (const Family* f : families) out.push_back({f->name(), f->reads(), f->params()});
+  for (const Family* f : families)
+    out.push_back({f->name(), f->reads(), f->params(), f->shared_params()});
   return out;
 }
 

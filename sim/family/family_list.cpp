@@ -29,7 +29,8 @@ const std::vector<const DataFamily*>& DataFamilies() {
 }
 
 const std::vector<const ModelFamily*>& ModelFamilies() {
-  // switch before single: switch declares the parameters both read (builtin.hpp).
+  // In any order: the table takes every family's declarations before their readers, and no
+  // canonical key depends on the order (param_table.hpp, BuildParamTable).
   static const std::vector<const ModelFamily*> list =
       Joined({&SeparateFamily(), &JointFamily(), &CnnFamily(), &SwitchFamily(), &SingleFamily()},
              AddedModelFamilies());

@@ -11,21 +11,28 @@ namespace pmoe {
 std::vector<ParamInfo> FullBatchParams() {
   return {
       ExtraChoice("model.activation", {"cubic", "linear"},
-                  "switch/single: filter activation z^3 (nonlinear) or z (linear)"),
+                  "switch/single: filter activation z^3 (nonlinear) or z (linear)")
+          .Labeled("filter activation"),
       ExtraInt("model.filters", 0, 0, 1000000,
-               "switch/single: filters J (even, half per class); 0: 16 per expert, 128 single"),
+               "switch/single: filters J (even, half per class); 0: 16 per expert, 128 single")
+          .Labeled("filters", "J", "filters"),
       ExtraDouble("model.init_scale", 0.0,
                   "switch/single: filters and biases ~ s U(-1/sqrt(d), 1/sqrt(d)); 0: 0.001 "
-                  "switch, 1 single"),
+                  "switch, 1 single")
+          .Labeled("init scale"),
       ExtraInt("model.full_steps", 0, 0, 100000000,
-               "switch/single: cap on full-batch steps; 0: 501 switch, 801 single"),
+               "switch/single: cap on full-batch steps; 0: 501 switch, 801 single")
+          .Labeled("full-batch step cap", "", "steps"),
       ExtraChoice("model.stop_rule", {"published", "none"},
-                  "switch/single: the published loss-rise rule, or always the full cap"),
+                  "switch/single: the published loss-rise rule, or always the full cap")
+          .Labeled("stopping rule"),
       ExtraDouble("model.loss_rise", 0.02,
-                  "switch/single: stop when the loss exceeds its minimum by more than this"),
+                  "switch/single: stop when the loss exceeds its minimum by more than this")
+          .Labeled("loss rise"),
       ExtraInt("model.curve_every", 0, 0, 100000000,
                "switch/single: record loss, accuracy (and entropy) every this many steps "
-               "(0: no curve)"),
+               "(0: no curve)")
+          .Labeled("curve interval", "", "steps"),
   };
 }
 

@@ -173,8 +173,9 @@ class Switch final : public ModelFamily {
     return "Chen et al.'s top-1 switch MoE of M convolution experts, full batch (MODEL.md §8)";
   }
   std::vector<std::string> reads() const override { return {}; }
+  std::vector<ParamInfo> shared_params() const override { return FullBatchParams(); }
   std::vector<ParamInfo> params() const override {
-    std::vector<ParamInfo> rows = FullBatchParams();
+    std::vector<ParamInfo> rows;
     rows.push_back(ExtraInt("model.experts", 8, 1, 4096, "switch: experts M"));
     rows.push_back(ExtraChoice("model.variant", {"published", "paper"},
                                "switch: published (the authors' code: noisy-value gate, double "

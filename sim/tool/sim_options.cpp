@@ -243,18 +243,22 @@ std::string ParamReference(bool markdown) {
         "other only by the families listed, and setting it for a cell whose families do "
         "not read it is an error. Ranges of numbers beyond their type are checked per "
         "cell (the meaning says which).\n\n"
-        "| Parameter | Option | Type | Default | Range | Read by | Meaning |\n"
-        "|---|---|---|---|---|---|---|\n";
+        "| Parameter | Option | Type | Default | Range | Unit | Read by | Label | Symbol | Meaning "
+        "|\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ParamInfo& p : ParamTable()) {
     const std::string readers = p.core ? "every cell" : Readers(p);
     if (markdown)
       out += "| `" + p.name + "` | `--" + OptionName(p.name) + "` | " +
              cli::MarkdownCell(TypeText(p)) + " | `" + p.get(defaults) + "` | " + ParamRange(p) +
-             " | " + (readers.empty() ? "none" : readers) + " | " + cli::MarkdownCell(p.help) +
-             " |\n";
+             " | " + cli::MarkdownCell(p.unit) + " | " + (readers.empty() ? "none" : readers) +
+             " | " + cli::MarkdownCell(p.label) + " | " +
+             (p.symbol.empty() ? "" : "`" + cli::MarkdownCell(p.symbol) + "`") + " | " +
+             cli::MarkdownCell(p.help) + " |\n";
     else
       out += p.name + "  (--" + OptionName(p.name) + ", " + TypeText(p) + ", default " +
-             p.get(defaults) + (ParamRange(p).empty() ? "" : ", " + ParamRange(p)) + "; read by " +
+             p.get(defaults) + (ParamRange(p).empty() ? "" : ", " + ParamRange(p)) +
+             (p.unit.empty() ? "" : ", in " + p.unit) + "; read by " +
              (readers.empty() ? "none" : readers) + ")\n    " + p.help + "\n";
   }
   if (markdown) {

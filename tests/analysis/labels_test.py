@@ -1,6 +1,6 @@
 """Human labels (pmoe.plots.labels): every parameter of the generated parameter table
-(docs/reference/parameters.md, `pmoe-sim --list-params --markdown`) has one; the short labels
-name parameters that exist; symbols are set in math; series read as a reader says them."""
+(docs/reference/parameters.md, `pmoe-sim --list-params --markdown`) has one; labels, symbols and
+units are the declared ones; symbols are set in math; series read as a reader says them."""
 import re
 
 from pmoe.plots import labels
@@ -15,9 +15,11 @@ def test_every_parameter_has_a_label():
         assert labels.axis_label(name).startswith(words)
 
 
-def test_short_labels_name_real_parameters():
+def test_labels_symbols_and_units_come_from_the_declarations():
     table = labels.parameter_table()
-    assert set(labels.SHORT) <= set(table), set(labels.SHORT) - set(table)
+    assert table["model.l"]["label"] == "patches per expert" and table["model.l"]["symbol"] == "l"
+    assert table["N"]["unit"] == "samples" and table["data.clusters"]["symbol"] == "K"
+    assert labels.symbol("model.sigma_w") is None
 
 
 def test_the_issue_s_examples():

@@ -33,6 +33,14 @@ struct ParamInfo {
   // at its default it is left out of canonical keys, so the cells that leave it there keep their
   // keys, seeds and result files. AddUnkeyedDefaults puts it back for readers of keys.
   bool keyed_at_default = true;
+  // How figures and pages name it (analysis/python/pmoe/plots/labels.py reads them from the
+  // generated docs/reference/parameters.md): words ("patches per expert"), the paper's symbol in
+  // TeX without dollars ("l"; empty: none) and the unit of its values ("samples"; empty: none).
+  std::string label, symbol, unit;
+
+  // Sets label, symbol and unit; returns the row, so a declaration reads
+  // `ExtraInt(...).Labeled("clusters", "K")`.
+  ParamInfo& Labeled(std::string words, std::string sym = "", std::string unit_of_values = "");
 
   // Whether the cell `spec` reads it: core, or read by the spec's data family (data.*) or model
   // family (model.*).
@@ -45,14 +53,20 @@ struct ParamInfo {
 // binary links (family.cpp): the core asks for the families' declarations, never names them.
 struct FamilyParams {
   std::string name;
-  std::vector<std::string> reads;
-  std::vector<ParamInfo> own;
+  std::vector<std::string> reads;  // rows declared by the table or another family's `shared`
+  std::vector<ParamInfo> own;      // rows only it reads
+  std::vector<ParamInfo> shared;   // rows it declares, reads, and other families may read
 };
 std::vector<FamilyParams> DataFamilyParams();
 std::vector<FamilyParams> ModelFamilyParams();
 
 // All parameters, in display order: core first, then [data], then [model].
 const std::vector<ParamInfo>& ParamTable();
+
+// The table of these families (ParamTable: of the family list). The order of `data` and of
+// `models` changes no row read by one cell relative to another, so no canonical key.
+std::vector<ParamInfo> BuildParamTable(const std::vector<FamilyParams>& data,
+                                       const std::vector<FamilyParams>& models);
 
 // nullptr when the name is unknown.
 const ParamInfo* FindParam(const std::string& name);

@@ -11,7 +11,7 @@ const DataFamily& ClusterFamily();    // data model C, cluster_family.cpp
 const ModelFamily& CnnFamily();       // cnn_family.cpp
 const ModelFamily& SeparateFamily();  // separate_family.cpp
 const ModelFamily& JointFamily();     // joint_family.cpp
-const ModelFamily& SwitchFamily();    // switch_family.cpp (declares the rows single reads)
+const ModelFamily& SwitchFamily();    // switch_family.cpp (shares the rows single reads)
 const ModelFamily& SingleFamily();    // single_family.cpp
 
 }  // namespace pmoe

@@ -47,6 +47,8 @@ class DataFamily {
   virtual std::vector<std::string> reads() const = 0;
   // Parameters only this family declares (stored in TrialSpec::extra), beside the table's.
   virtual std::vector<ParamInfo> params() const { return {}; }
+  // Parameters it declares and reads that other families read too (by name, in their reads()).
+  virtual std::vector<ParamInfo> shared_params() const { return {}; }
   // The realized statistics every trial records (MODEL.md §2: checked, never assumed).
   virtual std::vector<MetricInfo> metrics() const = 0;
 
@@ -94,6 +96,7 @@ class ModelFamily {
   virtual std::string help() const = 0;
   virtual std::vector<std::string> reads() const = 0;
   virtual std::vector<ParamInfo> params() const { return {}; }
+  virtual std::vector<ParamInfo> shared_params() const { return {}; }  // as DataFamily's
   virtual std::vector<MetricInfo> metrics() const = 0;
 
   // Ranges and combinations with the data's shape (l <= n, m divisible by k, ...).

@@ -1,10 +1,11 @@
 """Human labels for the parameters a figure or page names: "patches per expert $l$" for model.l,
 "CNN" for model.kind=cnn. A reader of a paper knows the symbols, not the config keys.
 
-The words come from the parameter table (sim/core/param_table.cpp), exported by the tools as
-docs/reference/parameters.md (`pmoe-sim --list-params --markdown`, kept equal to the tool's output
-by a test): every parameter has a label even when nothing here names it. SHORT overrides the
-table's meaning where it is a sentence rather than a label, and adds the symbol set in math.
+The words, symbols and units are declared with the parameters (ParamInfo::Labeled, where each
+parameter is declared: sim/core/param_table.cpp and the families' own rows), exported by the
+tools as docs/reference/parameters.md (`pmoe-sim --list-params --markdown`, kept equal to the
+tool's output by a test; scripts/generate-reference.sh regenerates it). A parameter declared
+without a label reads as the first part of its meaning.
 
     axis_label("model.l")            -> "patches per expert $l$"
     value_label("model.kind", "cnn") -> "CNN"
@@ -13,23 +14,6 @@ table's meaning where it is a sentence rather than a label, and adds the symbol 
 import functools
 import os
 import re
-
-# name -> (words, symbol in math or None). Symbols as the paper writes them (MODEL.md).
-SHORT = {
-    "N": ("training samples", "N"), "N_test": ("test samples", r"N_\mathrm{test}"),
-    "data.n": ("patches per sample", "n"), "data.d": ("patch dimension", "d"),
-    "data.p": ("pattern sets", "p"), "data.p_confuser": ("confuser sets", None),
-    "data.l_star": ("threshold", "l^*"), "data.c": ("classes", "c"),
-    "data.delta_d": ("class-pattern product", r"\delta_d"),
-    "data.delta_r": ("irrelevant-pattern bound", r"\delta_r"),
-    "data.radius": ("pattern-set radius", "r"), "data.noise": ("noise level", r"\sigma"),
-    "data.clusters": ("clusters", "K"), "data.sigma_p": ("noise-patch scale", r"\sigma_p"),
-    "model.l": ("patches per expert", "l"), "model.k": ("experts", "k"),
-    "model.m": ("hidden neurons", "m"), "model.lr": ("step size", r"\eta"),
-    "model.batch": ("batch size", "B"), "model.epochs": ("epoch cap", None),
-    "model.max_steps": ("step cap", None), "model.router_N": ("router training samples", None),
-    "model.kind": ("model", None), "data.model": ("data", None), "model.loss": ("loss", None),
-}
 
 VALUES = {"model.kind": {"cnn": "CNN", "separate": "separate pMoE", "joint": "joint pMoE",
                          "switch": "switch MoE", "single": "single model"},
@@ -42,22 +26,30 @@ PARAMETERS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "
 
 @functools.lru_cache(maxsize=1)
 def parameter_table():
-    """{parameter: {"default", "read_by": [families] or ["every cell"], "meaning"}} from the
-    generated parameter table; empty when it is not there (an installed copy of the package
+    """{parameter: {"default", "read_by": [families] or ["every cell"], "meaning", "label",
+    "symbol", "unit"}} from the generated parameter table (columns found by their titles); empty when it is not there (an installed copy of the package
     without the docs): labels then fall back to the name."""
     try:
         with open(PARAMETERS_MD, encoding="utf-8") as f:
             text = f.read()
     except OSError:
         return {}
-    found = {}
+    found, columns = {}, None
     for line in text.splitlines():
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]  # "\|" is a "|"
+        if cells and cells[0] == "Parameter":
+            columns = {title: i for i, title in enumerate(cells)}
+            continue
         name = re.fullmatch(r"`([\w.]+)`", cells[0]) if cells else None
-        if name and len(cells) == 7:
+        if name and columns and len(cells) == len(columns):
+            def cell(title):
+                i = columns.get(title)
+                return "" if i is None else cells[i].replace("\\|", "|")
             found[name.group(1)] = {
-                "default": cells[3].strip("`"), "meaning": cells[6].replace("\\|", "|"),
-                "read_by": [r.strip() for r in cells[5].split(",")]}
+                "default": cell("Default").strip("`"), "meaning": cell("Meaning"),
+                "read_by": [r.strip() for r in cell("Read by").split(",")],
+                "label": cell("Label"), "symbol": cell("Symbol").strip("`") or None,
+                "unit": cell("Unit")}
     return found
 
 
@@ -68,8 +60,9 @@ def meanings():
 
 def words(name):
     """The parameter in words, without its symbol: "patches per expert"."""
-    if name in SHORT:
-        return SHORT[name][0]
+    label = parameter_table().get(name, {}).get("label")
+    if label:
+        return label
     meaning = meanings().get(name)
     if not meaning:
         return name
@@ -81,7 +74,8 @@ def words(name):
 
 
 def symbol(name):
-    return SHORT.get(name, (None, None))[1]
+    """The paper's symbol (TeX without dollars) as declared, or None."""
+    return parameter_table().get(name, {}).get("symbol")
 
 
 def axis_label(name, log=False):
