@@ -77,12 +77,14 @@ std::string ParseValue(const ParamInfo& info, const std::string& text) {
   return text;
 }
 
+}  // namespace
+
 // One table row from an accessor `field(spec) -> T&`; the value type picks parser and printer.
 // The accessor is a function pointer, not a lambda's own type: one instantiation (and one pair of
 // get/assign closures) per value type rather than per row (a sixth of the compile time).
 template <typename T>
-ParamInfo Row(std::string name, std::string help, T& (*field)(TrialSpec&),
-              std::vector<std::string> choices = {}, long long min = 0, long long max = 0) {
+ParamInfo FieldRow(std::string name, std::string help, T& (*field)(TrialSpec&),
+                   std::vector<std::string> choices, long long min, long long max) {
   ParamInfo info;
   info.name = std::move(name);
   info.help = std::move(help);
@@ -127,6 +129,25 @@ ParamInfo Row(std::string name, std::string help, T& (*field)(TrialSpec&),
   return info;
 }
 
+template ParamInfo FieldRow<int>(std::string, std::string, int& (*)(TrialSpec&),
+                                 std::vector<std::string>, long long, long long);
+template ParamInfo FieldRow<long long>(std::string, std::string, long long& (*)(TrialSpec&),
+                                       std::vector<std::string>, long long, long long);
+template ParamInfo FieldRow<double>(std::string, std::string, double& (*)(TrialSpec&),
+                                    std::vector<std::string>, long long, long long);
+template ParamInfo FieldRow<bool>(std::string, std::string, bool& (*)(TrialSpec&),
+                                  std::vector<std::string>, long long, long long);
+template ParamInfo FieldRow<std::string>(std::string, std::string, std::string& (*)(TrialSpec&),
+                                         std::vector<std::string>, long long, long long);
+
+namespace {
+
+template <typename T>
+ParamInfo Row(std::string name, std::string help, T& (*field)(TrialSpec&),
+              std::vector<std::string> choices = {}, long long min = 0, long long max = 0) {
+  return FieldRow<T>(std::move(name), std::move(help), field, std::move(choices), min, max);
+}
+
 // A family's own parameter, kept as canonical text in TrialSpec::extra.
 ParamInfo Extra(ParamInfo info, std::string fallback) {
   const std::string name = info.name;
@@ -151,17 +172,14 @@ ParamInfo Core(ParamInfo info) {
     return s.path;              \
   }
 
-constexpr long long kMaxSamples = 100000000;  // 1e8: the memory check refuses far less anyway
-constexpr long long kMaxCount = 1000000000;
-
 std::vector<std::string> FamilyNames(const std::vector<FamilyParams>& families) {
   std::vector<std::string> names;
   for (const FamilyParams& f : families) names.push_back(f.name);
   return names;
 }
 
-// The rows the built-in families share, stored in DataSpec and ModelSpec; which family reads
-// which is each family's reads().
+// The rows every data family may read (the data's labels and shape), stored in DataSpec; which
+// family reads which is each family's reads(). The families declare the rest.
 std::vector<ParamInfo> SharedRows() {
   return {
       Row("data.labels",
@@ -172,106 +190,30 @@ std::vector<ParamInfo> SharedRows() {
           .Labeled("patches per sample", "n", "patches"),
       Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000)
           .Labeled("patch dimension", "d"),
-      Row("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_FIELD(data.delta_d))
-          .Labeled("class-pattern product", "\\delta_d"),
-      Row("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
-          PMOE_FIELD(data.delta_r))
-          .Labeled("irrelevant-pattern bound", "\\delta_r"),
-      Row("data.p", "number of class-irrelevant pattern sets", PMOE_FIELD(data.p), {}, 1, 1000000)
-          .Labeled("pattern sets", "p", "sets"),
-      Row("data.p_confuser", "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
-          PMOE_FIELD(data.p_confuser), {}, -1, 1000000)
-          .Labeled("confuser sets", "", "sets"),
-      Row("data.l_star", "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
-          PMOE_FIELD(data.l_star), {}, 1, 1024)
-          .Labeled("threshold", "l^*", "patches"),
-      Row("data.radius", "radius of each pattern set (spherical cap)", PMOE_FIELD(data.radius))
-          .Labeled("pattern-set radius", "r"),
-      Row("data.confuser_strength", "confuser centers' place in their feasible interval, (0, 1]",
-          PMOE_FIELD(data.confuser_strength))
-          .Labeled("confuser strength"),
-      Row("data.confusers", "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
-          PMOE_FIELD(data.confusers), {"fixed", "uniform"})
-          .Labeled("confusers per sample"),
-      Row("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
-          PMOE_FIELD(data.noise))
-          .Labeled("noise level", "\\sigma"),
-      Row("data.idx_dir",
-          "image data: mnist (MNIST digits, scripts/install-mnist.sh), fashion-mnist, or a "
-          "directory of MNIST-format IDX files (train-*, t10k-*)",
-          PMOE_FIELD(data.idx_dir))
-          .Labeled("image data"),
-      Row("data.class_pos", "image class playing o1 (label 0, y = +1)", PMOE_FIELD(data.class_pos),
-          {}, 0, 255)
-          .Labeled("image class of o1"),
-      Row("data.class_neg", "image class playing o2 (label 1, y = -1)", PMOE_FIELD(data.class_neg),
-          {}, 0, 255)
-          .Labeled("image class of o2"),
-      Row("data.irrelevant", "classes of the other patches, e.g. 2,3,4 (empty: every other class)",
-          PMOE_FIELD(data.irrelevant))
-          .Labeled("classes of the other patches"),
-      Unkeyed(
-          Row("data.c", "classes (MODEL.md §7; 2: the binary model)", PMOE_FIELD(data.c), {}, 2, 64)
-              .Labeled("classes", "c", "classes")),
-      Unkeyed(Row("data.classes",
-                  "discriminative image classes, e.g. 0,1,2,3 (empty: class_pos "
-                  "and class_neg)",
-                  PMOE_FIELD(data.classes))
-                  .Labeled("discriminative image classes")),
-      Row("model.l", "patches routed to each expert (pMoE)", PMOE_FIELD(model.l), {}, 1, 1024)
-          .Labeled("patches per expert", "l", "patches"),
-      Row("model.k", "experts (separate training: c, or 0 for one per class)", PMOE_FIELD(model.k),
-          {}, 0, 4096)
-          .Labeled("experts", "k", "experts"),
-      Row("model.m", "hidden neurons in total, m/k per expert", PMOE_FIELD(model.m), {}, 1,
-          kMaxCount)
-          .Labeled("hidden neurons", "m", "neurons"),
-      Row("model.lr", "SGD step size", PMOE_FIELD(model.lr)).Labeled("step size", "\\eta"),
-      Row("model.batch", "SGD mini-batch size", PMOE_FIELD(model.batch), {}, 1, kMaxSamples)
-          .Labeled("batch size", "B", "samples"),
-      Row("model.epochs", "epoch cap (0: none)", PMOE_FIELD(model.epochs), {}, 0, kMaxCount)
-          .Labeled("epoch cap", "", "epochs"),
-      Row("model.max_steps", "SGD step cap (0: none)", PMOE_FIELD(model.max_steps), {}, 0,
-          1000000000000000LL)
-          .Labeled("step cap", "", "steps"),
-      Row("model.early_stop", "stop at zero training error at the end of an epoch",
-          PMOE_FIELD(model.early_stop))
-          .Labeled("early stop"),
-      Row("model.sigma_w", "hidden weight init std", PMOE_FIELD(model.sigma_w))
-          .Labeled("hidden weight init std"),
-      Row("model.sigma_g", "joint pMoE gating kernel init std", PMOE_FIELD(model.sigma_g))
-          .Labeled("gating kernel init std"),
-      Row("model.sigma_r", "separate pMoE router init std", PMOE_FIELD(model.sigma_r))
-          .Labeled("router init std"),
-      Row("model.output_init", "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
-          PMOE_FIELD(model.output_init), {"gaussian", "sign"})
-          .Labeled("output weights"),
-      Unkeyed(Row("model.loss",
-                  "auto (logistic for 2 classes, softmax for more), logistic, or "
-                  "softmax (c outputs, also for 2 classes)",
-                  PMOE_FIELD(model.loss), {"auto", "logistic", "softmax"})
-                  .Labeled("loss")),
-      Row("model.router_N", "separate pMoE: router trained on the first router_N samples (0: N)",
-          PMOE_FIELD(model.router_N), {}, 0, kMaxSamples)
-          .Labeled("router training samples", "", "samples"),
-      Row("model.router_lr", "separate pMoE router step size", PMOE_FIELD(model.router_lr))
-          .Labeled("router step size"),
-      Row("model.router_batch", "separate pMoE router batch size", PMOE_FIELD(model.router_batch),
-          {}, 1, kMaxSamples)
-          .Labeled("router batch size", "", "samples"),
-      Row("model.router_epochs", "separate pMoE router epochs", PMOE_FIELD(model.router_epochs), {},
-          0, kMaxCount)
-          .Labeled("router epochs", "", "epochs"),
   };
 }
 
-// Adds `declared` (a family's own or shared rows; the family their first reader).
+// Whether two declarations are one: the SGD families each declare the rows of their base.
+bool SameDeclaration(const ParamInfo& a, const ParamInfo& b) {
+  return a.name == b.name && a.type == b.type && a.help == b.help && a.choices == b.choices &&
+         a.min == b.min && a.max == b.max && a.keyed_at_default == b.keyed_at_default &&
+         a.label == b.label && a.symbol == b.symbol && a.unit == b.unit &&
+         a.Default() == b.Default();
+}
+
+// Adds `declared` (a family's own or shared rows; the family their first reader). A shared row
+// declared again, identically, by another family gains that family as a reader.
 void AddRows(const FamilyParams& family, const std::vector<ParamInfo>& declared,
              std::vector<ParamInfo>& rows) {
   for (ParamInfo own : declared) {
-    PMOE_CHECK(std::none_of(rows.begin(), rows.end(),
-                            [&](const ParamInfo& r) { return r.name == own.name; }))
-        << family.name << " declares " << own.name << ", which another family declared";
+    auto it = std::find_if(rows.begin(), rows.end(),
+                           [&](const ParamInfo& r) { return r.name == own.name; });
+    if (it != rows.end()) {
+      PMOE_CHECK(SameDeclaration(*it, own) && !it->readers.empty())
+          << family.name << " declares " << own.name << ", which another family declared";
+      it->readers.push_back(family.name);
+      continue;
+    }
     own.readers = {family.name};
     rows.push_back(std::move(own));
   }
@@ -285,9 +227,11 @@ void AddReader(const FamilyParams& family, const std::set<std::string>& own,
     auto it =
         std::find_if(rows.begin(), rows.end(), [&](const ParamInfo& r) { return r.name == name; });
     PMOE_CHECK(it != rows.end()) << family.name << " reads an undeclared parameter " << name;
-    PMOE_CHECK(!own.count(name)) << family.name << " reads " << name << ", which "
-                                 << it->readers.front()
-                                 << " declares as its own: declare it in shared_params()";
+    const bool its_own =
+        std::find(it->readers.begin(), it->readers.end(), family.name) != it->readers.end();
+    PMOE_CHECK(its_own || !own.count(name))
+        << family.name << " reads " << name << ", which " << it->readers.front()
+        << " declares as its own: declare it in shared_params()";
     if (std::find(it->readers.begin(), it->readers.end(), family.name) == it->readers.end())
       it->readers.push_back(family.name);
   }
@@ -334,14 +278,98 @@ std::vector<ParamInfo> BuildParamTable(const std::vector<FamilyParams>& data,
     }
   for (const FamilyParams& f : data) AddReader(f, own_names, rows);
   for (const FamilyParams& f : models) AddReader(f, own_names, rows);
-  // Display order: core, then [data], then [model]; a stable sort keeps each part's order.
-  auto part = [](const ParamInfo& p) { return p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2; };
+  // Display order: core, then [data], then [model], each in the recorded keys' order, then the
+  // rows not in it in the order above (a stable sort).
+  const std::vector<std::string>& recorded = RecordedKeyOrder();
+  auto place = [&](const ParamInfo& p) {
+    const long long part = p.core ? 0 : p.name.rfind("data.", 0) == 0 ? 1 : 2;
+    const auto at = std::find(recorded.begin(), recorded.end(), p.name);
+    return std::make_pair(part, p.core ? 0 : at - recorded.begin());
+  };
   std::stable_sort(rows.begin(), rows.end(),
-                   [&](const ParamInfo& a, const ParamInfo& b) { return part(a) < part(b); });
+                   [&](const ParamInfo& a, const ParamInfo& b) { return place(a) < place(b); });
+  // Readers in the list's order (data families, then model families), whatever declared first.
+  std::vector<std::string> order;
+  for (const auto* list : {&data, &models})
+    for (const FamilyParams& f : *list) order.push_back(f.name);
+  for (ParamInfo& row : rows)
+    std::stable_sort(row.readers.begin(), row.readers.end(),
+                     [&](const std::string& a, const std::string& b) {
+                       return std::find(order.begin(), order.end(), a) <
+                              std::find(order.begin(), order.end(), b);
+                     });
   return rows;
 }
 
 #undef PMOE_FIELD
+
+const std::vector<std::string>& RecordedKeyOrder() {
+  static const std::vector<std::string> order = {
+      "data.labels",
+      "data.n",
+      "data.d",
+      "data.delta_d",
+      "data.delta_r",
+      "data.p",
+      "data.p_confuser",
+      "data.l_star",
+      "data.radius",
+      "data.confuser_strength",
+      "data.confusers",
+      "data.noise",
+      "data.idx_dir",
+      "data.class_pos",
+      "data.class_neg",
+      "data.irrelevant",
+      "data.c",
+      "data.classes",
+      "data.clusters",
+      "data.alpha_lo",
+      "data.alpha_hi",
+      "data.beta_lo",
+      "data.beta_hi",
+      "data.gamma_lo",
+      "data.gamma_hi",
+      "data.sigma_p",
+      "data.scale",
+      "data.draw",
+      "data.draw_seed",
+      "model.l",
+      "model.k",
+      "model.m",
+      "model.lr",
+      "model.batch",
+      "model.epochs",
+      "model.max_steps",
+      "model.early_stop",
+      "model.sigma_w",
+      "model.sigma_g",
+      "model.sigma_r",
+      "model.output_init",
+      "model.loss",
+      "model.router_N",
+      "model.router_lr",
+      "model.router_batch",
+      "model.router_epochs",
+      "model.router_samples",
+      "model.activation",
+      "model.filters",
+      "model.init_scale",
+      "model.full_steps",
+      "model.stop_rule",
+      "model.loss_rise",
+      "model.curve_every",
+      "model.experts",
+      "model.variant",
+      "model.lr_expert",
+      "model.lr_router",
+      "model.load_balance",
+      "model.optimizer",
+      "model.lr_single",
+      "model.weight_decay",
+  };
+  return order;
+}
 
 ParamInfo& ParamInfo::Labeled(std::string words, std::string sym, std::string unit_of_values) {
   label = std::move(words);

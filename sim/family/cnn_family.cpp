@@ -13,6 +13,7 @@ class CnnKind final : public SgdModelFamily {
   std::string name() const override { return "cnn"; }
   std::string help() const override { return "a CNN of m neurons over all n patches (§4)"; }
   std::vector<std::string> reads() const override { return SgdReads(); }
+  std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }
   std::vector<MetricInfo> metrics() const override { return SgdMetrics(); }
 
   // Nothing of its own: its parameters are the SGD families' shared ones (shared_params.cpp).

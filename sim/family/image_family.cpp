@@ -15,9 +15,31 @@ class Image final : public DataFamily {
  public:
   std::string name() const override { return "image"; }
   std::string help() const override { return "data model B, image patches (MODEL.md §3)"; }
-  std::vector<std::string> reads() const override {
-    return {"data.labels",    "data.n",          "data.idx_dir", "data.class_pos",
-            "data.class_neg", "data.irrelevant", "data.classes"};
+  std::vector<std::string> reads() const override { return {"data.labels", "data.n"}; }
+  // Data model B's own parameters (stored in DataSpec).
+  std::vector<ParamInfo> params() const override {
+    return {
+        FieldRow("data.idx_dir",
+                 "image data: mnist (MNIST digits, scripts/install-mnist.sh), fashion-mnist, or a "
+                 "directory of MNIST-format IDX files (train-*, t10k-*)",
+                 PMOE_SPEC_FIELD(data.idx_dir))
+            .Labeled("image data"),
+        FieldRow("data.class_pos", "image class playing o1 (label 0, y = +1)",
+                 PMOE_SPEC_FIELD(data.class_pos), {}, 0, 255)
+            .Labeled("image class of o1"),
+        FieldRow("data.class_neg", "image class playing o2 (label 1, y = -1)",
+                 PMOE_SPEC_FIELD(data.class_neg), {}, 0, 255)
+            .Labeled("image class of o2"),
+        FieldRow("data.irrelevant",
+                 "classes of the other patches, e.g. 2,3,4 (empty: every other class)",
+                 PMOE_SPEC_FIELD(data.irrelevant))
+            .Labeled("classes of the other patches"),
+        Unkeyed(FieldRow("data.classes",
+                         "discriminative image classes, e.g. 0,1,2,3 (empty: class_pos "
+                         "and class_neg)",
+                         PMOE_SPEC_FIELD(data.classes))
+                    .Labeled("discriminative image classes")),
+    };
   }
   std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
 

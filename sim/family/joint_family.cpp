@@ -41,8 +41,16 @@ class Joint final : public SgdModelFamily {
   }
   std::vector<std::string> reads() const override {
     std::vector<std::string> r = SgdReads();
-    r.insert(r.end(), {"model.l", "model.k", "model.sigma_g"});
+    r.insert(r.end(), {"model.l", "model.k"});
     return r;
+  }
+  std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }
+  std::vector<ParamInfo> params() const override {
+    return {
+        FieldRow("model.sigma_g", "joint pMoE gating kernel init std",
+                 PMOE_SPEC_FIELD(model.sigma_g))
+            .Labeled("gating kernel init std"),
+    };
   }
   std::vector<MetricInfo> metrics() const override {
     std::vector<MetricInfo> m = RouterHitMetrics();

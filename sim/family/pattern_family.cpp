@@ -17,14 +17,44 @@ class Pattern final : public DataFamily {
  public:
   std::string name() const override { return "pattern"; }
   std::string help() const override { return "data model A, the pattern model (MODEL.md §2)"; }
-  std::vector<std::string> reads() const override {
-    return {"data.labels",     "data.n",
-            "data.d",          "data.delta_d",
-            "data.delta_r",    "data.p",
-            "data.p_confuser", "data.l_star",
-            "data.radius",     "data.confuser_strength",
-            "data.confusers",  "data.noise",
-            "data.c"};
+  std::vector<std::string> reads() const override { return {"data.labels", "data.n", "data.d"}; }
+  // Data model A's own parameters (stored in DataSpec).
+  std::vector<ParamInfo> params() const override {
+    return {
+        FieldRow("data.delta_d", "<o1, o2>, in (-1, 1)", PMOE_SPEC_FIELD(data.delta_d))
+            .Labeled("class-pattern product", "\\delta_d"),
+        FieldRow("data.delta_r", "bound on |<o_a, q>| over irrelevant patterns q, in [0, 1)",
+                 PMOE_SPEC_FIELD(data.delta_r))
+            .Labeled("irrelevant-pattern bound", "\\delta_r"),
+        FieldRow("data.p", "number of class-irrelevant pattern sets", PMOE_SPEC_FIELD(data.p), {},
+                 1, 1000000)
+            .Labeled("pattern sets", "p", "sets"),
+        FieldRow("data.p_confuser",
+                 "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
+                 PMOE_SPEC_FIELD(data.p_confuser), {}, -1, 1000000)
+            .Labeled("confuser sets", "", "sets"),
+        FieldRow("data.l_star",
+                 "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
+                 PMOE_SPEC_FIELD(data.l_star), {}, 1, 1024)
+            .Labeled("threshold", "l^*", "patches"),
+        FieldRow("data.radius", "radius of each pattern set (spherical cap)",
+                 PMOE_SPEC_FIELD(data.radius))
+            .Labeled("pattern-set radius", "r"),
+        FieldRow("data.confuser_strength",
+                 "confuser centers' place in their feasible interval, (0, 1]",
+                 PMOE_SPEC_FIELD(data.confuser_strength))
+            .Labeled("confuser strength"),
+        FieldRow("data.confusers",
+                 "confusers per sample: fixed K = l*-1, or uniform K ~ U{0..l*-1}",
+                 PMOE_SPEC_FIELD(data.confusers), {"fixed", "uniform"})
+            .Labeled("confusers per sample"),
+        FieldRow("data.noise", "additive Gaussian noise, N(0, noise^2/d) per coordinate",
+                 PMOE_SPEC_FIELD(data.noise))
+            .Labeled("noise level", "\\sigma"),
+        Unkeyed(FieldRow("data.c", "classes (MODEL.md §7; 2: the binary model)",
+                         PMOE_SPEC_FIELD(data.c), {}, 2, 64)
+                    .Labeled("classes", "c", "classes")),
+    };
   }
   std::vector<MetricInfo> metrics() const override { return RealizedStatsMetrics(); }
 

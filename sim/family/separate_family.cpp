@@ -139,17 +139,35 @@ class Separate final : public SgdModelFamily {
   }
   std::vector<std::string> reads() const override {
     std::vector<std::string> r = SgdReads();
-    r.insert(r.end(), {"model.l", "model.k", "model.sigma_r", "model.router_N", "model.router_lr",
-                       "model.router_batch", "model.router_epochs"});
+    r.insert(r.end(), {"model.l", "model.k"});
     return r;
   }
+  std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }
   // Unkeyed at its default, so that every cell run before it existed keeps its key and seeds.
   std::vector<ParamInfo> params() const override {
-    return {Unkeyed(ExtraInt(
-        "model.router_samples", 0, 0, 100000000,
-        "separate pMoE: train the router on this many fresh samples of its own (Algorithm 1's "
-        "router sample; Lemma 4.1 asks for about n^2/(1 - delta_d)^2), not on the training set "
-        "(0: the training set's first router_N)"))};
+    return {
+        FieldRow("model.sigma_r", "separate pMoE router init std", PMOE_SPEC_FIELD(model.sigma_r))
+            .Labeled("router init std"),
+        FieldRow("model.router_N",
+                 "separate pMoE: router trained on the first router_N samples (0: N)",
+                 PMOE_SPEC_FIELD(model.router_N), {}, 0, kMaxSamples)
+            .Labeled("router training samples", "", "samples"),
+        FieldRow("model.router_lr", "separate pMoE router step size",
+                 PMOE_SPEC_FIELD(model.router_lr))
+            .Labeled("router step size"),
+        FieldRow("model.router_batch", "separate pMoE router batch size",
+                 PMOE_SPEC_FIELD(model.router_batch), {}, 1, kMaxSamples)
+            .Labeled("router batch size", "", "samples"),
+        FieldRow("model.router_epochs", "separate pMoE router epochs",
+                 PMOE_SPEC_FIELD(model.router_epochs), {}, 0, kMaxCount)
+            .Labeled("router epochs", "", "epochs"),
+        Unkeyed(ExtraInt("model.router_samples", 0, 0, 100000000,
+                         "separate pMoE: train the router on this many fresh samples of its own "
+                         "(Algorithm 1's "
+                         "router sample; Lemma 4.1 asks for about n^2/(1 - delta_d)^2), not on the "
+                         "training set "
+                         "(0: the training set's first router_N)"))
+            .Labeled("router sample", "", "samples")};
   }
   int RouterSamples(const TrialSpec& spec) const override {
     return static_cast<int>(ExtraIntValue(spec, "model.router_samples"));

@@ -11,6 +11,49 @@
 
 namespace pmoe {
 
+std::vector<ParamInfo> SgdParams(const std::vector<std::string>& reads) {
+  const std::vector<ParamInfo> all = {
+      FieldRow("model.l", "patches routed to each expert (pMoE)", PMOE_SPEC_FIELD(model.l), {}, 1,
+               1024)
+          .Labeled("patches per expert", "l", "patches"),
+      FieldRow("model.k", "experts (separate training: c, or 0 for one per class)",
+               PMOE_SPEC_FIELD(model.k), {}, 0, 4096)
+          .Labeled("experts", "k", "experts"),
+      FieldRow("model.m", "hidden neurons in total, m/k per expert", PMOE_SPEC_FIELD(model.m), {},
+               1, kMaxCount)
+          .Labeled("hidden neurons", "m", "neurons"),
+      FieldRow("model.lr", "SGD step size", PMOE_SPEC_FIELD(model.lr))
+          .Labeled("step size", "\\eta"),
+      FieldRow("model.batch", "SGD mini-batch size", PMOE_SPEC_FIELD(model.batch), {}, 1,
+               kMaxSamples)
+          .Labeled("batch size", "B", "samples"),
+      FieldRow("model.epochs", "epoch cap (0: none)", PMOE_SPEC_FIELD(model.epochs), {}, 0,
+               kMaxCount)
+          .Labeled("epoch cap", "", "epochs"),
+      FieldRow("model.max_steps", "SGD step cap (0: none)", PMOE_SPEC_FIELD(model.max_steps), {}, 0,
+               1000000000000000LL)
+          .Labeled("step cap", "", "steps"),
+      FieldRow("model.early_stop", "stop at zero training error at the end of an epoch",
+               PMOE_SPEC_FIELD(model.early_stop))
+          .Labeled("early stop"),
+      FieldRow("model.sigma_w", "hidden weight init std", PMOE_SPEC_FIELD(model.sigma_w))
+          .Labeled("hidden weight init std"),
+      FieldRow("model.output_init",
+               "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
+               PMOE_SPEC_FIELD(model.output_init), {"gaussian", "sign"})
+          .Labeled("output weights"),
+      Unkeyed(FieldRow("model.loss",
+                       "auto (logistic for 2 classes, softmax for more), logistic, or "
+                       "softmax (c outputs, also for 2 classes)",
+                       PMOE_SPEC_FIELD(model.loss), {"auto", "logistic", "softmax"})
+                  .Labeled("loss")),
+  };
+  std::vector<ParamInfo> read;
+  for (const ParamInfo& p : all)
+    if (std::find(reads.begin(), reads.end(), p.name) != reads.end()) read.push_back(p);
+  return read;
+}
+
 std::vector<std::string> SgdReads() {
   return {"model.m",       "model.lr",          "model.batch",
           "model.epochs",  "model.max_steps",   "model.early_stop",

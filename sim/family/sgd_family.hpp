@@ -17,6 +17,10 @@ namespace pmoe {
 // shared_params.cpp, run by ValidateSpec for whichever family reads them).
 std::vector<std::string> SgdReads();
 
+// The rows the SGD families share (stored in ModelSpec), those of them in `reads`: each SGD
+// family declares them as its shared_params(), identically, so the table holds each row once.
+std::vector<ParamInfo> SgdParams(const std::vector<std::string>& reads);
+
 // The metrics every SGD family records with c > 2 classes (MODEL.md §7): accuracy per class.
 std::vector<MetricInfo> SgdMetrics();
 

@@ -5,6 +5,7 @@
 // (--data.delta-r, --n-test); its table name (--data.delta_r, --N_test) is kept as an alias.
 #include "sim_options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <iostream>
@@ -227,6 +228,21 @@ const cli::Command& SimCommand() {
   return command;
 }
 
+namespace {
+
+// The table's rows whose name starts with `prefix` that `family` reads (declared by it, or by
+// the table or another family and named in its reads()), in table order.
+std::string RowsReadBy(const std::string& family, const std::string& prefix) {
+  std::string out;
+  for (const ParamInfo& p : ParamTable())
+    if (!p.core && p.name.rfind(prefix, 0) == 0 &&
+        std::find(p.readers.begin(), p.readers.end(), family) != p.readers.end())
+      out += (out.empty() ? "" : ", ") + p.name;
+  return out;
+}
+
+}  // namespace
+
 std::string ParamReference(bool markdown) {
   const TrialSpec defaults;
   std::string out;
@@ -266,14 +282,12 @@ std::string ParamReference(bool markdown) {
         "\nFamilies (the values of `data.model` and `model.kind`):\n\n"
         "| Family | Reads | What it is |\n|---|---|---|\n";
     for (const DataFamily* f : DataFamilies()) {
-      std::string reads;
-      for (const auto& r : f->reads()) reads += (reads.empty() ? "" : ", ") + r;
+      const std::string reads = RowsReadBy(f->name(), "data.");
       out += "| `data.model = " + f->name() + "` | " + cli::MarkdownCell(reads) + " | " +
              cli::MarkdownCell(f->help()) + " |\n";
     }
     for (const ModelFamily* f : ModelFamilies()) {
-      std::string reads;
-      for (const auto& r : f->reads()) reads += (reads.empty() ? "" : ", ") + r;
+      const std::string reads = RowsReadBy(f->name(), "model.");
       out += "| `model.kind = " + f->name() + "` | " + cli::MarkdownCell(reads) + " | " +
              cli::MarkdownCell(f->help()) + " |\n";
     }

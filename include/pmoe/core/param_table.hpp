@@ -106,6 +106,22 @@ void AddUnkeyedDefaults(std::map<std::string, std::string>& params);
 // every earlier cell's key (and so its seeds) while it is at its default.
 ParamInfo Unkeyed(ParamInfo info);
 
+// A row stored in a typed field of TrialSpec, `field(spec)` (PMOE_SPEC_FIELD(data.n)): its type
+// (int, long long, double, bool, std::string; a string with choices is a choice) picks parser
+// and printer. For int and long long, [min, max] is the accepted range.
+template <typename T>
+ParamInfo FieldRow(std::string name, std::string help, T& (*field)(TrialSpec&),
+                   std::vector<std::string> choices = {}, long long min = 0, long long max = 0);
+#define PMOE_SPEC_FIELD(path)   \
+  +[](TrialSpec & s) -> auto& { \
+    return s.path;              \
+  }
+
+// The order in which recorded canonical keys list their parameters (the table's order when they
+// were written): the table keeps it whoever declares a row, so moving a declaration moves no
+// key. A parameter not in it comes after those that are, in the table's own order.
+const std::vector<std::string>& RecordedKeyOrder();
+
 // Rows for a family's own parameters, stored in TrialSpec::extra (absent: the default).
 ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,
                    const std::string& help);
@@ -116,6 +132,11 @@ ParamInfo ExtraChoice(const std::string& name, const std::vector<std::string>& c
 long long ExtraIntValue(const TrialSpec& spec, const std::string& name);
 double ExtraDoubleValue(const TrialSpec& spec, const std::string& name);
 std::string ExtraText(const TrialSpec& spec, const std::string& name);
+
+// Upper bounds of sample counts (1e8: the memory check refuses far less anyway) and of other
+// counts (epochs, neurons) among the parameters.
+inline constexpr long long kMaxSamples = 100000000;
+inline constexpr long long kMaxCount = 1000000000;
 
 // Trials per cell (a run option of pmoe-sim and sweep configs, and what result files may claim).
 inline constexpr long long kMaxTrials = 10000000;
