@@ -15,6 +15,7 @@
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/run/pilot.hpp"
+#include "pmoe/sweep/run/plan.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 
 namespace pmoe {
@@ -89,105 +90,47 @@ cli::Command PlanCommand() {
   return c;
 }
 
-int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
-  std::ostream& out = std::cout;
-  const PlanOptions o = ParsePlan(args);
-  const std::string &path = o.path, &output = o.output;
-  const ShardSpec& shard = o.shard;
-  const bool json = o.json, all = o.all;
-  const size_t pilot = o.pilot;
-  const int threads = o.threads;
-  // Compute: the setup, what a run would skip, the static and piloted estimates.
-  const SweepSetup setup = PrepareSweep(path, output, shard);
-  const SweepConfig& config = setup.config;
-  const std::vector<Cell>& cells = setup.cells;
-  // What a run would skip: the trials of this shard that the file or journal already hold.
-  std::set<std::pair<uint64_t, int>> held;
-  const HeldSweep found = ReadHeld(setup);  // growth: what the config adds to the file's sweep
-  for (const TrialRow& r : found.rows) held.insert({r.cell_id, r.result.trial});
-  std::vector<WorkItem> to_run;
-  double to_run_seconds = 0;  // by the static model
-  for (const WorkItem& item : setup.work)
-    if (!held.count({cells[item.cell].id, item.trial})) {
-      to_run.push_back(item);
-      to_run_seconds += item.cost;
-    }
-  const size_t skipped = setup.work.size() - to_run.size();
-  std::vector<std::pair<double, const Cell*>> by_cost;
-  double total_seconds = 0, peak_bytes = 0;
-  // Cells with the same data parameters and N_test share their trials' test sets.
-  std::map<std::pair<std::string, int>, double> test_sets;
-  for (const Cell& c : cells) {
-    const double s = EstimateTrialSeconds(c.spec);
-    by_cost.push_back({s, &c});
-    total_seconds += s * config.trials;
-    peak_bytes = std::max(peak_bytes, EstimateTrialBytes(c.spec));
-    test_sets[{CanonicalKey(c.spec, "data."), c.spec.N_test}] = EstimateTestSetBytes(c.spec);
-  }
-  // A source that decides its work round by round (adaptive search, precision targets) says the
-  // most it can ask for; the estimate takes that bound.
-  const std::unique_ptr<WorkSource> source = MakeWorkSource(setup);
-  const WorkSource::Bound most = source->MostWork();
-  const bool by_rounds = !source->Planned().has_value();
-  if (by_rounds) total_seconds = most.core_seconds;
-  double test_set_bytes = 0, largest_set = 0;
-  for (const auto& entry : test_sets) {
-    test_set_bytes += entry.second * config.trials;
-    largest_set = std::max(largest_set, entry.second);
-  }
-  size_t distinct_test_sets = test_sets.size() * config.trials;
-  // A source deciding round by round runs at most its bound's trials, one test set each at most
-  // (its config.trials is only the most one cell could get).
-  if (by_rounds && most.trials < distinct_test_sets) {
-    distinct_test_sets = most.trials;
-    test_set_bytes = std::min(test_set_bytes, largest_set * static_cast<double>(most.trials));
-  }
-  std::stable_sort(by_cost.begin(), by_cost.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  const unsigned cores = threads > 0 ? static_cast<unsigned>(threads)
-                                     : std::max(1u, std::thread::hardware_concurrency());
-  const long trials =
-      by_rounds ? static_cast<long>(most.trials) : static_cast<long>(cells.size()) * config.trials;
-  (void)command_line;
-  // Checked after everything above, so that a bad config is refused before any trial runs.
-  const bool piloted = pilot > 0 && !to_run.empty();
-  const PilotEstimate estimate =
-      piloted ? RunPilot(setup, to_run, pilot, threads) : PilotEstimate{};
+namespace {
 
-  // Render: JSON or text.
-  if (json) {
-    JsonWriter w(out);
-    w.BeginObject().Field("name", config.name).Field("config", config.path);
-    w.Field("seed", static_cast<unsigned long long>(config.seed)).Field("cells", cells.size());
-    w.Field("trials_per_cell", config.trials).Field("trials", trials);
-    w.Field("estimated_core_seconds", total_seconds).Field("peak_trial_bytes", peak_bytes);
-    w.Field("test_sets", distinct_test_sets).Field("test_set_bytes", test_set_bytes);
-    w.Field("output", setup.out_path).Field("shard", shard.Text());
-    w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
-    w.Field("grows", found.growth);
-    if (piloted) {
-      w.Key("pilot")
-          .BeginObject()
-          .Field("trials", estimate.trials)
-          .Field("measured_seconds", estimate.measured_seconds)
-          .Field("modeled_seconds", estimate.modeled_seconds)
-          .Field("ratio", estimate.ratio)
-          .Field("ratio_error", estimate.ratio_error)
-          .Field("to_run_core_seconds", to_run_seconds * estimate.ratio)
-          .Field("wall_seconds", estimate.wall_seconds)
-          .EndObject();
-    }
-    w.Key("cell_list").BeginArray();
-    for (const auto& [s, c] : by_cost)
-      w.BeginObject()
-          .Field("cell_id", static_cast<unsigned long long>(c->id))
-          .Field("label", c->label)
-          .Field("estimated_trial_seconds", s)
-          .EndObject();
-    w.EndArray().EndObject();
-    out << "\n";
-    return 0;
+void RenderPlanJson(const SweepSetup& setup, const Plan& plan, std::ostream& out) {
+  const SweepConfig& config = setup.config;
+  JsonWriter w(out);
+  w.BeginObject().Field("name", config.name).Field("config", config.path);
+  w.Field("seed", static_cast<unsigned long long>(config.seed)).Field("cells", plan.cells);
+  w.Field("trials_per_cell", config.trials).Field("trials", plan.trials);
+  w.Field("estimated_core_seconds", plan.core_seconds)
+      .Field("peak_trial_bytes", plan.peak_trial_bytes);
+  w.Field("test_sets", plan.test_sets).Field("test_set_bytes", plan.test_set_bytes);
+  w.Field("output", setup.out_path).Field("shard", setup.shard.Text());
+  w.Field("shard_trials", plan.shard_trials).Field("would_skip", plan.skipped);
+  w.Field("grows", plan.growth);
+  if (plan.pilot) {
+    const PilotEstimate& e = *plan.pilot;
+    w.Key("pilot")
+        .BeginObject()
+        .Field("trials", e.trials)
+        .Field("measured_seconds", e.measured_seconds)
+        .Field("modeled_seconds", e.modeled_seconds)
+        .Field("ratio", e.ratio)
+        .Field("ratio_error", e.ratio_error)
+        .Field("to_run_core_seconds", plan.to_run_seconds * e.ratio)
+        .Field("wall_seconds", e.wall_seconds)
+        .EndObject();
   }
+  w.Key("cell_list").BeginArray();
+  for (const PlannedCell& c : plan.by_cost)
+    w.BeginObject()
+        .Field("cell_id", static_cast<unsigned long long>(c.id))
+        .Field("label", c.label)
+        .Field("estimated_trial_seconds", c.trial_seconds)
+        .EndObject();
+  w.EndArray().EndObject();
+  out << "\n";
+}
+
+// The sweep, its axes, its trials and the static estimate.
+void RenderPlanHead(const SweepSetup& setup, const Plan& plan, std::ostream& out) {
+  const SweepConfig& config = setup.config;
   out << "sweep " << config.name << " (" << config.path << "), seed " << config.seed << "\n";
   for (const Axis& axis : config.axes) {
     out << "  axis " << axis.name << (axis.kinds.empty() ? "" : " (" + axis.kinds[0] + " only)")
@@ -196,63 +139,85 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
     out << " (" << axis.values.size() << " values" << (axis.note.empty() ? "" : "; " + axis.note)
         << ")\n";
   }
-  if (by_rounds) {
-    out << "  " << source->Describe() << " (the grid: " << cells.size() << " cells): " << most.how
-        << "; at most " << most.trials << " trials\n";
-  } else {
-    out << "  " << cells.size() << " cells x " << config.trials << " trials = " << trials
+  if (plan.by_rounds)
+    out << "  " << plan.source << " (the grid: " << plan.cells << " cells): " << plan.bound
+        << "; at most " << plan.trials << " trials\n";
+  else
+    out << "  " << plan.cells << " cells x " << config.trials << " trials = " << plan.trials
         << " trials\n";
-  }
   char line[256];
   std::snprintf(line, sizeof line,
                 "  static estimate (fixed rates; early-stopping trials at a third of their epoch "
                 "cap): %s of one core, ~%s on %u cores; peak memory per trial %.1f MB\n",
-                Duration(total_seconds).c_str(), Duration(total_seconds / cores).c_str(), cores,
-                peak_bytes / 1e6);
+                Duration(plan.core_seconds).c_str(),
+                Duration(plan.core_seconds / plan.cores).c_str(), plan.cores,
+                plan.peak_trial_bytes / 1e6);
   out << line;
   std::snprintf(line, sizeof line,
                 "  %zu distinct test sets among %ld trials, %.0f MB in all: a run keeps them up "
                 "to --test-cache-mb (default 1000)\n",
-                distinct_test_sets, trials, test_set_bytes / 1e6);
+                plan.test_sets, plan.trials, plan.test_set_bytes / 1e6);
   out << line;
-  if (!found.growth.empty())
-    out << "  grows the sweep in " << setup.out_path << ": " << found.growth
+}
+
+// What the output holds, the pilot's measurement, the costliest cells.
+void RenderPlanTail(const SweepSetup& setup, const Plan& plan, bool all, std::ostream& out) {
+  const ShardSpec& shard = setup.shard;
+  if (!plan.growth.empty())
+    out << "  grows the sweep in " << setup.out_path << ": " << plan.growth
         << "; the trials it holds are kept\n";
-  if (by_rounds)
+  if (plan.by_rounds)
     out << "  output " << setup.out_path << (shard.count ? " (shard " + shard.Text() + ")" : "")
-        << ": " << held.size() << " trials already done; a run chooses the rest round by round\n";
+        << ": " << plan.held << " trials already done; a run chooses the rest round by round\n";
   else
     out << "  output " << setup.out_path
         << (shard.count
-                ? " (shard " + shard.Text() + ", " + std::to_string(setup.work.size()) + " trials)"
+                ? " (shard " + shard.Text() + ", " + std::to_string(plan.shard_trials) + " trials)"
                 : "")
-        << ": " << skipped << " trials already done would be skipped, " << to_run.size()
+        << ": " << plan.skipped << " trials already done would be skipped, " << plan.to_run
         << " to run\n";
-  if (piloted) {
-    const double seconds = to_run_seconds * estimate.ratio;
-    const double spread = 2 * estimate.ratio_error / estimate.ratio;
+  char line[256];
+  if (plan.pilot) {
+    const PilotEstimate& e = *plan.pilot;
+    const double seconds = plan.to_run_seconds * e.ratio, spread = 2 * e.ratio_error / e.ratio;
     std::snprintf(
         line, sizeof line,
         "  pilot: %zu of them run in %.1f s, %.3g times what the static model said for "
         "them%s: the %zu to run would take ~%s of one core, ~%s on %u cores\n",
-        estimate.trials, estimate.wall_seconds, estimate.ratio,
+        e.trials, e.wall_seconds, e.ratio,
         std::isfinite(spread)
             ? (" (±" + std::to_string(std::lround(100 * spread)) + " %, two standard errors)")
                   .c_str()
             : "",
-        to_run.size(), Duration(seconds).c_str(), Duration(seconds / cores).c_str(), cores);
+        plan.to_run, Duration(seconds).c_str(), Duration(seconds / plan.cores).c_str(), plan.cores);
     out << line;
-  } else if (pilot > 0) {
+  } else if (plan.pilot_asked) {
     out << "  pilot: nothing left to run\n";
   }
   out << "  cells, most costly first (estimated seconds per trial):\n";
-  const size_t shown = all ? by_cost.size() : std::min<size_t>(by_cost.size(), 20);
+  const size_t shown = all ? plan.by_cost.size() : std::min<size_t>(plan.by_cost.size(), 20);
   for (size_t i = 0; i < shown; ++i) {
-    std::snprintf(line, sizeof line, "    %8.3f  %s\n", by_cost[i].first,
-                  by_cost[i].second->label.c_str());
+    std::snprintf(line, sizeof line, "    %8.3f  %s\n", plan.by_cost[i].trial_seconds,
+                  plan.by_cost[i].label.c_str());
     out << line;
   }
-  if (shown < by_cost.size()) out << "    ... " << by_cost.size() - shown << " more (--all)\n";
+  if (shown < plan.by_cost.size())
+    out << "    ... " << plan.by_cost.size() - shown << " more (--all)\n";
+}
+
+}  // namespace
+
+// Parse, compute (MakePlan: plan.hpp), render.
+int RunPlanCommand(const cli::Parsed& args, const std::string& /*command_line*/) {
+  const PlanOptions o = ParsePlan(args);
+  const SweepSetup setup = PrepareSweep(o.path, o.output, o.shard);
+  const Plan plan = MakePlan(setup, o.pilot, o.threads);
+  if (o.json) {
+    RenderPlanJson(setup, plan, std::cout);
+  } else {
+    RenderPlanHead(setup, plan, std::cout);
+    RenderPlanTail(setup, plan, o.all, std::cout);
+  }
   return 0;
 }
 
