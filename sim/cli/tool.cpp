@@ -148,4 +148,12 @@ int Dispatch(const Tool& tool, const std::vector<std::string>& args,
   });
 }
 
+int Dispatch(const Tool& tool, const std::vector<std::string>& args,
+             const std::string& command_line) {
+  return Dispatch(tool, args, [&](const Command& command, const Parsed& parsed) {
+    PMOE_CHECK(command.run) << tool.name << " " << command.name << " has nothing to run it";
+    return command.run(parsed, command_line);
+  });
+}
+
 }  // namespace pmoe::cli

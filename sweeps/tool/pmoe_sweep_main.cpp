@@ -41,13 +41,27 @@ double ParsePositive(const std::string& key, const std::string& text) {
 
 namespace {
 
+using Runner = int (*)(const pmoe::cli::Parsed&, const std::string&);
+
+pmoe::cli::Command Runs(pmoe::cli::Command command, Runner run) {
+  command.run = run;
+  return command;
+}
+
+// The one table of the tool's commands: each command's options (its file) and what runs it.
 pmoe::cli::Tool SweepTool() {
   pmoe::cli::Tool tool;
   tool.name = "pmoe-sweep";
   tool.summary = "Runs grids of cells (a sweep config) into crash-safe HDF5 result files.";
-  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),  pmoe::SlurmCommand(),
-                   pmoe::MissingCommand(), pmoe::MergeCommand(), pmoe::StatusCommand(),
-                   pmoe::WatchCommand()};
+  tool.commands = {
+      Runs(pmoe::RunCommand(), pmoe::RunRunCommand),
+      Runs(pmoe::PlanCommand(), pmoe::RunPlanCommand),
+      Runs(pmoe::SlurmCommand(), pmoe::RunSlurmCommand),
+      Runs(pmoe::MissingCommand(), pmoe::RunMissingCommand),
+      Runs(pmoe::MergeCommand(), pmoe::RunMergeCommand),
+      Runs(pmoe::StatusCommand(), pmoe::RunStatusCommand),
+      Runs(pmoe::WatchCommand(), pmoe::RunWatchCommand),
+  };
   tool.references = {{"schema", [] { return pmoe::ResultSchemaMarkdown(); }}};
   return tool;
 }
@@ -61,14 +75,5 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) then fails the write with EFBIG, which the store reports by
   // path, instead of killing the process without a word.
   std::signal(SIGXFSZ, SIG_IGN);
-  return pmoe::cli::Dispatch(
-      SweepTool(), args, [&](const pmoe::cli::Command& command, const pmoe::cli::Parsed& parsed) {
-        if (command.name == "run") return pmoe::RunRunCommand(parsed, command_line);
-        if (command.name == "plan") return pmoe::RunPlanCommand(parsed, command_line);
-        if (command.name == "merge") return pmoe::RunMergeCommand(parsed, command_line);
-        if (command.name == "status") return pmoe::RunStatusCommand(parsed, command_line);
-        if (command.name == "missing") return pmoe::RunMissingCommand(parsed, command_line);
-        if (command.name == "watch") return pmoe::RunWatchCommand(parsed, command_line);
-        return pmoe::RunSlurmCommand(parsed, command_line);
-      });
+  return pmoe::cli::Dispatch(SweepTool(), args, command_line);
 }

@@ -4,6 +4,7 @@
 // of an unknown option, so none of them can drift from what the parser accepts.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +20,8 @@ struct Option {
   std::string section;               // help group; "" for the command's own options
 };
 
+struct Parsed;  // below
+
 struct Command {
   std::string tool;         // "pmoe-sweep"
   std::string name;         // "run"; "" for a tool without commands (pmoe-sim)
@@ -27,6 +30,9 @@ struct Command {
   std::string description;  // what it does, exit status included; may span lines
   std::vector<Option> options;
   size_t min_operands = 0, max_operands = 0;  // max 0 with min 0: none; SIZE_MAX: any number
+  // What runs it (Dispatch without a `run` of its own): the parsed arguments and the whole
+  // command line as typed (for the files it writes). Empty for tools that dispatch by name.
+  std::function<int(const Parsed&, const std::string& command_line)> run;
 
   std::string Invocation() const;  // "pmoe-sweep run"
   std::string Usage() const;       // "pmoe-sweep run CONFIG.ini [--out F] [--force] ..."

@@ -51,5 +51,8 @@ int RunMain(const std::string& tool, const std::function<int()>& body);
 // command's table and its parsed arguments.
 int Dispatch(const Tool& tool, const std::vector<std::string>& args,
              const std::function<int(const Command&, const Parsed&)>& run);
+// The same, each command run by its own `run` (the tool's one table says what runs what).
+int Dispatch(const Tool& tool, const std::vector<std::string>& args,
+             const std::string& command_line);
 
 }  // namespace pmoe::cli
