@@ -52,4 +52,6 @@ std::string LegacyTheoryFormula(const std::string& kind, const std::string& axis
   return kNoCnnMulticlass;
 }
 
+bool LegacyRatioBaseline(const std::string& kind) { return kind == "cnn"; }
+
 }  // namespace pmoe

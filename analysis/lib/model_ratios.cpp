@@ -11,13 +11,15 @@
 namespace pmoe {
 namespace {
 
-// Pairs (cnn series, pMoE series) of one design: same parameters but model.kind.
+// Pairs (baseline series, other series) of one design: same parameters but model.kind; the
+// baseline is the kind whose family declares itself one (IsRatioBaseline: the CNN).
 std::vector<std::pair<size_t, size_t>> ModelPairs(const SampleComplexity& sc) {
   std::vector<std::pair<size_t, size_t>> pairs;
+  auto baseline = [&](size_t s) { return IsRatioBaseline(sc.theory, sc.series[s].model_kind); };
   for (size_t a = 0; a < sc.series.size(); ++a) {
-    if (sc.series[a].model_kind != "cnn") continue;
+    if (!baseline(a)) continue;
     for (size_t b = 0; b < sc.series.size(); ++b)
-      if (b != a && sc.series[b].model_kind != "cnn" && sc.series[b].others == sc.series[a].others)
+      if (b != a && !baseline(b) && sc.series[b].others == sc.series[a].others)
         pairs.push_back({a, b});
   }
   return pairs;
@@ -101,7 +103,8 @@ std::string RatioLabel(const SampleComplexity& sc, size_t a, size_t b) {
   }
   std::string design = own;
   if (!others.empty()) design += (design.empty() ? "" : "; ") + others;
-  return "cnn/" + sc.series[b].model_kind + (design.empty() ? "" : " (" + design + ")");
+  return sc.series[a].model_kind + "/" + sc.series[b].model_kind +
+         (design.empty() ? "" : " (" + design + ")");
 }
 
 }  // namespace

@@ -190,8 +190,12 @@ Results LoadResults(const std::vector<std::string>& paths) {
     // The bounds the file's model families declared (/theory; none in older files), the first
     // file's where two declare one kind.
     for (size_t i = 0; i < checked.theory_kinds.size(); ++i)
-      results.theory.emplace(checked.theory_kinds[i], DeclaredBound{checked.theory_samples[i],
-                                                                    checked.theory_multiclass[i]});
+      results.theory.emplace(
+          checked.theory_kinds[i],
+          DeclaredBound{checked.theory_samples[i], checked.theory_multiclass[i],
+                        checked.theory_baseline.empty()
+                            ? std::nullopt
+                            : std::optional<bool>(checked.theory_baseline[i] == "true")});
     for (size_t i = 0; i < ids.size(); ++i) {
       if (cell_index.count(ids[i])) continue;
       cell_index[ids[i]] = results.cells.size();

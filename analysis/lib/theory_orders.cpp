@@ -103,4 +103,10 @@ std::string TheoryRatioFormula(const DeclaredBounds& declared, const std::string
   return "(" + top + ") / (" + bottom + ")";
 }
 
+bool IsRatioBaseline(const DeclaredBounds& declared, const std::string& kind) {
+  const auto it = declared.find(kind);
+  if (it != declared.end() && it->second.ratio_baseline) return *it->second.ratio_baseline;
+  return LegacyRatioBaseline(kind);
+}
+
 }  // namespace pmoe

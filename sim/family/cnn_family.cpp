@@ -14,6 +14,7 @@ class CnnKind final : public SgdModelFamily {
   std::string help() const override { return "a CNN of m neurons over all n patches (§4)"; }
   std::vector<std::string> reads() const override { return SgdReads(); }
   std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }
+  bool RatioBaseline() const override { return true; }  // N*(CNN) / N*(pMoE): the papers' ratio
   std::vector<MetricInfo> metrics() const override { return SgdMetrics(); }
 
   // Nothing of its own: its parameters are the SGD families' shared ones (shared_params.cpp).

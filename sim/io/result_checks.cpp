@@ -132,6 +132,13 @@ CheckedResult ReadCheckedResult(const H5File& file) {
     c.theory_kinds = file.ReadStrings("/theory/model_kind");
     c.theory_samples = file.ReadStrings("/theory/samples");
     c.theory_multiclass = file.ReadStrings("/theory/multiclass");
+    if (file.Exists("/theory/ratio_baseline")) {
+      c.theory_baseline = file.ReadStrings("/theory/ratio_baseline");
+      if (c.theory_baseline.size() != c.theory_kinds.size())
+        throw SchemaError(path + ": /theory/ratio_baseline has " +
+                          std::to_string(c.theory_baseline.size()) + " rows, model_kind " +
+                          std::to_string(c.theory_kinds.size()));
+    }
     if (c.theory_samples.size() != c.theory_kinds.size() ||
         c.theory_multiclass.size() != c.theory_kinds.size())
       throw SchemaError(path + ": /theory columns differ in length (model_kind " +

@@ -286,7 +286,7 @@ namespace {
 // per model kind in order of first sight ("" where it declares none), so that pmoe-analyze
 // prints the theory's order of any family without knowing it.
 void WriteTheory(H5File& file, const std::vector<Cell>& cells) {
-  std::vector<std::string> kinds, samples, multiclass;
+  std::vector<std::string> kinds, samples, multiclass, baseline;
   for (const Cell& c : cells) {
     const ModelFamily& family = ModelFamilyOf(c.spec);
     if (std::find(kinds.begin(), kinds.end(), family.name()) != kinds.end()) continue;
@@ -294,11 +294,13 @@ void WriteTheory(H5File& file, const std::vector<Cell>& cells) {
     kinds.push_back(family.name());
     samples.push_back(bound.samples);
     multiclass.push_back(bound.multiclass);
+    baseline.push_back(family.RatioBaseline() ? "true" : "false");
   }
   file.CreateGroup("/theory");
   file.WriteStrings("/theory/model_kind", kinds);
   file.WriteStrings("/theory/samples", samples);
   file.WriteStrings("/theory/multiclass", multiclass);
+  file.WriteStrings("/theory/ratio_baseline", baseline);
 }
 
 }  // namespace

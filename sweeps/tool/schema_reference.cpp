@@ -185,6 +185,9 @@ std::string ResultSchemaMarkdown() {
       if (e.name == "samples")
         e.meaning = "its sufficient sample complexity, e.g. \"l^8 p^12 delta^6 / eps^16\"";
       if (e.name == "multiclass") e.meaning = "the factor over the classes c, or \"none (why)\"";
+      if (e.name == "ratio_baseline")
+        e.meaning =
+            "\"true\" when ratios divide by its N* (the CNN); absent in older files: the CNN";
     }
     H5Fclose(file);
 

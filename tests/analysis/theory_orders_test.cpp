@@ -19,7 +19,7 @@ namespace {
 DeclaredBounds BuiltInDeclarations() {
   DeclaredBounds declared;
   for (const ModelFamily* f : ModelFamilies())
-    declared[f->name()] = {f->Bound().samples, f->Bound().multiclass};
+    declared[f->name()] = {f->Bound().samples, f->Bound().multiclass, f->RatioBaseline()};
   return declared;
 }
 
@@ -96,7 +96,7 @@ TEST_CASE("The order of an axis is read off the declared formula, whatever the f
   CHECK(std::isnan(ExponentOf("(n l)^2", "n")));
   CHECK(std::isnan(ExponentOf("n^two", "n")));
   DeclaredBounds declared;
-  declared["mine"] = {"q^3 n^2 / eps", "c^5"};
+  declared["mine"] = {"q^3 n^2 / eps", "c^5", std::nullopt};
   CHECK(TheoryOrder(declared, "mine", "data.n") == 2);
   CHECK(TheoryOrder(declared, "mine", "model.q") == 3);
   CHECK(TheoryOrder(declared, "mine", "model.l") == 0);  // a bound variable it does not grow in
@@ -105,12 +105,29 @@ TEST_CASE("The order of an axis is read off the declared formula, whatever the f
   CHECK(TheoryFormula(declared, "mine", "data.c") == "c^5 q^3 n^2 / eps");
   // A declaration shadows the legacy table even under a built-in's name, and an empty one is
   // "no bound", not "ask the legacy table".
-  declared["cnn"] = {"", ""};
+  declared["cnn"] = {"", "", std::nullopt};
   CHECK(std::isnan(TheoryOrder(declared, "cnn", "data.n")));
   CHECK(TheoryFormula(declared, "cnn", "data.n").empty());
-  declared["two"] = {"n^2", ""};
+  declared["two"] = {"n^2", "", std::nullopt};
   CHECK(TheoryFormula(declared, "two", "data.c") == "none (no multiclass bound declared)");
   CHECK(std::isnan(TheoryOrder(declared, "two", "data.c")));
+}
+
+TEST_CASE("The ratio's baseline is the kind whose family declares it; older files: the CNN",
+          "[analysis][theory]") {
+  const DeclaredBounds none;  // a file written before /theory (or before ratio_baseline)
+  CHECK(IsRatioBaseline(none, "cnn"));
+  CHECK_FALSE(IsRatioBaseline(none, "separate"));
+  const DeclaredBounds built_in = BuiltInDeclarations();
+  for (const auto& [kind, bound] : built_in) {
+    INFO(kind);
+    CHECK(IsRatioBaseline(built_in, kind) == (kind == "cnn"));  // only the CNN declares it
+  }
+  DeclaredBounds declared;
+  declared["linear"] = {"", "", true};  // a new baseline: the CNN is then one of the others
+  declared["cnn"] = {"", "", false};
+  CHECK(IsRatioBaseline(declared, "linear"));
+  CHECK_FALSE(IsRatioBaseline(declared, "cnn"));
 }
 
 TEST_CASE("A file written before /theory keeps its theory columns, through the legacy table",

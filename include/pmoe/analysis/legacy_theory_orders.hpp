@@ -15,4 +15,7 @@ double LegacyTheoryOrder(const std::string& kind, const std::string& axis);
 // "" where the table has no formula for the kind.
 std::string LegacyTheoryFormula(const std::string& kind, const std::string& axis);
 
+// The ratio's baseline before the families declared it: the CNN.
+bool LegacyRatioBaseline(const std::string& kind);
+
 }  // namespace pmoe

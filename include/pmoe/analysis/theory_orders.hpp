@@ -6,14 +6,16 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace pmoe {
 
 // One row of a result file's /theory: a model kind's declared bound ("" where it declares none).
 struct DeclaredBound {
-  std::string samples;     // "l^8 p^12 delta^6 / eps^16"
-  std::string multiclass;  // the factor over c ("c^12"), or "none (why)"
+  std::string samples;                 // "l^8 p^12 delta^6 / eps^16"
+  std::string multiclass;              // the factor over c ("c^12"), or "none (why)"
+  std::optional<bool> ratio_baseline;  // /theory/ratio_baseline; none in older files
 };
 
 // By model.kind, from the files' /theory; a kind absent from it (a file written before /theory)
@@ -40,6 +42,10 @@ std::string TheoryRatioFormula(const DeclaredBounds& declared, const std::string
 // The exponent of `symbol` in a product of powers "k^4 l^6 p^12 delta^6 / eps^16" (negative
 // after the "/"; 0 where it does not occur; NaN where it occurs in a term not of the form
 // symbol or symbol^number).
+// Whether ratios divide by `kind`'s N* (its family's declaration, /theory/ratio_baseline); for
+// files written before it, the legacy answer (the CNN: legacy_theory_orders.hpp).
+bool IsRatioBaseline(const DeclaredBounds& declared, const std::string& kind);
+
 double ExponentOf(const std::string& formula, const std::string& symbol);
 
 }  // namespace pmoe

@@ -111,6 +111,10 @@ class ModelFamily {
                                         uint64_t init_seed) const = 0;
   // The theory's sample complexity of this model (none unless a family declares it).
   virtual SampleBound Bound() const { return {}; }
+  // Whether the analysis divides by this model's N*: N*(this) / N*(other) for every other kind
+  // of one design that is not a baseline itself (the CNN, the papers' comparison). Sweeps write
+  // it into /theory/ratio_baseline.
+  virtual bool RatioBaseline() const { return false; }
   // Samples of a separate router sample the trial draws for this spec (Split::kRouter) and gives
   // to the learner before training; 0: none (the router, if any, trains on the training set).
   virtual int RouterSamples(const TrialSpec& /*spec*/) const { return 0; }

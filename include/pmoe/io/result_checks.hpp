@@ -38,6 +38,8 @@ struct CheckedResult {
   // /theory, one entry per model kind (none in files written before it): the bound its family
   // declares ("" where none), as text.
   std::vector<std::string> theory_kinds, theory_samples, theory_multiclass;
+  // /theory/ratio_baseline ("true"/"false" per kind); empty in files written before it.
+  std::vector<std::string> theory_baseline;
   // /trials, one entry per row.
   std::vector<uint64_t> cell;
   std::vector<int32_t> trial, epochs;
