@@ -143,6 +143,8 @@ TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and 
   for (const auto& entry : std::filesystem::directory_iterator(dir + "/plots/toy"))
     pngs += entry.path().extension() == ".png";
   CHECK(pngs > 0);
+  // The rate the toy model declares (toy_margin_rate, rate = true) has a figure against N.
+  CHECK(std::filesystem::exists(dir + "/plots/toy/toy_toy_margin_rate_vs_N.png"));
   // The built-in pmoe-sweep does not know the toys, and says so by name.
   const auto refused = test::RunCommand(test::SweepCommand("plan " + dir + "/toy.ini"));
   CHECK(refused.status == 2);

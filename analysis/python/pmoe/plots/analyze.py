@@ -94,3 +94,25 @@ def per_class_metrics(result_file):
     for entry in found.values():
         entry["columns"] = [entry["columns"][i] for i in sorted(entry["columns"])]
     return found
+
+
+def rate_metrics(result_file):
+    """The declared scalar rate metrics of a result file (/trials columns with the attributes
+    metric = 1 and rate = 1, per-class columns left to per_class_metrics): {name: description},
+    in column order. A family's rate is drawn against N by its declaration, never by its name."""
+    found = {}
+    with h5py.File(result_file, "r") as f:
+        if "trials" not in f:
+            return found
+        trials = f["trials"]
+        for column in trials:
+            attrs = trials[column].attrs
+            if not int(attrs.get("metric", 0)) or not int(attrs.get("rate", 0)):
+                continue
+            help_text = attrs.get("description", "")
+            help_text = help_text.decode() if isinstance(help_text, bytes) else str(help_text)
+            if _PER_CLASS_HELP.fullmatch(help_text):
+                continue
+            found[column] = help_text
+    return found
+

@@ -365,7 +365,7 @@ def claimed_levels(rates, title, path):
 # ... and the sample-complexity figures in sample_figures.py: the same for them. Looked up when
 # first asked for (PEP 562), so either module may be imported first.
 _ELSEWHERE = {"rates": ("accuracy_vs_n", "router_hit", "metric_vs_axis", "per_class_vs_n",
-                        "rate_errors", "_router_note"),
+                        "rate_errors", "_router_note", "rate_vs_n"),
               "sample_figures": ("nstar_loglog", "nstar_by_series", "ratio_label")}
 
 

@@ -27,7 +27,7 @@ import h5py
 
 from pmoe import atomic, paths
 from pmoe.plots import figures
-from pmoe.plots.analyze import Analyzer, per_class_metrics, swept_parameters
+from pmoe.plots.analyze import Analyzer, per_class_metrics, rate_metrics, swept_parameters
 
 SHORT = {"model.l": "l", "model.k": "k", "data.n": "n", "model.m": "m", "data.d": "d",
          "data.c": "c"}
@@ -129,6 +129,15 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
            figures.accuracy_vs_n, summary, others, "", PATH)
     figure("rates", "Router hit rate against N" + figures._router_note(kinds).replace("\n", "; "),
            "router_hit", figures.router_hit, summary, others, "", PATH, set())
+    # The other rates the families declare (metric columns with rate = 1), against N: a rate
+    # already drawn and its parts (router_hit_pos beside router_hit) are not drawn again.
+    drawn = ["router_hit"]
+    for metric, meaning in rate_metrics(results).items():
+        if any(metric == d or metric.startswith(d + "_") for d in drawn):
+            continue
+        drawn.append(metric)
+        figure("rates", f"{meaning} against N (mean, 95% interval)", f"{metric}_vs_N",
+               figures.rate_vs_n, summary, others, metric, meaning, "", PATH)
     # Metrics the families declare per class (MODEL.md §7): one figure each, found by the form
     # of their columns (analyze.per_class_metrics), whatever the metric.
     for declared, metric in per_class_metrics(results).items():

@@ -42,6 +42,12 @@ def router_hit(summary, others, title, path, kinds):
                     ylim=(0, 1.02), notes=[_router_note(kinds).strip()])
 
 
+def rate_vs_n(summary, others, field, ylabel, title, path):
+    """A rate a family declares (its /trials column has rate = 1) against N, 95% intervals of
+    the mean, within [0, 1]. False, and nothing written, without data."""
+    return _mean_vs(summary, others, "N", field, ylabel, title, path, ylim=(0, 1.02))
+
+
 def _router_note(kinds):
     which = {"separate": "Lemma 4.1: discriminative patch routed to its class's expert",
              "joint": "Assumption 4.4: some expert ranks it first"}
