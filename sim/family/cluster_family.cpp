@@ -18,6 +18,7 @@ constexpr double kClusterSecondsPerValue = 6e-9;
 class Cluster final : public DataFamily {
  public:
   std::string name() const override { return "cluster"; }
+  std::string label() const override { return "cluster data"; }
   std::string help() const override {
     return "data model C, Chen et al.'s clusters (MODEL.md §8): data.n = P patches";
   }

@@ -11,6 +11,7 @@ namespace {
 class CnnKind final : public SgdModelFamily {
  public:
   std::string name() const override { return "cnn"; }
+  std::string label() const override { return "CNN"; }
   std::string help() const override { return "a CNN of m neurons over all n patches (§4)"; }
   std::vector<std::string> reads() const override { return SgdReads(); }
   std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }

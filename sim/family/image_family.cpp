@@ -14,6 +14,7 @@ constexpr double kImageSecondsPerValue = 25e-9;
 class Image final : public DataFamily {
  public:
   std::string name() const override { return "image"; }
+  std::string label() const override { return "image data"; }
   std::string help() const override { return "data model B, image patches (MODEL.md §3)"; }
   std::vector<std::string> reads() const override { return {"data.labels", "data.n"}; }
   // Data model B's own parameters (stored in DataSpec).

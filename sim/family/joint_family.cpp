@@ -36,6 +36,7 @@ class JointLearner final : public SgdLearner {
 class Joint final : public SgdModelFamily {
  public:
   std::string name() const override { return "joint"; }
+  std::string label() const override { return "joint pMoE"; }
   std::string help() const override {
     return "pMoE, gating kernels and experts trained together (Algorithm 2)";
   }

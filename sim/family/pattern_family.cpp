@@ -16,6 +16,7 @@ constexpr double kPatternSecondsPerValue = 25e-9;
 class Pattern final : public DataFamily {
  public:
   std::string name() const override { return "pattern"; }
+  std::string label() const override { return "pattern data"; }
   std::string help() const override { return "data model A, the pattern model (MODEL.md §2)"; }
   std::vector<std::string> reads() const override { return {"data.labels", "data.n", "data.d"}; }
   // Data model A's own parameters (stored in DataSpec).

@@ -134,6 +134,7 @@ class SeparateLearner final : public SgdLearner {
 class Separate final : public SgdModelFamily {
  public:
   std::string name() const override { return "separate"; }
+  std::string label() const override { return "separate pMoE"; }
   std::string help() const override {
     return "pMoE, routers trained first and frozen (Algorithm 1)";
   }

@@ -126,6 +126,7 @@ class SingleLearner final : public Learner {
 class Single final : public ModelFamily {
  public:
   std::string name() const override { return "single"; }
+  std::string label() const override { return "single model"; }
   std::string help() const override {
     return "Chen et al.'s single convolution baseline, Adam, full batch (MODEL.md §8)";
   }

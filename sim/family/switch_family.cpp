@@ -169,6 +169,7 @@ class SwitchLearner final : public Learner {
 class Switch final : public ModelFamily {
  public:
   std::string name() const override { return "switch"; }
+  std::string label() const override { return "switch MoE"; }
   std::string help() const override {
     return "Chen et al.'s top-1 switch MoE of M convolution experts, full batch (MODEL.md §8)";
   }

@@ -280,16 +280,16 @@ std::string ParamReference(bool markdown) {
   if (markdown) {
     out +=
         "\nFamilies (the values of `data.model` and `model.kind`):\n\n"
-        "| Family | Reads | What it is |\n|---|---|---|\n";
+        "| Family | Label | Reads | What it is |\n|---|---|---|---|\n";
     for (const DataFamily* f : DataFamilies()) {
       const std::string reads = RowsReadBy(f->name(), "data.");
-      out += "| `data.model = " + f->name() + "` | " + cli::MarkdownCell(reads) + " | " +
-             cli::MarkdownCell(f->help()) + " |\n";
+      out += "| `data.model = " + f->name() + "` | " + cli::MarkdownCell(f->label()) + " | " +
+             cli::MarkdownCell(reads) + " | " + cli::MarkdownCell(f->help()) + " |\n";
     }
     for (const ModelFamily* f : ModelFamilies()) {
       const std::string reads = RowsReadBy(f->name(), "model.");
-      out += "| `model.kind = " + f->name() + "` | " + cli::MarkdownCell(reads) + " | " +
-             cli::MarkdownCell(f->help()) + " |\n";
+      out += "| `model.kind = " + f->name() + "` | " + cli::MarkdownCell(f->label()) + " | " +
+             cli::MarkdownCell(reads) + " | " + cli::MarkdownCell(f->help()) + " |\n";
     }
   }
   return out;

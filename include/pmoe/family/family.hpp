@@ -43,6 +43,9 @@ class DataFamily {
   virtual ~DataFamily() = default;
   virtual std::string name() const = 0;  // the value of data.model
   virtual std::string help() const = 0;
+  // How figures and pages name it ("pattern data"; pmoe.plots.labels reads it from the families
+  // table of docs/reference/parameters.md). Default: its name.
+  virtual std::string label() const { return name(); }
   // The names of the parameters it reads: only these enter the data seed and the cell key.
   virtual std::vector<std::string> reads() const = 0;
   // Parameters only this family declares (stored in TrialSpec::extra), beside the table's.
@@ -94,6 +97,7 @@ class ModelFamily {
   virtual ~ModelFamily() = default;
   virtual std::string name() const = 0;  // the value of model.kind
   virtual std::string help() const = 0;
+  virtual std::string label() const { return name(); }  // as DataFamily's: "separate pMoE"
   virtual std::vector<std::string> reads() const = 0;
   virtual std::vector<ParamInfo> params() const { return {}; }
   virtual std::vector<ParamInfo> shared_params() const { return {}; }  // as DataFamily's

@@ -15,11 +15,6 @@ import functools
 import os
 import re
 
-VALUES = {"model.kind": {"cnn": "CNN", "separate": "separate pMoE", "joint": "joint pMoE",
-                         "switch": "switch MoE", "single": "single model"},
-          "data.model": {"pattern": "pattern data", "image": "image data",
-                         "cluster": "cluster data"}}
-
 PARAMETERS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..",
                              "docs", "reference", "parameters.md")
 
@@ -50,6 +45,27 @@ def parameter_table():
                 "read_by": [r.strip() for r in cell("Read by").split(",")],
                 "label": cell("Label"), "symbol": cell("Symbol").strip("`") or None,
                 "unit": cell("Unit")}
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def family_labels():
+    """{"model.kind": {kind: label}, "data.model": {family: label}} from the families table of
+    the generated parameter table (each family's declared label(): "CNN", "pattern data")."""
+    try:
+        with open(PARAMETERS_MD, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return {}
+    found, columns = {}, None
+    for line in text.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if cells and cells[0] == "Family":
+            columns = {title: i for i, title in enumerate(cells)}
+            continue
+        family = re.fullmatch(r"`(data\.model|model\.kind) = ([\w.-]+)`", cells[0]) if cells else None
+        if family and columns and "Label" in columns and len(cells) == len(columns):
+            found.setdefault(family.group(1), {})[family.group(2)] = cells[columns["Label"]]
     return found
 
 
@@ -88,8 +104,8 @@ def axis_label(name, log=False):
 def value_label(name, value):
     """One parameter's value as a reader says it: "CNN", "$n = 8$", "step cap 5000"."""
     text = f"{value:g}" if isinstance(value, float) else str(value)
-    if name in VALUES:
-        return VALUES[name].get(text, text)
+    if name in ("model.kind", "data.model"):
+        return family_labels().get(name, {}).get(text, text)
     sym = symbol(name)
     return f"${sym} = {text}$" if sym else f"{words(name)} {text}"
 
