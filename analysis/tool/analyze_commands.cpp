@@ -137,17 +137,19 @@ cli::Tool AnalyzeTool() {
                      "when low). Without --over, N alone. Sections: nstar (N* and N_acc), "
                      "quantiles (every success reading), ratios.",
                      {RangeOptions(), EstimateOptions(), FormatOptions()}),
-      AnalyzeCommand("exponent",
-                     "slope of log N* against log AXIS per series and reading (N*, N_acc, "
-                     "each delta), beside MODEL.md §9's order, with its shape; N*(CNN)/N*(pMoE) "
-                     "ratios when the files hold both",
-                     "--over AXIS is required and must be an axis the files swept (exit 2 "
-                     "otherwise, naming the swept ones). Shape: a one-sided trend test over the "
-                     "bootstrap replicates, the best of constant, power law and one step (BIC), "
-                     "and the slope over the upper half of the axis (section shapes). Where the "
-                     "grid holds l = n, the CNN/pMoE ratio there (section controls) should "
-                     "include 1.",
-                     {RangeOptions(), EstimateOptions(), FormatOptions()}),
+      AnalyzeCommand(
+          "exponent",
+          "slope of log N* against log AXIS per series and reading (N*, N_acc, "
+          "each delta), beside MODEL.md §9's order, with its shape; N*(baseline)/N*(other) "
+          "ratios when the files hold both (the baseline: the kind whose family "
+          "declares itself one, the CNN)",
+          "--over AXIS is required and must be an axis the files swept (exit 2 "
+          "otherwise, naming the swept ones). Shape: a one-sided trend test over the "
+          "bootstrap replicates, the best of constant, power law and one step (BIC), "
+          "and the slope over the upper half of the axis (section shapes). Where the "
+          "grid holds l = n, the baseline/other ratio there (section controls) "
+          "should include 1.",
+          {RangeOptions(), EstimateOptions(), FormatOptions()}),
       AnalyzeCommand("table",
                      "a pivot table: one row per value of --rows, one column per value of "
                      "--cols, cells \"mean ± sd (n)\" of each --metrics",

@@ -198,7 +198,7 @@ void PrintLegend(const SampleComplexity& sc, const Arguments& a) {
                "the bootstrap variance; trend_p: the fraction of bootstrap replicates whose "
                "Mann-Kendall statistic is not positive (small: it grows); upper_exponent: the "
                "slope over the upper half of the axis (log scale); controls: at l = n the "
-               "CNN/pMoE ratio should include 1\n";
+               "baseline/other ratio should include 1\n";
 }
 
 int Run(const std::string& command, const cli::Parsed& args) {
