@@ -291,3 +291,21 @@ def test_load_on_a_small_sweep(tmp_path):
     assert ((df["test_acc"] >= 0) & (df["test_acc"] <= 1)).all()
     with h5py.File(out, "r") as f:  # the rows are the file's rows, in its order
         np.testing.assert_array_equal(df["test_acc"], f["trials/test_acc"][:])
+
+
+def test_code_names_come_from_the_file_s_descriptions():
+    """status and stop_reason values are named as the file's column descriptions list them (the
+    tools write them there), the built-in names only for a file that does not list them."""
+    from pmoe import results as R
+
+    class File:
+        descriptions = {"status": "0 ok, 1 diverged, 2 infeasible, 3 error",
+                        "stop_reason": "why training stopped: 0 not trained, 1 zero_train_error, "
+                                       "2 epoch_cap, 3 step_cap, 4 diverged, 5 stopping_rule, "
+                                       "6 a new reason",
+                        "odd": "0 ok, 2 skipped"}
+    assert R.enum_names(File, "status", ()) == R.STATUS
+    assert R.enum_names(File, "stop_reason", ())[:6] == R.STOP_REASON
+    assert R.enum_names(File, "stop_reason", ())[6] == "a new reason"
+    assert R.enum_names(File, "odd", ("fallback",)) == ("fallback",)  # a gap: not a list
+    assert R.enum_names(File, "absent", ("fallback",)) == ("fallback",)

@@ -13,10 +13,9 @@ class, model.router_N = 0 is N, model.loss = auto is logistic for two classes an
 more, a cap of 0 is no cap."""
 import html as _html
 
+from pmoe import results
 from pmoe.plots import labels
 
-STOP_REASONS = ("not trained", "zero_train_error", "epoch_cap", "step_cap", "diverged",
-                "stopping_rule")
 
 
 def _int(text, default=0):
@@ -120,10 +119,10 @@ def parameter_rows(recorded_params):
     return rows
 
 
-def _stopped(stop_reason):
+def _stopped(stop_reason, names):
     counts = {}
     for code in stop_reason:
-        reason = STOP_REASONS[int(code)] if 0 <= int(code) < len(STOP_REASONS) else str(code)
+        reason = names[int(code)] if 0 <= int(code) < len(names) else str(code)
         counts[reason] = counts.get(reason, 0) + 1
     return counts
 
@@ -146,7 +145,8 @@ def _design(rf):
 def of(rf):
     """The Methods of a pmoe.results.ResultFile (see the module's docstring)."""
     a = rf.attrs
-    stops = _stopped(rf.trials.get("stop_reason", []))
+    stops = _stopped(rf.trials.get("stop_reason", []),
+                     results.enum_names(rf, "stop_reason", results.STOP_REASON))
     trials = len(rf.trials.get("cell_id", []))
     design = _design(rf)
     methods = {

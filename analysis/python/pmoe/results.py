@@ -14,6 +14,7 @@ interpreter."""
 import math
 import os
 import pickle
+import re
 import select
 import signal
 import stat
@@ -29,9 +30,22 @@ MAX_TRIALS = 10_000_000
 # healthy file reads at hundreds of MB/s; a slow disk or a loaded machine is far inside this).
 READ_SECONDS = 60.0
 READ_BYTES_PER_SECOND = 5e6  # kMaxTrials (include/pmoe/core/param_table.hpp)
+# The names of the status and stop_reason codes are read from the file: the tools write them
+# into each column's description ("0 ok, 1 diverged, ..."; sweeps/store/trial_row.cpp). These
+# are only for a file whose description does not list them.
 STATUS = ("ok", "diverged", "infeasible", "error")
 STOP_REASON = ("not trained", "zero_train_error", "epoch_cap", "step_cap", "diverged",
                "stopping_rule")
+_CODE = re.compile(r"(?:^|, |: )(\d+) ([^,]+)")
+
+
+def enum_names(rf, column, fallback):
+    """The names of a code column's values 0, 1, ..., as its description in the file lists them
+    ("why training stopped: 0 not trained, 1 zero_train_error, ..."); `fallback` when the
+    description does not list them from 0 on without a gap."""
+    found = {int(code): name.strip() for code, name in _CODE.findall(rf.descriptions.get(column, ""))}
+    names = tuple(found.get(i) for i in range(len(found)))
+    return names if names and None not in names else fallback
 # The stored type of each trial_columns type name (sim/family/family.cpp ColumnTypeName).
 DTYPES = {"u64": np.uint64, "i64": np.int64, "i32": np.int32, "u8": np.uint8, "f64": np.float64,
           "f64list": np.int64}
@@ -253,7 +267,9 @@ def _check_values(rf):
     if bad.any():
         refuse(bad, lambda i: f"cell_id {int(t['cell_id'][i])} is no cell of /cells",
                "a cell_id of /cells")
-    for name, limit, names in (("status", 3, STATUS), ("stop_reason", 5, STOP_REASON)):
+    for name, fallback in (("status", STATUS), ("stop_reason", STOP_REASON)):
+        names = enum_names(rf, name, fallback)
+        limit = len(names) - 1
         bad = t[name] > limit
         if bad.any():
             refuse(bad, lambda i: f"{name} {int(t[name][i])}",
@@ -474,9 +490,10 @@ def load(path):
             continue
         v = rf.trials[name]
         if name == "status":
-            data[name] = pd.Categorical.from_codes(v.astype(int), STATUS)
+            data[name] = pd.Categorical.from_codes(v.astype(int), enum_names(rf, name, STATUS))
         elif name == "stop_reason":
-            data[name] = pd.Categorical.from_codes(v.astype(int), STOP_REASON)
+            data[name] = pd.Categorical.from_codes(v.astype(int),
+                                                   enum_names(rf, name, STOP_REASON))
         elif name in FLAGS:
             data[name] = v.astype(bool)
         elif kind == "f64list":
