@@ -534,13 +534,14 @@ def claim_f(ev, workdir):
                                 f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
                                 f"{other.verdict}: {other.reason}"))
         finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
-    # The CNN's own growth, tested on its own: does it grow at all?
-    for e in tables["exponents"]:
+    # The CNN's own growth over n (it reads no l), tested on its own: does it grow at all?
+    over_n = tables if top is None else ev.exponent("data.n")
+    for e in over_n["exponents"]:
         if e["reading"] == THEOREM_READING and "cnn" in e["series"] and \
                 not e["series"].startswith("cnn/"):
-            said = shape_text(tables, e["series"], THEOREM_READING)
-            finding.numbers.append((f"the CNN's own {READING_NAMES[THEOREM_READING]} over "
-                                    f"{axis_text}", interval(e["exponent"], e["lo"], e["hi"]) +
+            said = shape_text(over_n, e["series"], THEOREM_READING)
+            finding.numbers.append((f"the CNN's own {READING_NAMES[THEOREM_READING]} over n",
+                                    interval(e["exponent"], e["lo"], e["hi"]) +
                                     (f"; {said}" if said else "")))
     # The l = n control: separate pMoE at l = n is the CNN's architecture, its ratio must hold 1.
     for c in tables.get("controls", []):
