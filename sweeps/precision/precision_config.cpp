@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "pmoe/core/axis_name.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 
@@ -19,12 +20,9 @@ double ParseNumber(const std::string& path, const std::string& key, const std::s
   return v;
 }
 
-// "n" -> "data.n" and the like (pmoe-analyze's short names); a dotted name stays.
-std::string Dotted(const std::string& name) {
-  if (name == "n" || name == "d") return "data." + name;
-  if (name == "l" || name == "k" || name == "m") return "model." + name;
-  return name;
-}
+// "n" -> "data.n", "p" -> "data.p" and the like: pmoe-analyze --over's own table (AxisName), so
+// that a name one accepts the other accepts too; a dotted name stays.
+std::string Dotted(const std::string& name) { return AxisName(name); }
 
 }  // namespace
 
@@ -44,6 +42,10 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
       if (p.empty() || p == "N" || FindParam(p) == nullptr)
         throw ConfigError(path, name, "a parameter other than N, or one divided by another (n/l)",
                           value);
+  } else if (key == "model") {
+    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+      throw ConfigError(path, name, "one model kind (separate, joint, cnn, ...)", value);
+    c.model = value;
   } else if (key == "reading") {
     if (value != "success" && value != "mean_accuracy")
       throw ConfigError(path, name, "success or mean_accuracy", value);
@@ -89,7 +91,7 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else {
     throw ConfigError(
         path + ": unknown key \"" + name +
-        "\" (expected precision.target, over, reading, success_threshold, delta, "
+        "\" (expected precision.target, over, model, reading, success_threshold, delta, "
         "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
         "start, looks or bootstrap)");
   }
@@ -127,7 +129,9 @@ std::string PrecisionIdentity(const PrecisionConfig& c) {
          ";budget=" + std::to_string(s.budget) + ";start=" + std::to_string(s.start) +
          ";looks=" + std::to_string(s.looks) + ";bootstrap=" + std::to_string(s.bootstrap) +
          ";allocation_bootstrap=" + std::to_string(s.allocation_bootstrap) +
-         ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed);
+         ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed) +
+         // Keys added later join only when set, so that an older file's identity stays its own.
+         (c.model.empty() ? "" : ";model=" + c.model);
 }
 
 }  // namespace pmoe

@@ -98,6 +98,48 @@ void CheckWhere(const std::vector<CellParams>& cells, const PrecisionConfig& c,
   }
 }
 
+std::string KindOf(const CellParams& p) {
+  auto it = p.find("model.kind");
+  return it == p.end() ? "" : it->second;
+}
+
+// The model kinds of the selected cells on each side (0: the numerator's CNN, 1: the rest).
+// Cells of another kind than `model` names leave the target (cleared, as outside `where`).
+// Several kinds on one side would be pooled into one curve whose N* matches no model (issue 41):
+// refused, listing them, as is a side that `where` or `model` emptied.
+void CheckKinds(std::vector<CellParams>& cells, const PrecisionConfig& c, const std::string& path) {
+  std::set<std::string> kinds[2];
+  for (CellParams& p : cells) {
+    if (p.empty()) continue;
+    const std::string kind = KindOf(p);
+    const bool numerator = c.ratio && kind == "cnn";
+    if (!c.model.empty() && !numerator && kind != c.model) {
+      p.clear();
+      continue;
+    }
+    kinds[numerator ? 0 : 1].insert(kind);
+  }
+  auto list = [](const std::set<std::string>& set) {
+    std::string text;
+    for (const std::string& k : set) text += (text.empty() ? "" : ", ") + k;
+    return text;
+  };
+  const std::string filter =
+      (c.where.empty() ? "" : " where = " + WhereText(c)) + (c.model.empty() ? "" : " model = " + c.model);
+  if (kinds[1].size() > 1)
+    throw ConfigError(path + ": [precision] the target's cells are of " + std::to_string(kinds[1].size()) +
+                      " model kinds (" + list(kinds[1]) +
+                      "); name the one it is about with model = KIND (one curve per model, "
+                      "never pooled)");
+  if (kinds[1].empty())
+    throw ConfigError(path + ": [precision]" + filter + " leaves no cell" +
+                      (c.ratio ? " of the ratio's denominator (a model other than cnn)" : "") +
+                      (c.model.empty() ? "" : " of model.kind = " + c.model));
+  if (c.ratio && kinds[0].empty())
+    throw ConfigError(path + ": [precision]" + (filter.empty() ? " the grid" : filter) +
+                      " leaves no cnn cell: the ratio's numerator side is empty");
+}
+
 std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,
                                           const PrecisionConfig& c, const std::string& path) {
   CheckWhere(all_cells, c, path);
@@ -111,6 +153,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
       p.clear();
   if (selected == 0)
     throw ConfigError(path + ": [precision] where = " + WhereText(c) + " selects no cell");
+  CheckKinds(cells, c, path);
   std::set<std::string> varying;
   {
     std::map<std::string, std::set<std::string>> values;

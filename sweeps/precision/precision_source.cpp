@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/precision/looks_table.hpp"
 
@@ -18,6 +19,14 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
   for (const Cell& c : cells) params.push_back(ParseCanonicalKey(c.key));
   const std::vector<PrecisionGroup> groups = LayoutTargets(params, config, path);
   for (size_t i = 0; i < groups.size(); ++i) {
+    // Every target's settings are checked on every shard (a budget below the first look is a
+    // config error, exit 2 naming the file), not only on the shard that runs it.
+    try {
+      CheckPrecisionSettings(config.settings, std::set<size_t>(groups[i].cells.begin(),
+                                                               groups[i].cells.end()).size());
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(path + ": [precision] target " + groups[i].label + ": " + e.what());
+    }
     if (shard.count > 0 && int(i % shard.count) + 1 != shard.index) continue;
     PrecisionSettings s = config.settings;
     // The bootstrap's stream: the target's own (its label), so shards and orders do not matter.
@@ -51,18 +60,25 @@ std::vector<WorkItem> PrecisionSource::NextRound(const StoredRows& stored) {
 
 WorkSource::Bound PrecisionSource::MostWork() const {
   Bound bound;
+  const double budget = config_.settings.budget;
   for (const Target& t : targets_) {
-    double worst = 0;
-    for (size_t c : t.group.cells) worst = std::max(worst, EstimateTrialSeconds(cells_[c].spec));
-    bound.trials += static_cast<size_t>(config_.settings.budget);
-    bound.core_seconds += worst * config_.settings.budget;
+    const std::set<size_t> units(t.group.cells.begin(), t.group.cells.end());  // rows read once
+    double worst = 0, sum = 0;
+    for (size_t c : units) {
+      worst = std::max(worst, EstimateTrialSeconds(cells_[c].spec));
+      sum += EstimateTrialSeconds(cells_[c].spec);
+    }
+    bound.trials += static_cast<size_t>(budget);
+    bound.core_seconds += worst * budget;
+    bound.expected_core_seconds += sum / units.size() * budget;
+    bound.trials_per_cell = std::max(bound.trials_per_cell, budget / units.size());
   }
-  const int first = config_.settings.start;
-  bound.how = "each target's first look runs " + std::to_string(first) +
-              " trials per cell, then up to " + std::to_string(config_.settings.looks) +
-              " looks until its interval excludes " + FormatDouble(config_.settings.threshold) +
-              " or its budget is spent; the estimate takes every target's budget at its "
-              "costliest cell";
+  bound.how = "a budget of " + std::to_string(config_.settings.budget) + " trials in all per target, " +
+              std::to_string(config_.settings.start) + " per cell at the first look, then up to " +
+              std::to_string(config_.settings.looks) + " looks until its interval excludes " +
+              FormatDouble(config_.settings.threshold) +
+              " or the budget is spent; time by the cost model with the budget spread evenly "
+              "over the cells (at most every trial at the costliest cell)";
   return bound;
 }
 

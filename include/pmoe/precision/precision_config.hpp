@@ -10,6 +10,8 @@
 //                                target_accuracy
 //   delta     = 0.1              optional, success reading: N* where P(success) = 1 - delta
 //                                (success_threshold = 1 - delta; pmoe-analyze --delta)
+//   model     = separate         the model kind the exponent is of (a ratio: its denominator's);
+//                                needed when the cells hold several kinds (never pooled)
 //   threshold = 0                the value the interval must exclude
 //   half_width = 0.15            optional: also stop once the interval is this narrow each side
 //                                (verdict "within" when it still holds the threshold)
@@ -35,6 +37,7 @@ struct PrecisionConfig {
   bool ratio = true;              // target: ratio_exponent (true) or exponent
   std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
   std::vector<std::pair<std::string, std::string>> where;  // dotted parameter, value
+  std::string model;  // the model kind of the exponent (or the ratio's denominator); "": the one
   CurveSettings curve;         // reading, success_threshold, target_accuracy
   PrecisionSettings settings;  // threshold, alpha, budget, start, looks, bootstrap
 };
