@@ -78,6 +78,9 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
       c.where.push_back({param, part.substr(eq + 1)});
       start = end + 1;
     }
+  } else if (key == "allocation") {
+    if (value != "even" && value != "cost") throw ConfigError(path, name, "even or cost", value);
+    s.cost_aware = value == "cost";
   } else if (key == "alpha") {
     s.alpha = ParseNumber(path, name, value, 1e-6, 0.5, "a number in [1e-6, 0.5]");
   } else if (key == "budget") {
@@ -92,7 +95,7 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     throw ConfigError(
         path + ": unknown key \"" + name +
         "\" (expected precision.target, over, model, reading, success_threshold, delta, "
-        "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
+        "target_accuracy, threshold, half_width, where, uniform_share, allocation, alpha, budget, "
         "start, looks or bootstrap)");
   }
 }
@@ -131,7 +134,7 @@ std::string PrecisionIdentity(const PrecisionConfig& c) {
          ";allocation_bootstrap=" + std::to_string(s.allocation_bootstrap) +
          ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed) +
          // Keys added later join only when set, so that an older file's identity stays its own.
-         (c.model.empty() ? "" : ";model=" + c.model);
+         (c.model.empty() ? "" : ";model=" + c.model) + (s.cost_aware ? ";allocation=cost" : "");
 }
 
 }  // namespace pmoe

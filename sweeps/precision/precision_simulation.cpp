@@ -18,6 +18,7 @@ struct Scenario {
   TargetStatistic statistic;
   // The per-trial value of (run seed, cell, trial index).
   std::function<double(uint64_t, size_t, int)> outcome;
+  std::vector<double> cost;  // per cell, per trial (empty: 1 each)
 };
 
 double Uniform(uint64_t seed, uint64_t a, uint64_t b) {
@@ -33,6 +34,16 @@ Scenario Make(NullScenario scenario) {
       s.statistic = LogMeanSlope(x);
       s.outcome = [](uint64_t seed, size_t c, int t) {
         return std::exp(Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
+      };
+      break;
+    case NullScenario::kCostlySlope:
+      // Not a null: the log mean rises by 0.3 per unit of log x (true slope 0.3, so "above" is
+      // right); cells at x = 1 and 4 cost 50 times the others, uncorrelated with their leverage.
+      s.cells = x.size();
+      s.statistic = LogMeanSlope(x);
+      s.cost = {50, 1, 50, 1, 1};
+      s.outcome = [x](uint64_t seed, size_t c, int t) {
+        return std::exp(0.3 * std::log(x[c]) + Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
       };
       break;
     case NullScenario::kBernoulliSlope:
@@ -78,16 +89,18 @@ const char* ScenarioName(NullScenario scenario) {
       return "bernoulli-slope";
     case NullScenario::kNStarRatio:
       return "nstar-ratio";
+    case NullScenario::kCostlySlope:
+      return "costly-slope";
   }
   return "?";
 }
 
 NullScenario ParseScenario(const std::string& name) {
-  for (NullScenario s :
-       {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope, NullScenario::kNStarRatio})
+  for (NullScenario s : {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope,
+                         NullScenario::kNStarRatio, NullScenario::kCostlySlope})
     if (name == ScenarioName(s)) return s;
   throw std::invalid_argument("unknown scenario \"" + name +
-                              "\": expected lognormal-slope, bernoulli-slope or nstar-ratio");
+                              "\": expected lognormal-slope, bernoulli-slope, nstar-ratio or costly-slope");
 }
 
 SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings settings, int runs,
@@ -95,6 +108,8 @@ SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings set
   const Scenario s = Make(scenario);
   SimulationTally tally;
   settings.threshold = 0;
+  const std::vector<double> cost = s.cost.empty() ? std::vector<double>(s.cells, 1.0) : s.cost;
+  settings.cost = cost;
   for (int run = 0; run < runs; ++run) {
     const uint64_t run_seed = CombineSeed(seed, run);
     settings.seed = CombineSeed(run_seed, 0x626f6f74);
@@ -113,6 +128,7 @@ SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings set
     tally.below += target.verdict() == Verdict::kBelow;
     tally.undecided += target.verdict() == Verdict::kUndecided;
     tally.mean_trials += double(rows.size()) / runs;
+    for (const auto& row : rows) tally.mean_cost += cost[row.first.first] / runs;
     if (target.verdict() == Verdict::kAbove || target.verdict() == Verdict::kBelow) {
       const size_t look = target.looks().size() - 1;
       if (tally.wrong_at.size() <= look) tally.wrong_at.resize(look + 1);

@@ -31,6 +31,12 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     PrecisionSettings s = config.settings;
     // The bootstrap's stream: the target's own (its label), so shards and orders do not matter.
     s.seed = CombineSeed(config.settings.seed, HashString(groups[i].label));
+    // The cost model's seconds per trial (nominal FLOPs and data per trial): a pure function of
+    // the cell's spec, so resumed, threaded and sharded runs plan the same looks. A measured
+    // wall_ms differs between runs and machines; `steps` is reproducible but not comparable across
+    // model kinds (a CNN step is not a pMoE step) and unknown before a cell's first look.
+    if (s.cost_aware)
+      for (size_t c : groups[i].cells) s.cost.push_back(EstimateTrialSeconds(cells[c].spec));
     targets_.push_back({groups[i], PrecisionTarget(groups[i].cells.size(),
                                                    NStarExponent(groups[i].curve, config.curve), s,
                                                    groups[i].cells)});

@@ -18,6 +18,9 @@
 //   where     = data.n=64        optional: only the cells with these values (P=V, comma-
 //                                separated; a cell that does not read P stays, as in pmoe-analyze)
 //   uniform_share = 0.25         of each look's new trials, the share spread evenly over the cells
+//   allocation = even            even: every trial counts the same; cost: each look's CPU (by the
+//                                cost model) goes where it narrows the interval most (opt-in, so
+//                                files grown before plan as they did)
 //   alpha     = 0.05             P(any wrong decision over all looks) at most
 //   budget    = 4000             trials over all cells at most (per target)
 //   start     = 4                trials per cell at the first look

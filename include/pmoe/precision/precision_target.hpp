@@ -52,6 +52,13 @@ struct PrecisionSettings {
   int allocation_bootstrap = 200;  // replicates per cell for the allocation
   double uniform_share = 0.25;     // of each round's trials spread evenly over the cells
   uint64_t seed = 1;               // of the bootstraps (never of the trials)
+  // allocation = cost: each look spends the CPU an even spread of its trials would (its total
+  // times the places' mean cost) where a unit of cost narrows the interval most, `cost[c]` being
+  // place c's cost per trial (deterministic: the cost model's, never a timing, so that a replay
+  // plans the same). Off (allocation = even, the default): every trial counts the same, and
+  // files grown before it plan as they did.
+  bool cost_aware = false;
+  std::vector<double> cost;  // per place, when cost_aware: positive and finite
   // Ignore the spending and decide on a plain 1 - alpha normal interval at every look (no
   // small-sample widening either): the naive rule
   // whose error rate grows with the looks, kept only to show that it does (simulation, tests).
@@ -103,6 +110,9 @@ class PrecisionTarget {
  private:
   Look Evaluate(const std::vector<CellSample>& samples);
   std::vector<int> Allocate(const std::vector<CellSample>& samples, int total) const;
+  std::vector<double> VarianceParts(const std::vector<CellSample>& samples) const;
+  std::vector<int> SpendByCost(const std::vector<double>& part, std::vector<int> plan,
+                               int total) const;
 
   size_t cells_;
   std::vector<std::vector<size_t>> units_;  // the places of each set of rows, first place first
