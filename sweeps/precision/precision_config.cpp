@@ -84,7 +84,14 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else if (key == "alpha") {
     s.alpha = ParseNumber(path, name, value, 1e-6, 0.5, "a number in [1e-6, 0.5]");
   } else if (key == "budget") {
-    s.budget = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000000));
+    // "2.5h": CPU-hours, turned into trials by the cost model once the cells are known
+    // (BudgetFromHours); else trials over all the target's cells.
+    c.budget_hours = 0;
+    if (!value.empty() && value.back() == 'h')
+      c.budget_hours = ParseNumber(path, name, value.substr(0, value.size() - 1), 1e-6, 1e6,
+                                   "trials (4000) or CPU-hours (2.5h)");
+    else
+      s.budget = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000000));
   } else if (key == "start") {
     s.start = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000));
   } else if (key == "looks") {
@@ -103,8 +110,10 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
 void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
   if (c.over.empty())
     throw ConfigError(path + ": [precision] needs over (the axis of the exponent, e.g. n/l)");
-  if (c.settings.budget == 0)
-    throw ConfigError(path + ": [precision] needs budget (trials over all cells at most)");
+  if (c.settings.budget == 0 && c.budget_hours == 0)
+    throw ConfigError(path +
+                      ": [precision] needs budget (trials over all cells at most, or CPU-hours "
+                      "as 2.5h)");
 }
 
 std::string OverText(const PrecisionConfig& c) {
@@ -134,7 +143,8 @@ std::string PrecisionIdentity(const PrecisionConfig& c) {
          ";allocation_bootstrap=" + std::to_string(s.allocation_bootstrap) +
          ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed) +
          // Keys added later join only when set, so that an older file's identity stays its own.
-         (c.model.empty() ? "" : ";model=" + c.model) + (s.cost_aware ? ";allocation=cost" : "");
+         (c.model.empty() ? "" : ";model=" + c.model) + (s.cost_aware ? ";allocation=cost" : "") +
+         (c.budget_hours > 0 ? ";budget_hours=" + FormatDouble(c.budget_hours) : "");
 }
 
 }  // namespace pmoe

@@ -12,6 +12,19 @@
 
 namespace pmoe {
 
+int BudgetFromHours(const std::vector<Cell>& cells, const PrecisionConfig& config,
+                    const std::string& path) {
+  std::vector<CellParams> params;
+  for (const Cell& c : cells) params.push_back(ParseCanonicalKey(c.key));
+  std::set<size_t> read;
+  for (const PrecisionGroup& g : LayoutTargets(params, config, path))
+    read.insert(g.cells.begin(), g.cells.end());
+  double seconds = 0;
+  for (size_t c : read) seconds += EstimateTrialSeconds(cells[c].spec) / read.size();
+  const double trials = std::ceil(config.budget_hours * 3600 / seconds);
+  return static_cast<int>(std::min(trials, 10000000.0));
+}
+
 PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const PrecisionConfig& config,
                                  const ShardSpec& shard, const std::string& path)
     : cells_(cells), config_(config) {
@@ -97,6 +110,10 @@ std::string PrecisionSource::Describe() const {
          ", threshold " + FormatDouble(config_.settings.threshold) + ", alpha " +
          FormatDouble(config_.settings.alpha) + ", budget " +
          std::to_string(config_.settings.budget) + " trials" +
+         (config_.budget_hours > 0
+              ? " (" + FormatDouble(config_.budget_hours) + " CPU-hours by the cost model)"
+              : "") +
+         (config_.settings.cost_aware ? ", allocation by cost" : "") +
          (config_.where.empty() ? "" : ", cells where " + WhereText(config_)) +
          (config_.settings.half_width > 0
               ? ", or until its interval is within " + FormatDouble(config_.settings.half_width) +

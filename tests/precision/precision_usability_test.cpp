@@ -121,4 +121,24 @@ TEST_CASE("plan states the budget as a total, the test sets held and the cost mo
   CHECK_THAT(pooled.err, Catch::Contains("2 model kinds (cnn, separate)"));
 }
 
+TEST_CASE("budget = 2.5h is converted to trials by the cost model and recorded",
+          "[precision][usability][cost][cli]") {
+  const std::string dir = test::FreshDirectory("precision_hours");
+  std::ofstream(dir + "/h.ini") << "name = h\n" << kGrid
+                                << "[precision]\ntarget = exponent\nmodel = separate\nover = n\n"
+                                   "threshold = 0\nbudget = 0.001h\nstart = 2\nlooks = 3\n";
+  const auto plan = test::RunCommand(Sweep("plan " + dir + "/h.ini --json"));
+  INFO(plan.out << plan.err);
+  REQUIRE(plan.status == 0);
+  // 3.6 s at the separate cells' mean cost (0.004 to 0.03 s a trial by the model): hundreds.
+  const auto text = test::RunCommand(Sweep("plan " + dir + "/h.ini"));
+  CHECK_THAT(text.out, Catch::Contains("(0.001 CPU-hours by the cost model)"));
+  PrecisionConfig c;
+  SetPrecisionKey("f.ini", "budget", "2.5h", c);
+  CHECK(c.budget_hours == 2.5);
+  CHECK(PrecisionIdentity(c).find(";budget_hours=2.5") != std::string::npos);
+  CHECK_THROWS_WITH(SetPrecisionKey("f.ini", "budget", "xh", c),
+                    Catch::Contains("CPU-hours (2.5h)"));
+}
+
 }  // namespace pmoe

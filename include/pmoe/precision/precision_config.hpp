@@ -22,7 +22,10 @@
 //                                cost model) goes where it narrows the interval most (opt-in, so
 //                                files grown before plan as they did)
 //   alpha     = 0.05             P(any wrong decision over all looks) at most
-//   budget    = 4000             trials over all cells at most (per target)
+//   budget    = 4000             trials over all cells at most (per target), or CPU-hours
+//                                (2.5h): trials at the cost model's mean seconds per trial of
+//                                the targets' cells, converted before the first look and
+//                                recorded (budget=N;...;budget_hours=2.5 in the identity)
 //   start     = 4                trials per cell at the first look
 //   looks     = 6                looks at most, the last at the budget
 //   bootstrap = 1000             replicates of the deciding interval per look
@@ -40,6 +43,7 @@ struct PrecisionConfig {
   bool ratio = true;              // target: ratio_exponent (true) or exponent
   std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
   std::vector<std::pair<std::string, std::string>> where;  // dotted parameter, value
+  double budget_hours = 0;  // > 0: budget given in CPU-hours (settings.budget set from it)
   std::string model;  // the model kind of the exponent (or the ratio's denominator); "": the one
   CurveSettings curve;         // reading, success_threshold, target_accuracy
   PrecisionSettings settings;  // threshold, alpha, budget, start, looks, bootstrap
