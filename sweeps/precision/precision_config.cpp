@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "pmoe/core/axis_name.hpp"
 #include "pmoe/core/errors.hpp"
@@ -31,9 +32,27 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   const std::string name = "precision." + key;
   PrecisionSettings& s = c.settings;
   if (key == "target") {
-    if (value != "ratio_exponent" && value != "exponent")
-      throw ConfigError(path, name, "ratio_exponent or exponent", value);
-    c.ratio = value == "ratio_exponent";
+    const std::set<std::string> known = {"ratio_exponent", "exponent",       "share", "accuracy",
+                                         "accuracy_slope", "accuracy_difference", "rate"};
+    if (!known.count(value))
+      throw ConfigError(path, name,
+                        "ratio_exponent, exponent, share, accuracy, accuracy_slope, "
+                        "accuracy_difference or rate",
+                        value);
+    c.target = value;
+    c.paired = value == "ratio_exponent" || value == "share" || value == "accuracy_difference";
+  } else if (key == "baseline") {
+    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+      throw ConfigError(path, name, "one model kind (cnn, separate, ...)", value);
+    c.baseline = value;
+  } else if (key == "metric") {
+    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+      throw ConfigError(path, name, "one metric name (router_hit, router_hit_pos, ...)", value);
+    c.metric = value;
+  } else if (key == "side") {
+    if (value != "above" && value != "below")
+      throw ConfigError(path, name, "above or below", value);
+    c.side = s.side = value == "above" ? Side::kAbove : Side::kBelow;
   } else if (key == "over") {
     const size_t slash = value.find('/');
     c.over = {Dotted(value.substr(0, slash))};
@@ -101,15 +120,23 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else {
     throw ConfigError(
         path + ": unknown key \"" + name +
-        "\" (expected precision.target, over, model, reading, success_threshold, delta, "
+        "\" (expected precision.target, over, model, baseline, metric, side, reading, success_threshold, delta, "
         "target_accuracy, threshold, half_width, where, uniform_share, allocation, alpha, budget, "
         "start, looks or bootstrap)");
   }
 }
 
 void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
-  if (c.over.empty())
-    throw ConfigError(path + ": [precision] needs over (the axis of the exponent, e.g. n/l)");
+  const bool axis = c.target == "exponent" || c.target == "ratio_exponent" ||
+                    c.target == "accuracy_slope";
+  if (axis && c.over.empty())
+    throw ConfigError(path + ": [precision] target = " + c.target +
+                      " needs over (the axis of its slope, e.g. n/l)");
+  if (!axis && !c.over.empty())
+    throw ConfigError(path + ": [precision] target = " + c.target +
+                      " reads no axis: drop over (select its cells with where)");
+  if ((c.target == "rate") != !c.metric.empty())
+    throw ConfigError(path + ": [precision] metric goes with target = rate, and rate needs it");
   if (c.settings.budget == 0 && c.budget_hours == 0)
     throw ConfigError(path +
                       ": [precision] needs budget (trials over all cells at most, or CPU-hours "
@@ -131,7 +158,7 @@ std::string WhereText(const PrecisionConfig& c) {
 
 std::string PrecisionIdentity(const PrecisionConfig& c) {
   const PrecisionSettings& s = c.settings;
-  return std::string("target=") + (c.ratio ? "ratio_exponent" : "exponent") +
+  return std::string("target=") + c.target +
          ";over=" + OverText(c) +
          ";reading=" + (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
          ";success_threshold=" + FormatDouble(c.curve.threshold) +
@@ -144,7 +171,10 @@ std::string PrecisionIdentity(const PrecisionConfig& c) {
          ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed) +
          // Keys added later join only when set, so that an older file's identity stays its own.
          (c.model.empty() ? "" : ";model=" + c.model) + (s.cost_aware ? ";allocation=cost" : "") +
-         (c.budget_hours > 0 ? ";budget_hours=" + FormatDouble(c.budget_hours) : "");
+         (c.budget_hours > 0 ? ";budget_hours=" + FormatDouble(c.budget_hours) : "") +
+         (c.baseline == "cnn" ? "" : ";baseline=" + c.baseline) +
+         (c.metric.empty() ? "" : ";metric=" + c.metric) +
+         (c.side == Side::kAbove ? "" : ";side=below");
 }
 
 }  // namespace pmoe

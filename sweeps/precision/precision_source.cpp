@@ -51,21 +51,31 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     if (s.cost_aware)
       for (size_t c : groups[i].cells) s.cost.push_back(EstimateTrialSeconds(cells[c].spec));
     targets_.push_back({groups[i], PrecisionTarget(groups[i].cells.size(),
-                                                   NStarExponent(groups[i].curve, config.curve), s,
+                                                   StatisticOf(groups[i].curve, config), s,
                                                    groups[i].cells)});
   }
 }
 
+// A row's per-trial value for the target: the metric of a rate, the test accuracy of the
+// accuracy targets and of the accuracy reading (NaN for a failed trial), success as 1/0 else.
+double PrecisionSource::ValueOf(const TrialRow& row) const {
+  const std::string& t = config_.target;
+  if (t == "rate") return row.result.metrics.Get(config_.metric);
+  const bool accuracy = t == "accuracy" || t == "accuracy_slope" ||
+                        t == "accuracy_difference" ||
+                        config_.curve.reading == CurveReading::kMeanAccuracy;
+  if (!accuracy) return row.result.success ? 1.0 : 0.0;
+  return row.result.status == TrialStatus::kOk ? row.result.test_acc : NAN;
+}
+
 std::vector<WorkItem> PrecisionSource::NextRound(const StoredRows& stored) {
-  const bool success = config_.curve.reading == CurveReading::kSuccess;
   std::set<std::pair<size_t, int>> asked;  // a CNN cell on several curves is asked once
   for (Target& t : targets_) {
     const std::vector<size_t>& place = t.group.cells;
     auto held = [&](size_t j, int trial) -> std::optional<double> {
       const TrialRow* row = stored.Find(cells_[place[j]].id, trial);
       if (row == nullptr) return std::nullopt;
-      if (success) return row->result.success ? 1.0 : 0.0;
-      return row->result.status == TrialStatus::kOk ? row->result.test_acc : NAN;
+      return ValueOf(*row);
     };
     for (const WorkPair& w : t.target.Next(held)) asked.insert({place[w.cell], w.trial});
   }
@@ -101,12 +111,25 @@ WorkSource::Bound PrecisionSource::MostWork() const {
   return bound;
 }
 
+// What a target measures: "exponent of N*(cnn)/N*(other) over data.n/model.l" and the like.
+std::string PrecisionSource::What() const {
+  const PrecisionConfig& c = config_;
+  const std::string n = c.curve.reading == CurveReading::kSuccess ? "N*" : "N_acc";  // analyze's
+  const std::string over = " over " + OverText(c);
+  if (c.target == "exponent") return "exponent of " + n + over;
+  if (c.target == "ratio_exponent")
+    return "exponent of " + n + "(" + c.baseline + ")/" + n + "(other)" + over;
+  if (c.target == "share") return "sample share " + n + "(model)/" + n + "(" + c.baseline + ")";
+  if (c.target == "accuracy") return "mean test accuracy";
+  if (c.target == "accuracy_slope") return "slope of the mean test accuracy over log " + OverText(c);
+  if (c.target == "rate") return "mean " + c.metric;
+  return "mean test accuracy of the model minus " + c.baseline + "'s";
+}
+
 std::string PrecisionSource::Describe() const {
-  const std::string n =
-      config_.curve.reading == CurveReading::kSuccess ? "N*" : "N_acc";  // pmoe-analyze's names
   return std::string("precision target") + (targets_.size() == 1 ? "" : "s") + " (" +
-         std::to_string(targets_.size()) + "): exponent of " +
-         (config_.ratio ? n + "(cnn)/" + n + "(other)" : n) + " over " + OverText(config_) +
+         std::to_string(targets_.size()) + "): " + What() +
+         (config_.side == Side::kBelow ? ", claimed below" : "") +
          ", threshold " + FormatDouble(config_.settings.threshold) + ", alpha " +
          FormatDouble(config_.settings.alpha) + ", budget " +
          std::to_string(config_.settings.budget) + " trials" +
@@ -138,6 +161,10 @@ std::string PrecisionSource::Summary() const {
   std::ostringstream out;
   for (const Target& t : targets_) {
     out << "target " << t.group.label << ": " << VerdictName(t.target.verdict());
+    // What the verdict means for the claim on its side (the one rule's names).
+    const Verdict v = t.target.verdict();
+    if (v == Verdict::kAbove || v == Verdict::kBelow)
+      out << " (claim " << ((v == Verdict::kAbove) == (config_.side == Side::kAbove) ? "shown" : "excluded") << ")";
     if (t.target.verdict() == Verdict::kUndecided) out << " at budget " << config_.settings.budget;
     if (t.target.verdict() == Verdict::kWithin)
       out << " " << FormatDouble(config_.settings.half_width) << " either side of the threshold";

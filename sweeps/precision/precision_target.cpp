@@ -43,14 +43,16 @@ const char* VerdictName(Verdict verdict) {
 }
 
 Verdict VerdictOf(double estimate, double lo, double hi, double threshold, double half_width,
-                  bool last) {
-  // The one decision rule (stats/decision_rule.hpp), read from the "above" side: a target names
-  // the side of its threshold by its verdict, the claim that reads it says which side it needs.
-  switch (Decide(estimate, lo, hi, threshold, Side::kAbove, half_width)) {
+                  bool last, Side side) {
+  // The one decision rule (stats/decision_rule.hpp) on the claimed side; the verdict names the
+  // side of the threshold the interval lies on, so the claim that reads it knows its meaning.
+  const Verdict claimed = side == Side::kAbove ? Verdict::kAbove : Verdict::kBelow;
+  const Verdict other = side == Side::kAbove ? Verdict::kBelow : Verdict::kAbove;
+  switch (Decide(estimate, lo, hi, threshold, side, half_width)) {
     case Decision::kShown:
-      return Verdict::kAbove;
+      return claimed;
     case Decision::kExcluded:
-      return Verdict::kBelow;
+      return other;
     case Decision::kWithin:
       return Verdict::kWithin;
     case Decision::kOpen:
@@ -155,7 +157,8 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   look.lo = d.lo;
   look.hi = d.hi;
   const bool last = look.index + 1 == static_cast<int>(totals_.size());
-  look.verdict = VerdictOf(d.estimate, d.lo, d.hi, settings_.threshold, settings_.half_width, last);
+  look.verdict = VerdictOf(d.estimate, d.lo, d.hi, settings_.threshold, settings_.half_width, last,
+                           settings_.side);
   return look;
 }
 

@@ -85,11 +85,11 @@ TEST_CASE("A where that empties a side of a ratio says so", "[precision][usabili
   SetPrecisionKey("f.ini", "where", "kind=cnn", c);
   CHECK_THROWS_WITH(LayoutTargets(KindsCells(), c, "f.ini"),
                     Catch::Contains("where = model.kind=cnn") &&
-                        Catch::Contains("ratio's denominator"));
+                        Catch::Contains("of the model compared"));
   SetPrecisionKey("f.ini", "where", "kind=separate", c);
   CHECK_THROWS_WITH(LayoutTargets(KindsCells(), c, "f.ini"),
                     Catch::Contains("where = model.kind=separate") &&
-                        Catch::Contains("no cnn cell: the ratio's numerator side is empty"));
+                        Catch::Contains("leaves no cnn cell: the baseline's side is empty"));
 }
 
 TEST_CASE("plan states the budget as a total, the test sets held and the cost model's time; "

@@ -1,8 +1,20 @@
 // The [precision] section of a sweep config: run the sweep's cells until a target's interval
 // excludes its threshold (precision_target.hpp), instead of a fixed number of trials per cell.
 //   [precision]
-//   target    = ratio_exponent   exponent over `over` of N*(cnn) / N*(the other model); or
-//                                exponent: of N* of the sweep's one model
+//   target    = ratio_exponent   exponent over `over` of N*(cnn) / N*(the other model);
+//                                exponent: of N* of the sweep's one model;
+//                                share: N*(model) / N*(baseline) (the sample share, at the
+//                                reading's accuracy or success probability);
+//                                accuracy: mean test accuracy of one cell (one N);
+//                                accuracy_slope: slope of the mean accuracy over log `over`
+//                                at one N; rate: mean of `metric` (router_hit, ...) of one cell;
+//                                accuracy_difference: mean accuracy of model - of baseline at one
+//                                N (paired trials)
+//   baseline  = cnn              share, accuracy_difference (and the ratio's numerator): the
+//                                model compared against
+//   metric    = router_hit       rate: the per-trial metric averaged
+//   side      = above            the claimed side of the threshold (above or below): the verdict
+//                                shows the claim or excludes it
 //   over      = n/l              the axis: a parameter, or one divided by another (short names
 //                                n, l, k, m, d as in pmoe-analyze, or dotted names)
 //   reading   = success          success: N* where P(success) = success_threshold (a logistic
@@ -36,11 +48,18 @@
 
 #include "pmoe/precision/precision_target.hpp"
 #include "pmoe/precision/target_statistics.hpp"
+#include "pmoe/stats/decision_rule.hpp"
 
 namespace pmoe {
 
 struct PrecisionConfig {
-  bool ratio = true;              // target: ratio_exponent (true) or exponent
+  std::string target = "ratio_exponent";  // the statistic (the target key's value)
+  // Two model kinds on paired cells: side 0 the baseline's (ratio_exponent, share,
+  // accuracy_difference), side 1 the model's; else one model, side 0.
+  bool paired = true;
+  std::string baseline = "cnn";
+  std::string metric;        // rate: the metric's name
+  Side side = Side::kAbove;  // the claimed side (names the verdict's meaning, never changes it)
   std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
   std::vector<std::pair<std::string, std::string>> where;  // dotted parameter, value
   double budget_hours = 0;  // > 0: budget given in CPU-hours (settings.budget set from it)

@@ -43,6 +43,9 @@ class PrecisionSource : public WorkSource {
   const std::vector<Target>& targets() const { return targets_; }
 
  private:
+  double ValueOf(const TrialRow& row) const;
+  std::string What() const;
+
   const std::vector<Cell>& cells_;
   PrecisionConfig config_;
   std::vector<Target> targets_;

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "pmoe/stats/decision_rule.hpp"
+
 namespace pmoe {
 
 // One cell's held trials 0..n-1: a per-trial value (1/0 for a success, an accuracy, any per-trial
@@ -38,11 +40,14 @@ const char* VerdictName(Verdict verdict);
 // A look's verdict from its interval by the one decision rule (stats/decision_rule.hpp):
 // kAbove / kBelow when the interval excludes the threshold, kWithin when it is narrow, else
 // kUndecided at the last look and kRunning before it.
+// `side`: the claimed side, as the rule takes it; the verdict still names where the interval
+// lies (a side below turns the rule's "shown" into kBelow), so it never changes a verdict.
 Verdict VerdictOf(double estimate, double lo, double hi, double threshold, double half_width,
-                  bool last);
+                  bool last, Side side = Side::kAbove);
 
 struct PrecisionSettings {
   double threshold = 0;   // the value the interval must exclude
+  Side side = Side::kAbove;  // the claimed side of the threshold (precision.side)
   double half_width = 0;  // > 0: also stop once the interval is this narrow (each side)
   double alpha = 0.05;    // P(any wrong decision, either side, over all looks) at most
   int budget = 0;         // total trials over all cells at most
