@@ -12,8 +12,8 @@
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/precision/precision_config.hpp"
 #include "pmoe/precision/precision_source.hpp"
-#include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
 
 namespace pmoe {
 namespace {

@@ -32,8 +32,9 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   const std::string name = "precision." + key;
   PrecisionSettings& s = c.settings;
   if (key == "target") {
-    const std::set<std::string> known = {"ratio_exponent", "exponent",       "share", "accuracy",
-                                         "accuracy_slope", "accuracy_difference", "rate"};
+    const std::set<std::string> known = {
+        "ratio_exponent",      "exponent", "share", "accuracy", "accuracy_slope",
+        "accuracy_difference", "rate"};
     if (!known.count(value))
       throw ConfigError(path, name,
                         "ratio_exponent, exponent, share, accuracy, accuracy_slope, "
@@ -120,15 +121,16 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else {
     throw ConfigError(
         path + ": unknown key \"" + name +
-        "\" (expected precision.target, over, model, baseline, metric, side, reading, success_threshold, delta, "
+        "\" (expected precision.target, over, model, baseline, metric, side, reading, "
+        "success_threshold, delta, "
         "target_accuracy, threshold, half_width, where, uniform_share, allocation, alpha, budget, "
         "start, looks or bootstrap)");
   }
 }
 
 void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
-  const bool axis = c.target == "exponent" || c.target == "ratio_exponent" ||
-                    c.target == "accuracy_slope";
+  const bool axis =
+      c.target == "exponent" || c.target == "ratio_exponent" || c.target == "accuracy_slope";
   if (axis && c.over.empty())
     throw ConfigError(path + ": [precision] target = " + c.target +
                       " needs over (the axis of its slope, e.g. n/l)");
@@ -158,8 +160,7 @@ std::string WhereText(const PrecisionConfig& c) {
 
 std::string PrecisionIdentity(const PrecisionConfig& c) {
   const PrecisionSettings& s = c.settings;
-  return std::string("target=") + c.target +
-         ";over=" + OverText(c) +
+  return std::string("target=") + c.target + ";over=" + OverText(c) +
          ";reading=" + (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
          ";success_threshold=" + FormatDouble(c.curve.threshold) +
          ";target_accuracy=" + FormatDouble(c.curve.target_accuracy) +

@@ -127,18 +127,18 @@ void CheckKinds(std::vector<CellParams>& cells, const PrecisionConfig& c, const 
     for (const std::string& k : set) text += (text.empty() ? "" : ", ") + k;
     return text;
   };
-  const std::string filter =
-      (c.where.empty() ? "" : " where = " + WhereText(c)) + (c.model.empty() ? "" : " model = " + c.model);
+  const std::string filter = (c.where.empty() ? "" : " where = " + WhereText(c)) +
+                             (c.model.empty() ? "" : " model = " + c.model);
   if (kinds[1].size() > 1)
-    throw ConfigError(path + ": [precision] the target's cells are of " + std::to_string(kinds[1].size()) +
-                      " model kinds (" + list(kinds[1]) +
+    throw ConfigError(path + ": [precision] the target's cells are of " +
+                      std::to_string(kinds[1].size()) + " model kinds (" + list(kinds[1]) +
                       "); name the one it is about with model = KIND (one curve per model, "
                       "never pooled)");
   if (kinds[1].empty())
-    throw ConfigError(path + ": [precision]" + filter + " leaves no cell" +
-                      (c.paired ? " of the model compared (a kind other than " + c.baseline + ")"
-                                : "") +
-                      (c.model.empty() ? "" : " of model.kind = " + c.model));
+    throw ConfigError(
+        path + ": [precision]" + filter + " leaves no cell" +
+        (c.paired ? " of the model compared (a kind other than " + c.baseline + ")" : "") +
+        (c.model.empty() ? "" : " of model.kind = " + c.model));
   if (c.paired && kinds[0].empty())
     throw ConfigError(path + ": [precision]" + (filter.empty() ? " the grid" : filter) +
                       " leaves no " + c.baseline + " cell: the baseline's side is empty");
@@ -172,8 +172,9 @@ TargetStatistic StatisticOf(const std::vector<CurveCell>& curve, const Precision
   for (size_t i = 0; i < curve.size(); ++i) {
     const int side = curve[i].side;
     if (at[side] != curve.size())
-      throw std::invalid_argument("it reads one cell per model, and the cells differ in more "
-                                  "than N and the model (narrow them with where)");
+      throw std::invalid_argument(
+          "it reads one cell per model, and the cells differ in more "
+          "than N and the model (narrow them with where)");
     at[side] = i;
   }
   if (at[0] == curve.size() || (c.paired && at[1] == curve.size()))
@@ -242,9 +243,8 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     bool any_cnn = false;
     for (const CellParams& p : cells) any_cnn = any_cnn || is_numerator(p);
     if (!any_cnn || groups.empty())
-      throw ConfigError(path +
-                        ": [precision] target = " + c.target + " needs model.kind = " +
-                        c.baseline + " and another model in the grid");
+      throw ConfigError(path + ": [precision] target = " + c.target +
+                        " needs model.kind = " + c.baseline + " and another model in the grid");
   }
   std::vector<PrecisionGroup> out;
   for (auto& [label, g] : groups) {

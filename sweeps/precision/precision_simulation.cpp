@@ -41,7 +41,9 @@ Scenario Share() {
   s.cells = cells.size();
   s.statistic = NStarShare(cells, {CurveReading::kMeanAccuracy, 0.5, 0.9});
   s.truth = 1;
-  s.outcome = [mean](uint64_t seed, size_t c, int t) { return mean[c] + 0.03 * Normal(seed, c, t); };
+  s.outcome = [mean](uint64_t seed, size_t c, int t) {
+    return mean[c] + 0.03 * Normal(seed, c, t);
+  };
   return s;
 }
 
@@ -138,10 +140,10 @@ const char* ScenarioName(NullScenario scenario) {
 }
 
 NullScenario ParseScenario(const std::string& name) {
-  for (NullScenario s : {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope,
-                         NullScenario::kNStarRatio, NullScenario::kAccuracyDifference,
-                         NullScenario::kAccuracySlope, NullScenario::kShare,
-                         NullScenario::kCostlySlope})
+  for (NullScenario s :
+       {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope, NullScenario::kNStarRatio,
+        NullScenario::kAccuracyDifference, NullScenario::kAccuracySlope, NullScenario::kShare,
+        NullScenario::kCostlySlope})
     if (name == ScenarioName(s)) return s;
   throw std::invalid_argument("unknown scenario \"" + name +
                               "\": expected lognormal-slope, bernoulli-slope, nstar-ratio, "

@@ -9,6 +9,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/precision/looks_table.hpp"
+#include "pmoe/precision/sequential_interval.hpp"
 
 namespace pmoe {
 
@@ -35,8 +36,8 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     // Every target's settings are checked on every shard (a budget below the first look is a
     // config error, exit 2 naming the file), not only on the shard that runs it.
     try {
-      CheckPrecisionSettings(config.settings, std::set<size_t>(groups[i].cells.begin(),
-                                                               groups[i].cells.end()).size());
+      CheckPrecisionSettings(
+          config.settings, std::set<size_t>(groups[i].cells.begin(), groups[i].cells.end()).size());
     } catch (const std::invalid_argument& e) {
       throw ConfigError(path + ": [precision] target " + groups[i].label + ": " + e.what());
     }
@@ -50,9 +51,9 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
     // model kinds (a CNN step is not a pMoE step) and unknown before a cell's first look.
     if (s.cost_aware)
       for (size_t c : groups[i].cells) s.cost.push_back(EstimateTrialSeconds(cells[c].spec));
-    targets_.push_back({groups[i], PrecisionTarget(groups[i].cells.size(),
-                                                   StatisticOf(groups[i].curve, config), s,
-                                                   groups[i].cells)});
+    targets_.push_back(
+        {groups[i], PrecisionTarget(groups[i].cells.size(), StatisticOf(groups[i].curve, config), s,
+                                    groups[i].cells)});
   }
 }
 
@@ -61,8 +62,7 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
 double PrecisionSource::ValueOf(const TrialRow& row) const {
   const std::string& t = config_.target;
   if (t == "rate") return row.result.metrics.Get(config_.metric);
-  const bool accuracy = t == "accuracy" || t == "accuracy_slope" ||
-                        t == "accuracy_difference" ||
+  const bool accuracy = t == "accuracy" || t == "accuracy_slope" || t == "accuracy_difference" ||
                         config_.curve.reading == CurveReading::kMeanAccuracy;
   if (!accuracy) return row.result.success ? 1.0 : 0.0;
   return row.result.status == TrialStatus::kOk ? row.result.test_acc : NAN;
@@ -92,20 +92,24 @@ WorkSource::Bound PrecisionSource::MostWork() const {
   const double budget = config_.settings.budget;
   for (const Target& t : targets_) {
     const std::set<size_t> units(t.group.cells.begin(), t.group.cells.end());  // rows read once
-    double worst = 0, sum = 0;
+    double worst = 0, sum = 0, cheapest = kInf;
     for (size_t c : units) {
       worst = std::max(worst, EstimateTrialSeconds(cells_[c].spec));
+      cheapest = std::min(cheapest, EstimateTrialSeconds(cells_[c].spec));
       sum += EstimateTrialSeconds(cells_[c].spec);
     }
-    bound.trials += static_cast<size_t>(budget);
+    // allocation = cost spends the budget's CPU at the mean cost: cheap trials may outnumber it.
+    const double most =
+        config_.settings.cost_aware ? std::ceil(budget * sum / units.size() / cheapest) : budget;
+    bound.trials += static_cast<size_t>(most);
     bound.core_seconds += worst * budget;
     bound.expected_core_seconds += sum / units.size() * budget;
     bound.trials_per_cell = std::max(bound.trials_per_cell, budget / units.size());
   }
-  bound.how = "a budget of " + std::to_string(config_.settings.budget) + " trials in all per target, " +
-              std::to_string(config_.settings.start) + " per cell at the first look, then up to " +
-              std::to_string(config_.settings.looks) + " looks until its interval excludes " +
-              FormatDouble(config_.settings.threshold) +
+  bound.how = "a budget of " + std::to_string(config_.settings.budget) +
+              " trials in all per target, " + std::to_string(config_.settings.start) +
+              " per cell at the first look, then up to " + std::to_string(config_.settings.looks) +
+              " looks until its interval excludes " + FormatDouble(config_.settings.threshold) +
               " or the budget is spent; time by the cost model with the budget spread evenly "
               "over the cells (at most every trial at the costliest cell)";
   return bound;
@@ -121,7 +125,8 @@ std::string PrecisionSource::What() const {
     return "exponent of " + n + "(" + c.baseline + ")/" + n + "(other)" + over;
   if (c.target == "share") return "sample share " + n + "(model)/" + n + "(" + c.baseline + ")";
   if (c.target == "accuracy") return "mean test accuracy";
-  if (c.target == "accuracy_slope") return "slope of the mean test accuracy over log " + OverText(c);
+  if (c.target == "accuracy_slope")
+    return "slope of the mean test accuracy over log " + OverText(c);
   if (c.target == "rate") return "mean " + c.metric;
   return "mean test accuracy of the model minus " + c.baseline + "'s";
 }
@@ -129,8 +134,8 @@ std::string PrecisionSource::What() const {
 std::string PrecisionSource::Describe() const {
   return std::string("precision target") + (targets_.size() == 1 ? "" : "s") + " (" +
          std::to_string(targets_.size()) + "): " + What() +
-         (config_.side == Side::kBelow ? ", claimed below" : "") +
-         ", threshold " + FormatDouble(config_.settings.threshold) + ", alpha " +
+         (config_.side == Side::kBelow ? ", claimed below" : "") + ", threshold " +
+         FormatDouble(config_.settings.threshold) + ", alpha " +
          FormatDouble(config_.settings.alpha) + ", budget " +
          std::to_string(config_.settings.budget) + " trials" +
          (config_.budget_hours > 0
@@ -164,7 +169,9 @@ std::string PrecisionSource::Summary() const {
     // What the verdict means for the claim on its side (the one rule's names).
     const Verdict v = t.target.verdict();
     if (v == Verdict::kAbove || v == Verdict::kBelow)
-      out << " (claim " << ((v == Verdict::kAbove) == (config_.side == Side::kAbove) ? "shown" : "excluded") << ")";
+      out << " (claim "
+          << ((v == Verdict::kAbove) == (config_.side == Side::kAbove) ? "shown" : "excluded")
+          << ")";
     if (t.target.verdict() == Verdict::kUndecided) out << " at budget " << config_.settings.budget;
     if (t.target.verdict() == Verdict::kWithin)
       out << " " << FormatDouble(config_.settings.half_width) << " either side of the threshold";

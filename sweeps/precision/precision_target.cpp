@@ -244,8 +244,7 @@ std::vector<int> PrecisionTarget::SpendByCost(const std::vector<double>& part,
   }
   double left = total * mean - spent;
   double even = settings_.uniform_share * left;
-  for (bool added = true; added;) {  // the uniform share: fewest trials first
-    added = false;
+  while (true) {  // the uniform share: fewest trials first, while a trial fits
     size_t best = units;
     for (size_t u = 0; u < units; ++u)
       if (cost[u] <= even && (best == units || plan[u] < plan[best])) best = u;
@@ -253,7 +252,6 @@ std::vector<int> PrecisionTarget::SpendByCost(const std::vector<double>& part,
     ++plan[best];
     even -= cost[best];
     left -= cost[best];
-    added = true;
   }
   while (true) {
     size_t best = units;
@@ -261,8 +259,7 @@ std::vector<int> PrecisionTarget::SpendByCost(const std::vector<double>& part,
     for (size_t u = 0; u < units; ++u) {
       if (cost[u] > left) continue;
       const double t = had[u], p = plan[u];
-      const double gain =
-          part[u] >= kInf ? kInf : part[u] * t * (1 / p - 1 / (p + 1)) / cost[u];
+      const double gain = part[u] >= kInf ? kInf : part[u] * t * (1 / p - 1 / (p + 1)) / cost[u];
       if (gain > best_gain || (gain == best_gain && plan[u] < plan[best])) {
         best = u;
         best_gain = gain;

@@ -139,15 +139,15 @@ TargetStatistic NStarShare(const std::vector<CurveCell>& cells, const CurveSetti
   for (const Curve& c : sides)
     if (c.N.size() < 2 || c.N.front() == c.N.back())
       throw std::invalid_argument("NStarShare: each model needs a curve of at least two N");
-  return [sides0 = sides[0], sides1 = sides[1],
-          settings](const std::vector<CellSample>& s) -> double {
-    auto n_star = [&](const Curve& c) {
-      return settings.reading == CurveReading::kSuccess
-                 ? SuccessNStar(c, s, settings.threshold)
-                 : AccuracyNStar(c, s, settings.target_accuracy);
-    };
-    return n_star(sides1) / n_star(sides0);
-  };
+  return
+      [sides0 = sides[0], sides1 = sides[1], settings](const std::vector<CellSample>& s) -> double {
+        auto n_star = [&](const Curve& c) {
+          return settings.reading == CurveReading::kSuccess
+                     ? SuccessNStar(c, s, settings.threshold)
+                     : AccuracyNStar(c, s, settings.target_accuracy);
+        };
+        return n_star(sides1) / n_star(sides0);
+      };
 }
 
 TargetStatistic NStarExponent(const std::vector<CurveCell>& cells, const CurveSettings& settings) {

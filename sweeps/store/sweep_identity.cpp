@@ -223,9 +223,8 @@ std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown
   // A source deciding round by round (precision, adaptive) has a budget over all its cells, not
   // a count per cell: said as a total (issue 41), beside the per-cell count the file held.
   if (grown.trials != held.trials)
-    add(by_rounds ? "trials decided round by round: a budget of " +
-                        std::to_string(grown.trials) + " trials in all (" +
-                        std::to_string(held.trials) + " per cell held)"
+    add(by_rounds ? "trials decided round by round: a budget of " + std::to_string(grown.trials) +
+                        " trials in all (" + std::to_string(held.trials) + " per cell held)"
                   : "trials per cell " + std::to_string(held.trials) + " -> " +
                         std::to_string(grown.trials));
   const std::vector<std::string> added = CellsOnlyIn(grown, held);

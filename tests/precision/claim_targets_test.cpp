@@ -63,8 +63,8 @@ std::vector<CellParams> Grid(const std::vector<std::string>& kinds, const std::v
   for (const std::string& kind : kinds)
     for (int n : ns)
       for (int N : Ns) {
-        CellParams p = {{"data.n", std::to_string(n)}, {"model.kind", kind},
-                        {"N", std::to_string(N)}};
+        CellParams p = {
+            {"data.n", std::to_string(n)}, {"model.kind", kind}, {"N", std::to_string(N)}};
         if (kind != "cnn") p["model.l"] = "4";
         cells.push_back(p);
       }
@@ -84,8 +84,11 @@ TEST_CASE("Each new statistic reaches the verdict its rows' truth implies", "[pr
             [](const CellParams&, double z) { return 0.9 + 0.05 * z; }) == Verdict::kAbove);
   // A router hit rate of 0.3 (sd 0.1), claimed below 0.5: below.
   CHECK(Run(Grid({"separate"}, {100}),
-            Config({{"target", "rate"}, {"metric", "router_hit"}, {"threshold", "0.5"},
-                    {"side", "below"}, {"budget", "200"}}),
+            Config({{"target", "rate"},
+                    {"metric", "router_hit"},
+                    {"threshold", "0.5"},
+                    {"side", "below"},
+                    {"budget", "200"}}),
             [](const CellParams&, double z) { return 0.3 + 0.1 * z; }) == Verdict::kBelow);
   // separate 0.85 against the CNN's 0.80 at one N (paired): a difference above 0.
   CHECK(Run(Grid({"separate", "cnn"}, {100}),
@@ -95,15 +98,22 @@ TEST_CASE("Each new statistic reaches the verdict its rows' truth implies", "[pr
             }) == Verdict::kAbove);
   // accuracy 0.7 + 0.05 log n at one N: slope 0.05 over log n, not above 0.2.
   CHECK(Run(Grid({"separate"}, {100}, {4, 8, 16, 32}),
-            Config({{"target", "accuracy_slope"}, {"over", "n"}, {"threshold", "0.2"},
-                    {"side", "below"}, {"budget", "400"}}),
+            Config({{"target", "accuracy_slope"},
+                    {"over", "n"},
+                    {"threshold", "0.2"},
+                    {"side", "below"},
+                    {"budget", "400"}}),
             [](const CellParams& p, double z) {
               return 0.7 + 0.05 * std::log(Num(p, "data.n")) + 0.03 * z;
             }) == Verdict::kBelow);
   // separate reaches each accuracy at half the CNN's N: share 0.5, below 1 (claim (a)).
   CHECK(Run(Grid({"separate", "cnn"}, {25, 50, 100, 200, 400, 800}),
-            Config({{"target", "share"}, {"reading", "mean_accuracy"}, {"target_accuracy", "0.9"},
-                    {"threshold", "1"}, {"side", "below"}, {"budget", "1200"}}),
+            Config({{"target", "share"},
+                    {"reading", "mean_accuracy"},
+                    {"target_accuracy", "0.9"},
+                    {"threshold", "1"},
+                    {"side", "below"},
+                    {"budget", "1200"}}),
             [](const CellParams& p, double z) {
               const double half = p.at("model.kind") == "cnn" ? 200 : 100;
               return 0.5 + 0.49 / (1 + std::exp(-2 * std::log(Num(p, "N") / half))) + 0.02 * z;
@@ -137,7 +147,8 @@ TEST_CASE("At the threshold, the new statistics keep the error rate under the lo
   // at about alpha (0.048 here): Bonferroni over looks is tight for a plain mean.
   for (NullScenario scenario :
        {NullScenario::kAccuracyDifference, NullScenario::kAccuracySlope, NullScenario::kShare}) {
-    const SimulationTally t = SimulateAtThreshold(scenario, s, scenario == NullScenario::kShare ? 300 : 1000, 4);
+    const SimulationTally t =
+        SimulateAtThreshold(scenario, s, scenario == NullScenario::kShare ? 300 : 1000, 4);
     INFO(ScenarioName(scenario) << ": wrong " << t.Wrong());
     CHECK(t.Wrong() <= s.alpha + 0.014);
   }
@@ -146,7 +157,8 @@ TEST_CASE("At the threshold, the new statistics keep the error rate under the lo
   CHECK(naive.Wrong() > 3 * s.alpha);
 }
 
-TEST_CASE("A rate target runs through pmoe-sweep on the router's hit rate", "[precision][claims][cli]") {
+TEST_CASE("A rate target runs through pmoe-sweep on the router's hit rate",
+          "[precision][claims][cli]") {
   const std::string dir = test::FreshDirectory("precision_rate");
   std::ofstream(dir + "/rate.ini")
       << "name = rate\nseed = 7\nN_test = 300\nN = 60\n[model]\nkind = separate\nepochs = 20\n"

@@ -10,9 +10,9 @@
 #include "pmoe/precision/looks_table.hpp"
 #include "pmoe/precision/precision_simulation.hpp"
 #include "pmoe/precision/precision_source.hpp"
+#include "pmoe/precision/target_statistics.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
-#include "pmoe/precision/target_statistics.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
@@ -86,9 +86,10 @@ TEST_CASE("Cost-aware plans replay identically from the stored rows, whole or re
   }
 }
 
-TEST_CASE("On cells 50 times apart in cost, allocation = cost reaches the even allocation's "
-          "verdict for less CPU",
-          "[precision][cost][simulation]") {
+TEST_CASE(
+    "On cells 50 times apart in cost, allocation = cost reaches the even allocation's "
+    "verdict for less CPU",
+    "[precision][cost][simulation]") {
   PrecisionSettings s;
   s.budget = 400;
   s.looks = 5;
@@ -115,7 +116,8 @@ TEST_CASE("A sweep with allocation = cost gives the same rows and looks at 1 and
   std::string looks;
   for (const char* threads : {"1", "2"}) {
     const std::string out = dir + "/t" + threads + ".h5";
-    const auto r = test::RunCommand(Sweep("run " + config + " --threads " + threads + " --out " + out));
+    const auto r =
+        test::RunCommand(Sweep("run " + config + " --threads " + threads + " --out " + out));
     INFO(r.out << r.err);
     REQUIRE(r.status == 0);
     const ResultContents file = ReadResultFile(out);

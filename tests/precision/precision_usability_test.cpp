@@ -41,7 +41,8 @@ const char* kGrid =
 
 }  // namespace
 
-TEST_CASE("over and where take every short name pmoe-analyze --over takes", "[precision][usability]") {
+TEST_CASE("over and where take every short name pmoe-analyze --over takes",
+          "[precision][usability]") {
   for (const std::string name : {"n", "l", "k", "m", "d", "p"}) {
     PrecisionConfig c;
     SetPrecisionKey("f.ini", "over", name, c);  // the one table: AxisName
@@ -58,7 +59,8 @@ TEST_CASE("A target over several model kinds names its model or is refused with 
           "[precision][usability]") {
   const auto cells = KindsCells();
   CHECK_THROWS_WITH(LayoutTargets(cells, Config("exponent", "n"), "f.ini"),
-                    Catch::Contains("f.ini") && Catch::Contains("3 model kinds (cnn, joint, separate)") &&
+                    Catch::Contains("f.ini") &&
+                        Catch::Contains("3 model kinds (cnn, joint, separate)") &&
                         Catch::Contains("model = KIND"));
   CHECK_THROWS_WITH(LayoutTargets(cells, Config("ratio_exponent", "n"), "f.ini"),
                     Catch::Contains("2 model kinds (joint, separate)"));
@@ -83,20 +85,22 @@ TEST_CASE("A where that empties a side of a ratio says so", "[precision][usabili
   PrecisionConfig c = Config("ratio_exponent", "n");
   SetPrecisionKey("f.ini", "model", "separate", c);
   SetPrecisionKey("f.ini", "where", "kind=cnn", c);
-  CHECK_THROWS_WITH(LayoutTargets(KindsCells(), c, "f.ini"),
-                    Catch::Contains("where = model.kind=cnn") &&
-                        Catch::Contains("of the model compared"));
+  CHECK_THROWS_WITH(
+      LayoutTargets(KindsCells(), c, "f.ini"),
+      Catch::Contains("where = model.kind=cnn") && Catch::Contains("of the model compared"));
   SetPrecisionKey("f.ini", "where", "kind=separate", c);
   CHECK_THROWS_WITH(LayoutTargets(KindsCells(), c, "f.ini"),
                     Catch::Contains("where = model.kind=separate") &&
                         Catch::Contains("leaves no cnn cell: the baseline's side is empty"));
 }
 
-TEST_CASE("plan states the budget as a total, the test sets held and the cost model's time; "
-          "a budget below the first look exits 2 naming the file",
-          "[precision][usability][cli]") {
+TEST_CASE(
+    "plan states the budget as a total, the test sets held and the cost model's time, and "
+    "a budget below the first look exits 2 naming the file",
+    "[precision][usability][cli]") {
   const std::string dir = test::FreshDirectory("precision_usability");
-  std::ofstream(dir + "/p.ini") << "name = p\n" << kGrid
+  std::ofstream(dir + "/p.ini") << "name = p\n"
+                                << kGrid
                                 << "[precision]\ntarget = exponent\nmodel = separate\nover = n\n"
                                    "threshold = 0\nbudget = 400\nstart = 2\nlooks = 3\n";
   const auto plan = test::RunCommand(Sweep("plan " + dir + "/p.ini --threads 2"));
@@ -104,18 +108,20 @@ TEST_CASE("plan states the budget as a total, the test sets held and the cost mo
   CHECK_THAT(plan.out, Catch::Contains("400 trials in all"));
   // 3 data (n = 8, 16, 32) x 400 / 12 cells = 34 trial indices each, not one set per trial.
   CHECK_THAT(plan.out, Catch::Contains("102 distinct test sets"));
-  std::ofstream(dir + "/small.ini") << "name = small\n" << kGrid
+  std::ofstream(dir + "/small.ini") << "name = small\n"
+                                    << kGrid
                                     << "[precision]\ntarget = exponent\nmodel = separate\n"
                                        "over = n\nbudget = 10\nstart = 2\n";
   for (const char* command : {"plan", "run"}) {
-    const auto r = test::RunCommand(Sweep(std::string(command) + " " + dir + "/small.ini --out " +
-                                          dir + "/small.h5"));
+    const auto r = test::RunCommand(
+        Sweep(std::string(command) + " " + dir + "/small.ini --out " + dir + "/small.h5"));
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains(dir + "/small.ini") &&
                           Catch::Contains("must be at least start * cells = 24"));
   }
-  std::ofstream(dir + "/pooled.ini") << "name = pooled\n" << kGrid
-                                     << "[precision]\ntarget = exponent\nover = n\nbudget = 400\n";
+  std::ofstream(dir + "/pooled.ini")
+      << "name = pooled\n"
+      << kGrid << "[precision]\ntarget = exponent\nover = n\nbudget = 400\n";
   const auto pooled = test::RunCommand(Sweep("plan " + dir + "/pooled.ini"));
   CHECK(pooled.status == 2);
   CHECK_THAT(pooled.err, Catch::Contains("2 model kinds (cnn, separate)"));
@@ -124,7 +130,8 @@ TEST_CASE("plan states the budget as a total, the test sets held and the cost mo
 TEST_CASE("budget = 2.5h is converted to trials by the cost model and recorded",
           "[precision][usability][cost][cli]") {
   const std::string dir = test::FreshDirectory("precision_hours");
-  std::ofstream(dir + "/h.ini") << "name = h\n" << kGrid
+  std::ofstream(dir + "/h.ini") << "name = h\n"
+                                << kGrid
                                 << "[precision]\ntarget = exponent\nmodel = separate\nover = n\n"
                                    "threshold = 0\nbudget = 0.001h\nstart = 2\nlooks = 3\n";
   const auto plan = test::RunCommand(Sweep("plan " + dir + "/h.ini --json"));

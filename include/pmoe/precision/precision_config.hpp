@@ -63,8 +63,8 @@ struct PrecisionConfig {
   std::vector<std::string> over;  // one parameter, or numerator and denominator (dotted)
   std::vector<std::pair<std::string, std::string>> where;  // dotted parameter, value
   double budget_hours = 0;  // > 0: budget given in CPU-hours (settings.budget set from it)
-  std::string model;  // the model kind of the exponent (or the ratio's denominator); "": the one
-  CurveSettings curve;         // reading, success_threshold, target_accuracy
+  std::string model;    // the model kind of the exponent (or the ratio's denominator); "": the one
+  CurveSettings curve;  // reading, success_threshold, target_accuracy
   PrecisionSettings settings;  // threshold, alpha, budget, start, looks, bootstrap
 };
 

@@ -21,8 +21,8 @@ enum class NullScenario {
   kAccuracySlope,       // 4 cells at x = 1..8, accuracies 0.8 + 0.05 normal: slope over log x 0
   kShare,               // two models with one accuracy curve over N (N_acc at 0.9 alike):
                         // the sample share is 1 (the threshold of this scenario)
-  kCostlySlope,     // not a null: lognormal-slope with a true slope of 0.3 and cells at x = 1
-                    // and 4 costing 50 times the others (allocation = cost against even)
+  kCostlySlope,         // not a null: lognormal-slope with a true slope of 0.3 and cells at x = 1
+                        // and 4 costing 50 times the others (allocation = cost against even)
 };
 const char* ScenarioName(NullScenario scenario);
 // Throws std::invalid_argument listing the names when `name` is none of them.
@@ -36,8 +36,9 @@ struct SimulationTally {
   double Wrong() const { return double(above + below) / runs; }
 };
 
-// Runs the procedure `runs` times on the scenario (threshold: the true value, 0 or the share's 1). The settings'
-// budget, looks, start, alpha, bootstrap and naive apply; its threshold and seed are set per run.
+// Runs the procedure `runs` times on the scenario (threshold: the true value, 0 or the share's 1).
+// The settings' budget, looks, start, alpha, bootstrap and naive apply; its threshold and seed are
+// set per run.
 SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings settings, int runs,
                                     uint64_t seed);
 

@@ -46,14 +46,14 @@ Verdict VerdictOf(double estimate, double lo, double hi, double threshold, doubl
                   bool last, Side side = Side::kAbove);
 
 struct PrecisionSettings {
-  double threshold = 0;   // the value the interval must exclude
+  double threshold = 0;      // the value the interval must exclude
   Side side = Side::kAbove;  // the claimed side of the threshold (precision.side)
-  double half_width = 0;  // > 0: also stop once the interval is this narrow (each side)
-  double alpha = 0.05;    // P(any wrong decision, either side, over all looks) at most
-  int budget = 0;         // total trials over all cells at most
-  int start = 4;          // trials per cell at the first look
-  int looks = 6;          // looks at most, geometric in total trials, the last at the budget
-  int bootstrap = 1000;   // replicates of the deciding interval per look
+  double half_width = 0;     // > 0: also stop once the interval is this narrow (each side)
+  double alpha = 0.05;       // P(any wrong decision, either side, over all looks) at most
+  int budget = 0;            // total trials over all cells at most
+  int start = 4;             // trials per cell at the first look
+  int looks = 6;             // looks at most, geometric in total trials, the last at the budget
+  int bootstrap = 1000;      // replicates of the deciding interval per look
   int allocation_bootstrap = 200;  // replicates per cell for the allocation
   double uniform_share = 0.25;     // of each round's trials spread evenly over the cells
   uint64_t seed = 1;               // of the bootstraps (never of the trials)
