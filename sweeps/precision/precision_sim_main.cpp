@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
         "mean trials %.1f, mean cost %.1f\n",
         t.runs, t.above, double(t.above) / t.runs, t.below, double(t.below) / t.runs, t.Wrong(),
         t.undecided, t.mean_trials, t.mean_cost);
+    if (scenario == "costly-slope")  // its truth lies above the threshold: above is right
+      std::printf("(not a null: the truth is above, so \"wrong\" counts the decisions)\n");
     std::printf("wrong decisions by look:");
     for (size_t k = 0; k < t.wrong_at.size(); ++k) std::printf(" %d", t.wrong_at[k]);
     std::printf("\n");
