@@ -107,6 +107,49 @@ TargetStatistic MeanDifference(size_t a, size_t b) {
   };
 }
 
+TargetStatistic CellMean(size_t c) {
+  return [c](const std::vector<CellSample>& cells) { return WeightedMean(cells[c]); };
+}
+
+TargetStatistic MeanSlope(std::vector<double> x) {
+  return [x = std::move(x)](const std::vector<CellSample>& cells) -> double {
+    std::vector<double> lx, y;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      const double mean = WeightedMean(cells[c]);
+      if (std::isnan(mean)) continue;
+      lx.push_back(x[c]);
+      y.push_back(mean);
+    }
+    return LogSlope(lx, y);
+  };
+}
+
+TargetStatistic NStarShare(const std::vector<CurveCell>& cells, const CurveSettings& settings) {
+  Curve sides[2];
+  std::vector<size_t> order(cells.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return cells[a].N < cells[b].N; });
+  for (size_t i : order) {
+    if (cells[i].axis != cells[order.front()].axis)
+      throw std::invalid_argument("NStarShare: the cells span several axis values");
+    sides[cells[i].side == 0 ? 0 : 1].cells.push_back(i);
+    sides[cells[i].side == 0 ? 0 : 1].N.push_back(cells[i].N);
+  }
+  for (const Curve& c : sides)
+    if (c.N.size() < 2 || c.N.front() == c.N.back())
+      throw std::invalid_argument("NStarShare: each model needs a curve of at least two N");
+  return
+      [sides0 = sides[0], sides1 = sides[1], settings](const std::vector<CellSample>& s) -> double {
+        auto n_star = [&](const Curve& c) {
+          return settings.reading == CurveReading::kSuccess
+                     ? SuccessNStar(c, s, settings.threshold)
+                     : AccuracyNStar(c, s, settings.target_accuracy);
+        };
+        return n_star(sides1) / n_star(sides0);
+      };
+}
+
 TargetStatistic NStarExponent(const std::vector<CurveCell>& cells, const CurveSettings& settings) {
   std::map<std::pair<int, double>, Curve> curves;  // by (side, axis)
   std::vector<size_t> order(cells.size());
