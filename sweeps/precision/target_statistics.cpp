@@ -60,27 +60,25 @@ double SuccessNStar(const Curve& curve, const std::vector<CellSample>& s, double
   return n >= curve.N.front() && n <= curve.N.back() ? n : NAN;
 }
 
-// N_acc as pmoe-analyze reads it: where the monotone (isotonic) fit of the weighted mean accuracy
-// over N reaches the target, interpolated in log N from the N before it; NaN when reached at the
-// smallest N or never.
+// N_acc as numerics version 7 records it in precision looks: the first N whose weighted mean
+// accuracy reaches the target, interpolated in log N from the N before it; NaN when reached at
+// the smallest N or never. pmoe-analyze reads N_acc off a monotone (isotonic) fit instead, which
+// agrees wherever the mean-accuracy curve does not dip after its first crossing. The precision
+// targets keep the first crossing because it decides which trials a look asks for: changing it
+// would move the looks of every recorded precision file (their replay, resume and growth). It
+// moves to the monotone fit with the next numerics version, when those files are regenerated.
 double AccuracyNStar(const Curve& curve, const std::vector<CellSample>& s, double target) {
-  std::vector<double> N, mean, weight;
+  double previous_N = NAN, previous_mean = NAN;
   for (size_t i = 0; i < curve.cells.size(); ++i) {
-    const CellSample& c = s[curve.cells[i]];
-    double count = 0;
-    for (size_t t = 0; t < c.values.size(); ++t)
-      if (c.weights[t] > 0 && std::isfinite(c.values[t])) count += c.weights[t];
-    if (count == 0) continue;
-    N.push_back(curve.N[i]);
-    mean.push_back(WeightedMean(c));
-    weight.push_back(count);
-  }
-  const std::vector<double> fit = IsotonicIncreasing(mean, weight);
-  for (size_t i = 0; i < fit.size(); ++i) {
-    if (fit[i] < target) continue;
-    if (i == 0) return NAN;
-    const double f = (target - fit[i - 1]) / (fit[i] - fit[i - 1]);
-    return std::exp(std::log(N[i - 1]) + f * (std::log(N[i]) - std::log(N[i - 1])));
+    const double mean = WeightedMean(s[curve.cells[i]]);
+    if (std::isnan(mean)) continue;
+    if (mean >= target) {
+      if (std::isnan(previous_N)) return NAN;
+      const double f = (target - previous_mean) / (mean - previous_mean);
+      return std::exp(std::log(previous_N) + f * (std::log(curve.N[i]) - std::log(previous_N)));
+    }
+    previous_N = curve.N[i];
+    previous_mean = mean;
   }
   return NAN;
 }
