@@ -43,6 +43,10 @@ struct SlurmJob {
   std::vector<std::string> extra;  // the user's own #SBATCH lines (partition, account, ...)
   std::vector<std::string> setup;  // the user's shell lines run before pmoe-sweep (modules)
   std::string generated_by;        // the command line
+  // A precision config's look chain (issue 41): each array runs one look's pairs spread over
+  // all K shards (`look-shard`), and decide.sbatch after it merges, decides the look and
+  // submits the next look's array and decide job, until every target is decided.
+  bool looks = false;
 };
 
 // Refuses (ConfigError, naming it) any path or value of the job that cannot be quoted.
@@ -52,6 +56,9 @@ void CheckJob(const SlurmJob& job);
 std::string SlurmDir(const std::string& out);
 std::string ArrayScriptPath(const std::string& out);  // SlurmDir(out) + "/array.sbatch"
 std::string MergeScriptPath(const std::string& out);  // SlurmDir(out) + "/merge.sbatch"
+std::string DecideScriptPath(const std::string& out);  // SlurmDir(out) + "/decide.sbatch"
+// The job chained after the array: decide.sbatch for a look chain, merge.sbatch otherwise.
+std::string AfterScriptPath(const SlurmJob& job);
 // SlurmDir(out) + "/logs/shard-I.state": one line the array task writes about shard I:
 // "started" when it begins, then "exit S" (pmoe-sweep's exit status), "bad-input" (exit 2),
 // "wrong-cpu" (exit 4), "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry`
@@ -70,6 +77,9 @@ std::string StateAdvice(const std::string& state);
 
 std::string ArrayScript(const SlurmJob& job);
 std::string MergeScript(const SlurmJob& job);
+// The decide job of a look chain: `pmoe-sweep look-decide`, which merges the look's shards,
+// decides it and submits the next look (or resubmits failed shards, at most job.retries times).
+std::string DecideScript(const SlurmJob& job);
 
 // Runs one sbatch command line and returns the job id it printed (or, for a printed command,
 // the shell variable that will hold it).

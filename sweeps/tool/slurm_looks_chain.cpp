@@ -1,0 +1,139 @@
+// The look chain's state and submissions: the merged file's rows (what the looks so far hold),
+// the job read back from the array script, and `missing` inside the chain.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "pmoe/core/errors.hpp"
+#include "pmoe/io/file_kind.hpp"
+#include "pmoe/sweep/run/look_shards.hpp"
+#include "pmoe/sweep/store/result_file.hpp"
+#include "slurm_cluster.hpp"
+#include "slurm_looks.hpp"
+#include "sweep_state.hpp"
+
+namespace pmoe {
+namespace {
+
+// One sbatch: its job id, or ConfigError with what sbatch said.
+std::string Sbatch(const std::string& command) {
+  bool ok = false;
+  const std::string out = RunCommand(command, &ok, true);
+  if (!ok) throw ConfigError("look chain: \"" + command + "\" failed: " + out);
+  return out.substr(0, out.find_first_of(";\n"));
+}
+
+// What shard I holds of its part of the look (its file and journal), and that part's size.
+std::pair<size_t, size_t> ShareHeld(const SweepSetup& whole, const std::vector<WorkItem>& look,
+                                    int i, int shards) {
+  const std::vector<WorkItem> share = LookShare(look, i, shards);
+  const std::string path = LookShardPath(whole.merged_path, i, shards);
+  if (!std::filesystem::exists(path) && !std::filesystem::exists(path + ".journal"))
+    return {0, share.size()};
+  const SweepState state = ReadSweepState(path);
+  size_t held = 0;
+  for (const WorkItem& item : share) held += state.held.count({whole.cells[item.cell].id, item.trial});
+  return {held, share.size()};
+}
+
+}  // namespace
+
+StoredRows MergedLookRows(const SweepSetup& whole) {
+  StoredRows rows;
+  if (!std::filesystem::exists(whole.merged_path)) return rows;
+  const ResultContents contents = ReadResultFile(whole.merged_path);
+  const std::string diff = DescribeDifference(IdentityOf(contents), whole.identity,
+                                              whole.merged_path, whole.config.path, true);
+  if (!diff.empty())
+    throw ConfigError(whole.merged_path + " holds another sweep than " + whole.config.path +
+                      ": " + diff + " (move it away, or give another --out)");
+  rows.Insert(contents.rows);
+  return rows;
+}
+
+bool IsLookChain(const std::string& merged, int shards) {
+  const std::string decide = ReadOptionalText(DecideScriptPath(merged), "the decide script");
+  return decide.find(" look-decide ") != std::string::npos &&
+         decide.find(" --shards " + std::to_string(shards) + " ") != std::string::npos;
+}
+
+SlurmJob ChainJob(const std::string& merged, int shards) {
+  SlurmJob job;
+  job.out = merged;
+  job.shards = shards;
+  job.looks = true;
+  job.workdir = std::filesystem::current_path().string();
+  const std::string script = ReadOptionalText(ArrayScriptPath(merged), "the array script");
+  const std::string key = "\n# pmoe-sweep array: shards=" + std::to_string(shards) + " chunk=";
+  const size_t at = script.find(key);
+  if (at == std::string::npos)
+    throw ConfigError(ArrayScriptPath(merged) + ": not the array script of " +
+                      std::to_string(shards) + " shards (write it again with pmoe-sweep slurm)");
+  std::istringstream rest(script.substr(at + key.size()));
+  std::string retries;
+  rest >> job.chunk >> retries;
+  job.retries = retries.rfind("retries=", 0) == 0 ? std::atoi(retries.c_str() + 8) : 0;
+  job.throttle = ScriptThrottle(script);
+  return job;
+}
+
+std::string SubmitLook(const SlurmJob& job, const std::vector<int>& shards, const std::string& more,
+                       int retry) {
+  std::string ids, after;
+  for (const std::string& id : SubmitChunks(job, shards, more, Sbatch)) {
+    ids += (ids.empty() ? "" : ",") + id;
+    after += ":" + id;
+  }
+  // PMOE_RETRY set explicitly: a decide job submitting the next look passes on its environment.
+  // No shard to wait for (the look's shards are complete but undecided): the decide job alone.
+  const std::string dependency = after.empty() ? "" : " --dependency=afterany" + after;
+  const std::string decide = Sbatch("sbatch --parsable" + dependency +
+                                    " --export=ALL,PMOE_RETRY=" + std::to_string(retry) + " " +
+                                    ShellQuote(DecideScriptPath(job.out)));
+  return "array " + ids + ", decide job " + decide;
+}
+
+int LookMissing(const std::string& config, const std::string& out, int shards, bool resubmit,
+                const std::string& tool) {
+  const SweepSetup whole = PrepareSweep(config, out, {});
+  const std::vector<WorkItem> look = CurrentLook(whole, MergedLookRows(whole));
+  if (look.empty() && std::filesystem::exists(whole.merged_path)) {
+    std::cout << "the merged file " << whole.merged_path
+              << " holds every look: every target is decided or out of budget\n";
+    return 0;
+  }
+  SlurmQueue queue = QueuedShards(JobTag(std::filesystem::absolute(whole.merged_path).string()));
+  std::vector<int> lacking, active;
+  for (int i = 1; i <= shards; ++i) {
+    const auto [held, size] = ShareHeld(whole, look, i, shards);
+    std::cout << "shard " << i << "/" << shards << " "
+              << LookShardPath(whole.merged_path, i, shards) << ": " << held << " of " << size
+              << " trials of the current look";
+    if (queue.state.count(i)) {
+      std::cout << "; in Slurm: task " << queue.job[i] << " " << queue.state[i];
+      active.push_back(i);
+    } else if (held < size) {
+      lacking.push_back(i);
+    }
+    std::cout << "\n";
+  }
+  if (!queue.merge_job.empty())
+    std::cout << "decide job " << queue.merge_job << " " << queue.merge_state << "\n";
+  if (!active.empty() || !queue.merge_job.empty()) {
+    std::cout << "\nthe chain is running; wait for it (pmoe-sweep watch, squeue --me)\n";
+    return 1;
+  }
+  SlurmJob job = ChainJob(whole.merged_path, shards);
+  if (resubmit) {
+    std::cout << "resubmitted: " << SubmitLook(job, lacking, "", 0) << "\n";
+    return 1;
+  }
+  std::cout << "\nthe chain stopped at a look of " << look.size() << " trials; "
+            << (lacking.empty() ? "its shards are complete: decide it" : "finish it")
+            << " and go on with:\n  "
+            << ShellCommand({tool, "missing", config, "--shards", std::to_string(shards)})
+            << (out.empty() ? "" : " --out " + ShellQuote(out)) << " --resubmit\n";
+  return 1;
+}
+
+}  // namespace pmoe
