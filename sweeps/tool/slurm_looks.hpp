@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "pmoe/cli/command.hpp"
 #include "pmoe/sweep/run/sweep_setup.hpp"
@@ -20,6 +22,10 @@ int RunLookDecideCommand(const cli::Parsed& args, const std::string& command_lin
 // The rows of the merged file when it holds this sweep (none when there is no file); a file of
 // another sweep is a ConfigError naming it.
 StoredRows MergedLookRows(const SweepSetup& whole);
+
+// Per shard: the trials its file and journal hold of its part of the current look, and that
+// part's size (what `watch` and `missing` show inside the chain).
+std::vector<std::pair<size_t, size_t>> LookProgress(const SweepSetup& whole, int shards);
 
 // Whether `pmoe-sweep slurm` wrote a look chain for this merged file and K (decide.sbatch of K).
 bool IsLookChain(const std::string& merged, int shards);

@@ -23,19 +23,6 @@ std::string Sbatch(const std::string& command) {
   return out.substr(0, out.find_first_of(";\n"));
 }
 
-// What shard I holds of its part of the look (its file and journal), and that part's size.
-std::pair<size_t, size_t> ShareHeld(const SweepSetup& whole, const std::vector<WorkItem>& look,
-                                    int i, int shards) {
-  const std::vector<WorkItem> share = LookShare(look, i, shards);
-  const std::string path = LookShardPath(whole.merged_path, i, shards);
-  if (!std::filesystem::exists(path) && !std::filesystem::exists(path + ".journal"))
-    return {0, share.size()};
-  const SweepState state = ReadSweepState(path);
-  size_t held = 0;
-  for (const WorkItem& item : share) held += state.held.count({whole.cells[item.cell].id, item.trial});
-  return {held, share.size()};
-}
-
 }  // namespace
 
 StoredRows MergedLookRows(const SweepSetup& whole) {
@@ -49,6 +36,23 @@ StoredRows MergedLookRows(const SweepSetup& whole) {
                       ": " + diff + " (move it away, or give another --out)");
   rows.Insert(contents.rows);
   return rows;
+}
+
+std::vector<std::pair<size_t, size_t>> LookProgress(const SweepSetup& whole, int shards) {
+  const std::vector<WorkItem> look = CurrentLook(whole, MergedLookRows(whole));
+  std::vector<std::pair<size_t, size_t>> progress;
+  for (int i = 1; i <= shards; ++i) {
+    const std::vector<WorkItem> share = LookShare(look, i, shards);
+    const std::string path = LookShardPath(whole.merged_path, i, shards);
+    size_t held = 0;
+    if (std::filesystem::exists(path) || std::filesystem::exists(path + ".journal")) {
+      const SweepState state = ReadSweepState(path);  // its file and journal
+      for (const WorkItem& item : share)
+        held += state.held.count({whole.cells[item.cell].id, item.trial});
+    }
+    progress.push_back({held, share.size()});
+  }
+  return progress;
 }
 
 bool IsLookChain(const std::string& merged, int shards) {
@@ -96,8 +100,10 @@ std::string SubmitLook(const SlurmJob& job, const std::vector<int>& shards, cons
 int LookMissing(const std::string& config, const std::string& out, int shards, bool resubmit,
                 const std::string& tool) {
   const SweepSetup whole = PrepareSweep(config, out, {});
-  const std::vector<WorkItem> look = CurrentLook(whole, MergedLookRows(whole));
-  if (look.empty() && std::filesystem::exists(whole.merged_path)) {
+  const std::vector<std::pair<size_t, size_t>> progress = LookProgress(whole, shards);
+  size_t look = 0;
+  for (const auto& p : progress) look += p.second;
+  if (look == 0 && std::filesystem::exists(whole.merged_path)) {
     std::cout << "the merged file " << whole.merged_path
               << " holds every look: every target is decided or out of budget\n";
     return 0;
@@ -105,7 +111,7 @@ int LookMissing(const std::string& config, const std::string& out, int shards, b
   SlurmQueue queue = QueuedShards(JobTag(std::filesystem::absolute(whole.merged_path).string()));
   std::vector<int> lacking, active;
   for (int i = 1; i <= shards; ++i) {
-    const auto [held, size] = ShareHeld(whole, look, i, shards);
+    const auto [held, size] = progress[static_cast<size_t>(i - 1)];
     std::cout << "shard " << i << "/" << shards << " "
               << LookShardPath(whole.merged_path, i, shards) << ": " << held << " of " << size
               << " trials of the current look";
@@ -128,7 +134,7 @@ int LookMissing(const std::string& config, const std::string& out, int shards, b
     std::cout << "resubmitted: " << SubmitLook(job, lacking, "", 0) << "\n";
     return 1;
   }
-  std::cout << "\nthe chain stopped at a look of " << look.size() << " trials; "
+  std::cout << "\nthe chain stopped at a look of " << look << " trials; "
             << (lacking.empty() ? "its shards are complete: decide it" : "finish it")
             << " and go on with:\n  "
             << ShellCommand({tool, "missing", config, "--shards", std::to_string(shards)})

@@ -345,7 +345,9 @@ std::string DecideScript(const SlurmJob& job) {
   // Exit 75: failed shards resubmitted with a decide job after them; this one did its part.
   s += "status=$?\nif [ \"$status\" = " + std::to_string(kRetrySubmitted) +
        " ]; then echo retry-submitted > \"$mstate\"; exit 0; fi\n"
-       "if [ \"$status\" != 0 ]; then echo \"exit $status\" > \"$mstate\"; fi\n"
+       // look-decide records its own outcome; a crash leaves "deciding": say how it ended.
+       "if [ \"$status\" != 0 ] && grep -q '^deciding' \"$mstate\"; then\n"
+       "  echo \"exit $status\" > \"$mstate\"\nfi\n"
        "exit \"$status\"\n";
   return s;
 }
