@@ -94,7 +94,7 @@ std::string SubmitLook(const SlurmJob& job, const std::vector<int>& shards, cons
   const std::string decide = Sbatch("sbatch --parsable" + dependency +
                                     " --export=ALL,PMOE_RETRY=" + std::to_string(retry) + " " +
                                     ShellQuote(DecideScriptPath(job.out)));
-  return "array " + ids + ", decide job " + decide;
+  return (ids.empty() ? "no shard lacks trials: " : "array " + ids + ", ") + "decide job " + decide;
 }
 
 int LookMissing(const std::string& config, const std::string& out, int shards, bool resubmit,
