@@ -123,4 +123,32 @@ void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job
         Format(" x margin %.3g", in.margin));
 }
 
+void PlanLookChain(const std::string& config, const std::string& out, int shards,
+                   std::ostream* text, JsonWriter* w) {
+  const SweepSetup whole = PrepareSweep(config, out, {});
+  StoredRows held;
+  held.Insert(HeldRows(whole));
+  const LookShardEstimate e = EstimateLookShards(whole, held, shards);
+  if (w != nullptr) {
+    w->Key("look_chain")
+        .BeginObject()
+        .Field("shards", shards)
+        .Field("looks", e.look_trials.size())
+        .Field("largest_share", e.largest_share)
+        .Field("slowest_share_core_seconds", e.slowest_share_seconds)
+        .Field("total_core_seconds", e.total_core_seconds)
+        .Field("test_sets", e.test_sets)
+        .Field("test_set_bytes", e.test_set_bytes)
+        .EndObject();
+    return;
+  }
+  *text << Format("  on Slurm (slurm --shards %.0f: a look chain, each look's trials over every "
+                  "shard): %.0f looks at most, ",
+                  shards, static_cast<double>(e.look_trials.size()))
+        << Format("a task's largest share %.0f trials, ~%.3g core-minutes by the static model, ",
+                  static_cast<double>(e.largest_share), e.slowest_share_seconds / 60)
+        << Format("%.0f MB of test sets held; %.3g CPU-hours in all\n", e.test_set_bytes / 1e6,
+                  e.total_core_seconds / 3600);
+}
+
 }  // namespace pmoe

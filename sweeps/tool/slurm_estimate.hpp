@@ -4,6 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <ostream>
+#include <string>
+
+#include "pmoe/io/json_writer.hpp"
 
 #include "pmoe/sweep/run/sweep_setup.hpp"
 #include "slurm_scripts.hpp"
@@ -21,5 +25,12 @@ struct EstimateInput {
 // Sets job.time_minutes, mem_mb, test_cache_mb, merge_time_minutes, merge_mem_mb and the notes
 // that say how they were chosen.
 void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job);
+
+// What each array task of `slurm --shards K`'s look chain gets, for `plan --shard I/K` on a
+// [precision] config: the whole sweep's looks (the rows already held in `out` make the current
+// look exact), K ways. A JSON object "look_chain" on `w` when given, else a text line on `text`.
+struct LookShardEstimate;
+void PlanLookChain(const std::string& config, const std::string& out, int shards,
+                   std::ostream* text, JsonWriter* w);
 
 }  // namespace pmoe
