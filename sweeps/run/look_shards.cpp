@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <map>
 #include <tuple>
 
 #include "pmoe/core/param_table.hpp"
@@ -13,18 +13,23 @@
 namespace pmoe {
 namespace {
 
-// The test sets a share holds: one per (data parameters, N_test, trial index), as the test-set
-// cache shares them.
+// The test sets a share holds: the cache keeps a set (one per data parameters, N_test and trial
+// index) only while another trial of the round is still to ask for it, so only the sets that
+// two or more of the share's trials read are held; a set read once lives as long as its trial.
 std::pair<size_t, double> TestSetsOf(const std::vector<WorkItem>& share,
                                      const std::vector<Cell>& cells) {
-  std::set<std::tuple<std::string, int, int>> seen;
-  double bytes = 0;
+  std::map<std::tuple<std::string, int, int>, std::pair<int, double>> uses;
   for (const WorkItem& item : share) {
     const TrialSpec& spec = cells[item.cell].spec;
-    if (seen.insert({CanonicalKey(spec, "data."), spec.N_test, item.trial}).second)
-      bytes += EstimateTestSetBytes(spec);
+    auto& use = uses[{CanonicalKey(spec, "data."), spec.N_test, item.trial}];
+    ++use.first;
+    use.second = EstimateTestSetBytes(spec);
   }
-  return {seen.size(), bytes};
+  size_t held = 0;
+  double bytes = 0;
+  for (const auto& [key, use] : uses)
+    if (use.first >= 2) ++held, bytes += use.second;
+  return {held, bytes};
 }
 
 double CostOf(const std::vector<WorkItem>& items) {
@@ -106,8 +111,9 @@ LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& 
     e.total_core_seconds += cost;
     e.largest_share = std::max(e.largest_share, share);
     e.slowest_share_seconds = std::max(e.slowest_share_seconds, worst * static_cast<double>(share));
-    if (share * largest_set > e.test_set_bytes)
-      e.test_sets = share, e.test_set_bytes = static_cast<double>(share) * largest_set;
+    // Where the trials go is not known yet: at most one held set per two trials of the share.
+    if (share / 2 * largest_set > e.test_set_bytes)
+      e.test_sets = share / 2, e.test_set_bytes = static_cast<double>(share / 2) * largest_set;
   }
   return e;
 }

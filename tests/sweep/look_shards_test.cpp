@@ -44,11 +44,14 @@ TEST_CASE("A one-target config's looks go K ways: per-shard time and test sets o
   CHECK(e.total_core_seconds == Approx(first_cost + (30 + 58) * dearest));
   // What the target-per-shard split asked for: the whole budget on one task.
   CHECK(e.slowest_share_seconds < 120 * dearest / 5);
-  // The test sets of 20 trials at most (a share), not of every trial of the budget.
+  // The test sets the cache holds for a share: those two of its trials read, at most one per
+  // two trials of the last look's share (the first look's shares read trials 0 and 1 only).
   double largest_set = 0;
   for (const Cell& c : whole.cells) largest_set = std::max(largest_set, EstimateTestSetBytes(c.spec));
-  CHECK(e.test_sets == 20);
-  CHECK(e.test_set_bytes == Approx(20 * largest_set));
+  CHECK(e.test_sets == 10);
+  CHECK(e.test_set_bytes == Approx(10 * largest_set));
+  const LookShardEstimate first_only = EstimateLookShards(whole, StoredRows(), 16);
+  CHECK(first_only.look_trials.front() == 32);
 
   // K = 1: one share per look, the whole look.
   const LookShardEstimate one = EstimateLookShards(whole, StoredRows(), 1);

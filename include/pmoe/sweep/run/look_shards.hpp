@@ -49,8 +49,8 @@ struct LookShardEstimate {
   size_t largest_share = 0;         // trials of the largest share of any look
   double slowest_share_seconds = 0;  // core-seconds of the costliest share of any look
   double total_core_seconds = 0;     // every look, every shard
-  size_t test_sets = 0;              // distinct test sets of the share holding the most of them
-  double test_set_bytes = 0;         // their bytes
+  size_t test_sets = 0;      // test sets held (read by 2+ trials of a share), the most of any
+  double test_set_bytes = 0;  // their bytes
 };
 LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& base, int count);
 
