@@ -38,9 +38,10 @@ double CostOf(const std::vector<WorkItem>& items) {
   return cost;
 }
 
-// The exact shares of the current look: their largest, costliest and test sets.
-void AddCurrentLook(const std::vector<WorkItem>& look, const std::vector<Cell>& cells, int count,
-                    LookShardEstimate& e) {
+}  // namespace
+
+void AddLook(const std::vector<WorkItem>& look, const std::vector<Cell>& cells, int count,
+             LookShardEstimate& e) {
   e.look_trials.push_back(look.size());
   e.total_core_seconds += CostOf(look);
   for (int s = 1; s <= count; ++s) {
@@ -51,8 +52,6 @@ void AddCurrentLook(const std::vector<WorkItem>& look, const std::vector<Cell>& 
     if (bytes > e.test_set_bytes) e.test_sets = sets, e.test_set_bytes = bytes;
   }
 }
-
-}  // namespace
 
 std::vector<WorkItem> CurrentLook(const SweepSetup& whole, const StoredRows& base) {
   const std::unique_ptr<WorkSource> source = MakeWorkSource(whole);
@@ -85,7 +84,7 @@ WorkSource::Bound ShareSource::MostWork() const {
 
 LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& base, int count) {
   LookShardEstimate e;
-  AddCurrentLook(CurrentLook(whole, base), whole.cells, count, e);
+  AddLook(CurrentLook(whole, base), whole.cells, count, e);
   // The looks after it: how many trials each adds is fixed (LookTotals); where they go is not.
   PrecisionSource source(whole.cells, *whole.config.precision, {}, whole.config.path);
   source.NextRound(base);

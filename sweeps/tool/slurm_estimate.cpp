@@ -103,6 +103,11 @@ void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job
       in.mem_mb > 0
           ? in.mem_mb
           : static_cast<int>(std::ceil((base_mb + job.test_cache_mb) * in.margin / 100) * 100);
+  job.time_ratio = ratio;
+  job.margin = in.margin;
+  job.base_mb = static_cast<int>(std::ceil(base_mb));
+  job.fixed_time = in.time_minutes > 0;
+  job.fixed_mem = in.mem_mb > 0;
   const double trials = static_cast<double>(work.trials);
   job.merge_mem_mb = static_cast<int>(std::ceil((500 + trials * 2e-3) / 100) * 100);
   job.merge_time_minutes = std::max(10, static_cast<int>(std::ceil(trials / 2e5)));

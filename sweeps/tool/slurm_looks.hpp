@@ -40,6 +40,12 @@ int LookMissing(const std::string& config, const std::string& out, int shards, b
 // retries, throttle) for resubmissions from the decide job or `missing`.
 SlurmJob ChainJob(const std::string& merged, int shards);
 
+// " --time=T --mem=M" for the array of `look`: what its largest share needs by the static model
+// times the pilot's ratio and the margin (as `slurm` computes it), when less than the script's
+// bound; "" for what the user fixed with --time or --mem.
+std::string LookLimits(const SlurmJob& job, const std::vector<WorkItem>& look,
+                       const std::vector<Cell>& cells);
+
 // Submits the array of `shards` (with `more` sbatch options) and a decide job after it whose
 // PMOE_RETRY is `retry`; returns "array IDS, decide job ID".
 std::string SubmitLook(const SlurmJob& job, const std::vector<int>& shards, const std::string& more,

@@ -1,5 +1,9 @@
 // The look chain's state and submissions: the merged file's rows (what the looks so far hold),
 // the job read back from the array script, and `missing` inside the chain.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -8,6 +12,7 @@
 #include "pmoe/io/file_kind.hpp"
 #include "pmoe/sweep/run/look_shards.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
+#include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"
 #include "slurm_looks.hpp"
 #include "sweep_state.hpp"
@@ -78,6 +83,18 @@ SlurmJob ChainJob(const std::string& merged, int shards) {
   rest >> job.chunk >> retries;
   job.retries = retries.rfind("retries=", 0) == 0 ? std::atoi(retries.c_str() + 8) : 0;
   job.throttle = ScriptThrottle(script);
+  const size_t looks = script.find("\n# pmoe-sweep looks: ");
+  if (looks != std::string::npos) {
+    char time[16] = "", mem[16] = "";
+    std::sscanf(script.c_str() + looks,
+                "\n# pmoe-sweep looks: ratio=%lf margin=%lf base_mb=%d time=%15s mem=%15s",
+                &job.time_ratio, &job.margin, &job.base_mb, time, mem);
+    job.fixed_time = std::string(time) != "estimated";
+    job.fixed_mem = std::string(mem) != "estimated";
+  }
+  job.cpus = std::max(1, std::atoi(ScriptDirective(script, "cpus-per-task").c_str()));
+  job.time_minutes = SlurmMinutes(ScriptDirective(script, "time"));
+  job.mem_mb = std::atoi(ScriptDirective(script, "mem").c_str());
   return job;
 }
 
@@ -95,6 +112,23 @@ std::string SubmitLook(const SlurmJob& job, const std::vector<int>& shards, cons
                                     " --export=ALL,PMOE_RETRY=" + std::to_string(retry) + " " +
                                     ShellQuote(DecideScriptPath(job.out)));
   return (ids.empty() ? "no shard lacks trials: " : "array " + ids + ", ") + "decide job " + decide;
+}
+
+std::string LookLimits(const SlurmJob& job, const std::vector<WorkItem>& look,
+                       const std::vector<Cell>& cells) {
+  LookShardEstimate e;
+  AddLook(look, cells, job.shards, e);
+  std::string more;
+  // Never above the script's: that is the bound over every look the chain may run.
+  const double minutes = e.slowest_share_seconds * job.time_ratio / job.cpus / 60;
+  const int time = std::max(5, static_cast<int>(std::ceil(minutes * job.margin + 3)));
+  if (!job.fixed_time && job.time_minutes > 0 && time < job.time_minutes)
+    more += " --time=" + SlurmTime(time);
+  const double test_mb = std::min(1000.0, std::ceil(e.test_set_bytes / 1e6));
+  const int mem = static_cast<int>(std::ceil((job.base_mb + test_mb) * job.margin / 100) * 100);
+  if (!job.fixed_mem && job.base_mb > 0 && mem < job.mem_mb)
+    more += " --mem=" + std::to_string(mem) + "M";
+  return more;
 }
 
 int LookMissing(const std::string& config, const std::string& out, int shards, bool resubmit,

@@ -214,10 +214,11 @@ int RunLookDecideCommand(const cli::Parsed& args, const std::string& command_lin
   }
   std::vector<int> every;
   for (int i = 1; i <= shards; ++i) every.push_back(i);
-  const std::string ids = SubmitLook(job, every, "", 0);
+  const std::string limits = LookLimits(job, next, whole.cells);
+  const std::string ids = SubmitLook(job, every, limits, 0);
   RecordState(whole.merged_path, "look of " + std::to_string(next.size()) + " trials submitted");
-  std::cout << "next look: " << next.size() << " trials over " << shards << " shards: " << ids
-            << "\n";
+  std::cout << "next look: " << next.size() << " trials over " << shards << " shards"
+            << (limits.empty() ? "" : " (" + limits.substr(1) + ")") << ": " << ids << "\n";
   return cli::kDone;
 }
 

@@ -217,6 +217,14 @@ std::string ArrayScript(const SlurmJob& job) {
                                   k + ".");
   s += "# pmoe-sweep array: shards=" + k + " chunk=" + std::to_string(job.chunk) +
        " retries=" + std::to_string(job.retries) + "\n";
+  if (job.looks) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "# pmoe-sweep looks: ratio=%.17g margin=%.17g base_mb=%d time=%s mem=%s\n",
+                  job.time_ratio, job.margin, job.base_mb, job.fixed_time ? "fixed" : "estimated",
+                  job.fixed_mem ? "fixed" : "estimated");
+    s += line;
+  }
   s += std::string("# Submit all (and the ") + (job.looks ? "decide" : "merge") +
        " job after it):\n#   " + SubmitCommand(job) + "\n";
   s += "# Resubmit some shards: pmoe-sweep missing prints the command.\n";

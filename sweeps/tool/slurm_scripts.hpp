@@ -47,6 +47,12 @@ struct SlurmJob {
   // all K shards (`look-shard`), and decide.sbatch after it merges, decides the look and
   // submits the next look's array and decide job, until every target is decided.
   bool looks = false;
+  // What the decide job needs to ask each look's array for what its largest share needs: the
+  // pilot's measured/modeled ratio, the margin, the memory besides test sets; a --time or --mem
+  // the user gave stays as given.
+  double time_ratio = 1, margin = 2;
+  int base_mb = 0;
+  bool fixed_time = false, fixed_mem = false;
 };
 
 // Refuses (ConfigError, naming it) any path or value of the job that cannot be quoted.

@@ -54,4 +54,9 @@ struct LookShardEstimate {
 };
 LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& base, int count);
 
+// Adds one look whose pairs are known (`look`) to `e`: its shares exactly, by the static model.
+// The decide job asks each look's array for what its largest share needs, from this.
+void AddLook(const std::vector<WorkItem>& look, const std::vector<Cell>& cells, int count,
+             LookShardEstimate& e);
+
 }  // namespace pmoe
