@@ -34,8 +34,11 @@ StoredRows MergedLookRows(const SweepSetup& whole) {
   StoredRows rows;
   if (!std::filesystem::exists(whole.merged_path)) return rows;
   const ResultContents contents = ReadResultFile(whole.merged_path);
-  const std::string diff = DescribeDifference(IdentityOf(contents), whole.identity,
-                                              whole.merged_path, whole.config.path, true);
+  const SweepIdentity held = IdentityOf(contents);
+  // A file the config grows (the 40-trial grid a target starts from) gives its rows, as `run`
+  // takes them; the decide job then rewrites it under the config's identity.
+  const std::string diff =
+      DescribeGrowthProblem(held, whole.identity, whole.merged_path, whole.config.path);
   if (!diff.empty())
     throw ConfigError(whole.merged_path + " holds another sweep than " + whole.config.path +
                       ": " + diff + " (move it away, or give another --out)");
