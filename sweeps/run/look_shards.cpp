@@ -89,7 +89,8 @@ LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& 
   PrecisionSource source(whole.cells, *whole.config.precision, {}, whole.config.path);
   source.NextRound(base);
   double largest_set = 0;
-  for (const Cell& c : whole.cells) largest_set = std::max(largest_set, EstimateTestSetBytes(c.spec));
+  for (const Cell& c : whole.cells)
+    largest_set = std::max(largest_set, EstimateTestSetBytes(c.spec));
   for (size_t k = 1;; ++k) {
     size_t trials = 0;
     double cost = 0, worst = 0;

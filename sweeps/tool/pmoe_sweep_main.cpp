@@ -46,8 +46,8 @@ pmoe::cli::Tool SweepTool() {
   pmoe::cli::Tool tool;
   tool.name = "pmoe-sweep";
   tool.summary = "Runs grids of cells (a sweep config) into crash-safe HDF5 result files.";
-  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),  pmoe::SlurmCommand(),
-                   pmoe::MissingCommand(), pmoe::MergeCommand(), pmoe::StatusCommand(),
+  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),      pmoe::SlurmCommand(),
+                   pmoe::MissingCommand(), pmoe::MergeCommand(),     pmoe::StatusCommand(),
                    pmoe::WatchCommand(),   pmoe::LookShardCommand(), pmoe::LookDecideCommand()};
   tool.references = {{"schema", [] { return pmoe::ResultSchemaMarkdown(); }}};
   return tool;

@@ -291,8 +291,8 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   std::vector<std::string> missing = {tool, "missing", o.config, "--shards",
                                       std::to_string(o.shards)};
   if (!o.out.empty()) missing.insert(missing.end(), {"--out", o.out});
-  std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and " << (job.looks ? "decide" : "merge") << " job "
-            << merge_id << " after it\n"
+  std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and "
+            << (job.looks ? "decide" : "merge") << " job " << merge_id << " after it\n"
             << "  watch: "
             << ShellCommand({tool, "watch", o.config, "--shards", std::to_string(o.shards)})
             << (o.out.empty() ? "" : " --out " + ShellQuote(o.out))

@@ -27,12 +27,12 @@ std::string Format(const char* format, double a, double b = 0, double c = 0) {
 
 // The work a task gets, by the static model.
 struct TaskWork {
-  double slowest_seconds = 0;    // core-seconds of the costliest task
-  double test_set_bytes = 0;     // the test sets it holds
-  double total_seconds = 0;      // all tasks (all looks)
-  size_t trials = 0;             // all tasks: what the merge reads
-  std::vector<WorkItem> pilot;   // what the pilot draws from
-  std::string what;              // "the slowest shard" or "the largest share of a look"
+  double slowest_seconds = 0;   // core-seconds of the costliest task
+  double test_set_bytes = 0;    // the test sets it holds
+  double total_seconds = 0;     // all tasks (all looks)
+  size_t trials = 0;            // all tasks: what the merge reads
+  std::vector<WorkItem> pilot;  // what the pilot draws from
+  std::string what;             // "the slowest shard" or "the largest share of a look"
 };
 
 TaskWork GridWork(const SweepSetup& setup, int shards) {
@@ -74,8 +74,8 @@ TaskWork LookWork(const SweepSetup& setup, int shards) {
 }  // namespace
 
 void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job) {
-  const TaskWork work = setup.config.precision ? LookWork(setup, in.shards)
-                                               : GridWork(setup, in.shards);
+  const TaskWork work =
+      setup.config.precision ? LookWork(setup, in.shards) : GridWork(setup, in.shards);
   double peak_trial = 0;
   for (const Cell& c : setup.cells) peak_trial = std::max(peak_trial, EstimateTrialBytes(c.spec));
   job.test_cache_mb = static_cast<int>(std::min(1000.0, std::ceil(work.test_set_bytes / 1e6)));
@@ -117,8 +117,8 @@ void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job
     job.notes.push_back(Format("time: ~%.1f min on %.0f CPU(s) for ", shard_minutes, in.cpus) +
                         work.what + " by " + how + Format("; x margin %.3g, + 3 min", in.margin));
   if (setup.config.precision)
-    job.notes.push_back(Format("CPU-hours: ~%.2f over every look and shard", work.total_seconds *
-                                                                                ratio / 3600));
+    job.notes.push_back(
+        Format("CPU-hours: ~%.2f over every look and shard", work.total_seconds * ratio / 3600));
   if (in.mem_mb > 0)
     job.notes.push_back("memory: --mem " + std::to_string(in.mem_mb));
   else
@@ -147,9 +147,10 @@ void PlanLookChain(const std::string& config, const std::string& out, int shards
         .EndObject();
     return;
   }
-  *text << Format("  on Slurm (slurm --shards %.0f: a look chain, each look's trials over every "
-                  "shard): %.0f looks at most, ",
-                  shards, static_cast<double>(e.look_trials.size()))
+  *text << Format(
+               "  on Slurm (slurm --shards %.0f: a look chain, each look's trials over every "
+               "shard): %.0f looks at most, ",
+               shards, static_cast<double>(e.look_trials.size()))
         << Format("a task's largest share %.0f trials, ~%.3g core-minutes by the static model, ",
                   static_cast<double>(e.largest_share), e.slowest_share_seconds / 60)
         << Format("%.0f MB of test sets held; %.3g CPU-hours in all\n", e.test_set_bytes / 1e6,

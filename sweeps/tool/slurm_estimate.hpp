@@ -8,7 +8,6 @@
 #include <string>
 
 #include "pmoe/io/json_writer.hpp"
-
 #include "pmoe/sweep/run/sweep_setup.hpp"
 #include "slurm_scripts.hpp"
 
@@ -16,10 +15,10 @@ namespace pmoe {
 
 struct EstimateInput {
   int shards = 1, cpus = 1;
-  size_t pilot = 0;        // trials of the pilot; 0: the static model alone
-  double margin = 2;       // on time and memory
-  int time_minutes = 0;    // > 0: given, not estimated
-  int mem_mb = 0;          // > 0: given, not estimated
+  size_t pilot = 0;      // trials of the pilot; 0: the static model alone
+  double margin = 2;     // on time and memory
+  int time_minutes = 0;  // > 0: given, not estimated
+  int mem_mb = 0;        // > 0: given, not estimated
 };
 
 // Sets job.time_minutes, mem_mb, test_cache_mb, merge_time_minutes, merge_mem_mb and the notes

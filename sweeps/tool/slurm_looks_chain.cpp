@@ -40,8 +40,8 @@ StoredRows MergedLookRows(const SweepSetup& whole) {
   const std::string diff =
       DescribeGrowthProblem(held, whole.identity, whole.merged_path, whole.config.path);
   if (!diff.empty())
-    throw ConfigError(whole.merged_path + " holds another sweep than " + whole.config.path +
-                      ": " + diff + " (move it away, or give another --out)");
+    throw ConfigError(whole.merged_path + " holds another sweep than " + whole.config.path + ": " +
+                      diff + " (move it away, or give another --out)");
   rows.Insert(contents.rows);
   return rows;
 }

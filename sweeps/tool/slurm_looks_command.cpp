@@ -37,7 +37,8 @@ SweepSetup WholeSweep(const std::string& config, const std::string& out) {
   cli::RequireConfigFile(config);
   SweepSetup whole = PrepareSweep(config, out, {});
   if (!whole.config.precision)
-    throw ConfigError(config + ": has no [precision] section: a look chain runs precision "
+    throw ConfigError(config +
+                      ": has no [precision] section: a look chain runs precision "
                       "targets' looks (`pmoe-sweep run --shard I/K` runs a grid's share)");
   return whole;
 }
@@ -89,8 +90,7 @@ bool RetryShards(const SlurmJob& job, const std::vector<int>& lacking, int retry
       again.push_back(i);
     else
       std::cout << "shard " << i << ": not retried ("
-                << (first.empty() ? "its task never started" : "its task ended: " + first)
-                << ")\n";
+                << (first.empty() ? "its task never started" : "its task ended: " + first) << ")\n";
   }
   if (again.empty() || retry >= job.retries) return false;
   const std::string script = ReadOptionalText(ArrayScriptPath(job.out), "the array script");
@@ -100,8 +100,8 @@ bool RetryShards(const SlurmJob& job, const std::vector<int>& lacking, int retry
   std::string more;
   if (mem > 0) more += " --mem=" + std::to_string(mem) + "M";
   if (minutes > 0) more += " --time=" + SlurmTime(minutes);
-  std::cout << "retry " << retry + 1 << " of " << job.retries << ": " << SubmitLook(job, again, more, retry + 1)
-            << "\n";
+  std::cout << "retry " << retry + 1 << " of " << job.retries << ": "
+            << SubmitLook(job, again, more, retry + 1) << "\n";
   return true;
 }
 
@@ -122,8 +122,11 @@ cli::Command LookShardCommand() {
       {"shard", "I/K", "the shard (auto/K: I from SLURM_ARRAY_TASK_ID) (required)", {}, ""},
       {"out", "F", "the merged result file (default results/NAME.h5)", {}, ""},
       {"threads", "N", "worker threads, 1..4096 (default: all cores)", {}, ""},
-      {"test-cache-mb", "M", "megabytes of shared test sets kept (default 1000)",
-       {"test_cache_mb"}, ""},
+      {"test-cache-mb",
+       "M",
+       "megabytes of shared test sets kept (default 1000)",
+       {"test_cache_mb"},
+       ""},
   };
   return c;
 }
@@ -147,8 +150,8 @@ cli::Command LookDecideCommand() {
 int RunLookShardCommand(const cli::Parsed& args, const std::string& command_line) {
   const std::string config = args.operands.at(0);
   if (!args.Has("shard"))
-    throw ConfigError("command line: look-shard needs --shard I/K (usage: " +
-                      LookShardCommand().Usage() + ")");
+    throw ConfigError(
+        "command line: look-shard needs --shard I/K (usage: " + LookShardCommand().Usage() + ")");
   const ShardSpec shard = ResolveShard(*args.Get("shard"));
   RunOptions options;
   options.command_line = command_line;
@@ -156,9 +159,10 @@ int RunLookShardCommand(const cli::Parsed& args, const std::string& command_line
     options.threads = static_cast<int>(
         ParseIntegerInRange("command line", "--threads", *args.Get("threads"), 1, kMaxThreads));
   if (args.Has("test-cache-mb"))
-    options.test_cache_bytes = static_cast<size_t>(
-        ParseNumber("--test-cache-mb", *args.Get("test-cache-mb"), 0, true, 1e9,
-                    "a number of megabytes, 0 or more") * 1e6);
+    options.test_cache_bytes =
+        static_cast<size_t>(ParseNumber("--test-cache-mb", *args.Get("test-cache-mb"), 0, true, 1e9,
+                                        "a number of megabytes, 0 or more") *
+                            1e6);
   SweepSetup mine = WholeSweep(config, OutOption(args));
   const std::vector<WorkItem> look = CurrentLook(mine, MergedLookRows(mine));
   std::vector<WorkItem> share = LookShare(look, shard.index, shard.count);
@@ -179,10 +183,11 @@ int RunLookShardCommand(const cli::Parsed& args, const std::string& command_line
 int RunLookDecideCommand(const cli::Parsed& args, const std::string& command_line) {
   const std::string config = args.operands.at(0);
   const int shards = RequiredShards(args, LookDecideCommand());
-  const int retry = args.Has("retry") ? static_cast<int>(ParseNumber(
-                                            "--retry", *args.Get("retry"), 0, true, 100,
-                                            "the decide job's attempt number, 0 or more"))
-                                      : 0;
+  const int retry =
+      args.Has("retry")
+          ? static_cast<int>(ParseNumber("--retry", *args.Get("retry"), 0, true, 100,
+                                         "the decide job's attempt number, 0 or more"))
+          : 0;
   const SweepSetup whole = WholeSweep(config, OutOption(args));
   const StoredRows base = MergedLookRows(whole);
   const std::vector<WorkItem> look = CurrentLook(whole, base);

@@ -210,11 +210,11 @@ std::string ArrayScript(const SlurmJob& job) {
   CheckJob(job);
   const std::string k = std::to_string(job.shards);
   const int first_chunk = job.chunk > 0 && job.chunk < job.shards ? job.chunk : job.shards;
-  std::string s = Header(job, "Sweep " + job.name +
-                                  (job.looks ? ", one look of its precision targets," : "") +
-                                  " as a Slurm job array: task I runs shard "
-                                  "I + PMOE_SHARD_OFFSET (default 0) of " +
-                                  k + ".");
+  std::string s =
+      Header(job, "Sweep " + job.name + (job.looks ? ", one look of its precision targets," : "") +
+                      " as a Slurm job array: task I runs shard "
+                      "I + PMOE_SHARD_OFFSET (default 0) of " +
+                      k + ".");
   s += "# pmoe-sweep array: shards=" + k + " chunk=" + std::to_string(job.chunk) +
        " retries=" + std::to_string(job.retries) + "\n";
   if (job.looks) {
@@ -330,15 +330,15 @@ std::string MergeScript(const SlurmJob& job) {
 std::string DecideScript(const SlurmJob& job) {
   CheckJob(job);
   const std::string k = std::to_string(job.shards);
-  std::string s = Header(job, "Decides a look of sweep " + job.name + "'s precision targets once its " +
-                                  k + " shards have ended (--dependency=afterany).");
+  std::string s =
+      Header(job, "Decides a look of sweep " + job.name + "'s precision targets once its " + k +
+                      " shards have ended (--dependency=afterany).");
   s += "# It merges the shards into " + CommentText(job.out) +
        ", replays the looks, decides this one and, while a target\n"
        "# is running, submits the next look's array and a decide job after it. A shard that\n"
        "# failed (not for bad input, not cancelled) is resubmitted with more memory and time,\n"
        "# with a decide job after it, at most " +
-       std::to_string(job.retries) +
-       " times a look; pmoe-sweep missing says what is left.\n";
+       std::to_string(job.retries) + " times a look; pmoe-sweep missing says what is left.\n";
   // The name and comment of a merge job: squeue, watch and missing find it as they find one.
   s += "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
   s += "#SBATCH --cpus-per-task=1\n";

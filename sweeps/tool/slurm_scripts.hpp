@@ -60,8 +60,8 @@ void CheckJob(const SlurmJob& job);
 
 // "<out without .h5>.slurm": where the scripts of the sweep whose merged file is `out` go.
 std::string SlurmDir(const std::string& out);
-std::string ArrayScriptPath(const std::string& out);  // SlurmDir(out) + "/array.sbatch"
-std::string MergeScriptPath(const std::string& out);  // SlurmDir(out) + "/merge.sbatch"
+std::string ArrayScriptPath(const std::string& out);   // SlurmDir(out) + "/array.sbatch"
+std::string MergeScriptPath(const std::string& out);   // SlurmDir(out) + "/merge.sbatch"
 std::string DecideScriptPath(const std::string& out);  // SlurmDir(out) + "/decide.sbatch"
 // The job chained after the array: decide.sbatch for a look chain, merge.sbatch otherwise.
 std::string AfterScriptPath(const SlurmJob& job);

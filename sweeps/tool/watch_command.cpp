@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <tuple>
 #include <iostream>
+#include <tuple>
 #include <vector>
 
 #include "commands.hpp"

@@ -1,13 +1,14 @@
 // Issue 41: a precision config's looks spread over K shards. What each array task is asked for
 // is the largest share of any look (a K-way split), not a whole target's budget; the shares of
 // a look are disjoint and cover it.
+#include "pmoe/sweep/run/look_shards.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <set>
 
 #include "pmoe/precision/sequential_interval.hpp"
-#include "pmoe/sweep/run/look_shards.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {
@@ -47,7 +48,8 @@ TEST_CASE("A one-target config's looks go K ways: per-shard time and test sets o
   // The test sets the cache holds for a share: those two of its trials read, at most one per
   // two trials of the last look's share (the first look's shares read trials 0 and 1 only).
   double largest_set = 0;
-  for (const Cell& c : whole.cells) largest_set = std::max(largest_set, EstimateTestSetBytes(c.spec));
+  for (const Cell& c : whole.cells)
+    largest_set = std::max(largest_set, EstimateTestSetBytes(c.spec));
   CHECK(e.test_sets == 10);
   CHECK(e.test_set_bytes == Approx(10 * largest_set));
   const LookShardEstimate first_only = EstimateLookShards(whole, StoredRows(), 16);

@@ -45,11 +45,11 @@ class ShareSource : public WorkSource {
 // new trials (LookTotals, summed over the targets) go K ways, each at the costliest cell of its
 // target, since the allocation that places them is decided from rows not yet computed.
 struct LookShardEstimate {
-  std::vector<size_t> look_trials;  // new trials per look, all targets (a bound after the first)
-  size_t largest_share = 0;         // trials of the largest share of any look
+  std::vector<size_t> look_trials;   // new trials per look, all targets (a bound after the first)
+  size_t largest_share = 0;          // trials of the largest share of any look
   double slowest_share_seconds = 0;  // core-seconds of the costliest share of any look
   double total_core_seconds = 0;     // every look, every shard
-  size_t test_sets = 0;      // test sets held (read by 2+ trials of a share), the most of any
+  size_t test_sets = 0;       // test sets held (read by 2+ trials of a share), the most of any
   double test_set_bytes = 0;  // their bytes
 };
 LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& base, int count);
