@@ -179,6 +179,9 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
   const std::string tool = command_line.substr(0, command_line.find(' '));
   if (IsLookChain(PrepareSweep(config, out, {}).merged_path, shards))
     return LookMissing(config, out, shards, args.Has("resubmit"), tool);
+  if (args.Has("resubmit"))
+    throw ConfigError("missing --resubmit: " + config + " is not a look chain of " +
+                      std::to_string(shards) + " shards (run the command missing prints)");
   std::ostringstream advice_text;
   std::ostream& advice = json ? advice_text : std::cout;
   std::vector<ShardLine> lines;

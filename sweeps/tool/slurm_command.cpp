@@ -323,6 +323,7 @@ int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line) {
       .Field("merge_script", AfterScriptPath(job))
       .Field("written", !o.print)
       .Field("submitted", o.submit)
+      .Field("look_chain", job.looks)
       .Field("shards", job.shards)
       .Field("cpus", job.cpus)
       .Field("time_minutes", job.time_minutes)
