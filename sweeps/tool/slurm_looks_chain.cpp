@@ -22,6 +22,7 @@ namespace {
 
 // One sbatch: its job id, or ConfigError with what sbatch said.
 std::string Sbatch(const std::string& command) {
+  std::cout << "+ " << command << "\n";  // the decide job's log says what it submitted
   bool ok = false;
   const std::string out = RunCommand(command, &ok, true);
   if (!ok) throw ConfigError("look chain: \"" + command + "\" failed: " + out);

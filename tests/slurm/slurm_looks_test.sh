@@ -135,4 +135,21 @@ wait_idle 180
 [ "$(state kill)" = merged ] || fail "the resumed chain ended with '$(state kill)'"
 compare results/kill.h5 results/single.h5 || fail "the killed chain's file differs from one machine"
 "$sweep" missing look.ini --shards 3 --out results/kill.h5 || fail "missing: the chain is not done"
+
+# 3. Retry and throttle inside the chain: task 2 of the first look fails (exit 3: its threads
+# cannot start under a 30 MB address-space limit, once); the decide job resubmits it with more
+# memory and time and a decide job after it; every array of the chain keeps --throttle 2.
+marker=$work/failed-once
+"$sweep" slurm look.ini --shards 3 --cpus 1 --pilot 0 --out results/retry.h5 --throttle 2 \
+  --setup 'if [ "${SLURM_ARRAY_TASK_ID:-}" = 2 ] && mkdir '"$marker"' 2>/dev/null; then ulimit -v 30000; fi' \
+  --submit > "$work/retry.txt"
+wait_idle 180
+[ -d "$marker" ] || fail "task 2 never ran under the limit"
+[ "$(state retry)" = merged ] || fail "the chain with a failed task ended with '$(state retry)'"
+decide_logs=$(cat results/retry.slurm/logs/pmoe-look-merge-*.out)
+grep -q "^retry 1 of 2: " <<< "$decide_logs" || fail "no retry in the decide jobs' logs: $decide_logs"
+grep -q -- "--array=2%2 .*--mem=[0-9]*M --time=" <<< "$decide_logs" ||
+  fail "the retry was not shard 2 alone, throttled, with more memory and time: $decide_logs"
+grep -q -- "--array=1-3%2 " <<< "$decide_logs" || fail "a later look's array lost the throttle"
+compare results/retry.h5 results/single.h5 || fail "the retried chain's file differs from one machine"
 echo "slurm looks test: passed in $(($(date +%s) - started)) s"
