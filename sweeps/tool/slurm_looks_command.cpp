@@ -100,8 +100,8 @@ bool RetryShards(const SlurmJob& job, const std::vector<int>& lacking, int retry
   std::string more;
   if (mem > 0) more += " --mem=" + std::to_string(mem) + "M";
   if (minutes > 0) more += " --time=" + SlurmTime(minutes);
-  std::cout << "retry " << retry + 1 << " of " << job.retries << ": "
-            << SubmitLook(job, again, more, retry + 1) << "\n";
+  const std::string ids = SubmitLook(job, again, more, retry + 1);
+  std::cout << "retry " << retry + 1 << " of " << job.retries << ": " << ids << "\n";
   return true;
 }
 

@@ -5,7 +5,8 @@
 # faults: a task of the first look cancelled before it starts (the decide job does not retry a
 # cancel and stops), `missing --resubmit` resubmits it; later a decide job cancelled while it
 # waits for its look (the chain stops), `missing --resubmit` submits the decide job again. The
-# file must still equal the one-machine run.
+# file must still equal the one-machine run. Last, a task that fails once (exit 3) is retried by
+# the decide job with more memory and time, and every array keeps the chain's --throttle.
 # Usage: slurm_looks_test.sh SOURCE_DIR BUILD_DIR. Needs root and the Slurm packages.
 set -euo pipefail
 src=$(cd "$1" && pwd)
