@@ -281,7 +281,7 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   std::vector<int> every_shard;
   for (int i = 1; i <= o.shards; ++i) every_shard.push_back(i);
   std::string array_id, after;
-  for (const std::string& id : SubmitChunks(job, every_shard, "", SubmittedId)) {
+  for (const std::string& id : SubmitChunks(job, every_shard, job.first_limits, SubmittedId)) {
     array_id += (array_id.empty() ? "" : ",") + id;
     after += ":" + id;
   }

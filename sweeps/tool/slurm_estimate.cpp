@@ -15,6 +15,7 @@
 #include "pmoe/sweep/run/look_shards.hpp"
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/store/sweep_store.hpp"
+#include "slurm_looks.hpp"
 
 namespace pmoe {
 namespace {
@@ -114,18 +115,27 @@ void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job
   if (in.time_minutes > 0)
     job.notes.push_back("time: --time " + std::to_string(in.time_minutes));
   else
-    job.notes.push_back(Format("time: ~%.1f min on %.0f CPU(s) for ", shard_minutes, in.cpus) +
-                        work.what + " by " + how + Format("; x margin %.3g, + 3 min", in.margin));
+    job.notes.push_back("time: " + work.what +
+                        Format(" ~%.1f min on %.0f CPU(s) by ", shard_minutes, in.cpus) + how +
+                        Format("; x margin %.3g, + 3 min", in.margin));
   if (setup.config.precision)
     job.notes.push_back(
         Format("CPU-hours: ~%.2f over every look and shard", work.total_seconds * ratio / 3600));
   if (in.mem_mb > 0)
     job.notes.push_back("memory: --mem " + std::to_string(in.mem_mb));
   else
+    job.notes.push_back(Format("memory: (max(%.0f MB static, %.0f MB measured) + %.0f MB ",
+                               static_mb, rss_mb, job.test_cache_mb) +
+                        (setup.config.precision ? "test sets held at most)" : "test-set cache)") +
+                        Format(" x margin %.3g", in.margin));
+  if (setup.config.precision) {
+    // The limits above are the bound over every look; each look's array asks for its own.
+    job.first_limits = LookLimits(job, work.pilot, setup.cells);
     job.notes.push_back(
-        Format("memory: (max(%.0f MB static, %.0f MB measured) + %.0f MB test sets held)",
-               static_mb, rss_mb, job.test_cache_mb) +
-        Format(" x margin %.3g", in.margin));
+        "looks: each look's array asks for what its largest share needs (the "
+        "decide job computes it); the first: " +
+        (job.first_limits.empty() ? "the limits above" : job.first_limits.substr(1)));
+  }
 }
 
 void PlanLookChain(const std::string& config, const std::string& out, int shards,

@@ -169,7 +169,8 @@ int LookMissing(const std::string& config, const std::string& out, int shards, b
   }
   SlurmJob job = ChainJob(whole.merged_path, shards);
   if (resubmit) {
-    std::cout << "resubmitted: " << SubmitLook(job, lacking, "", 0) << "\n";
+    const std::string ids = SubmitLook(job, lacking, "", 0);
+    std::cout << "resubmitted: " << ids << "\n";
     return 1;
   }
   std::cout << "\nthe chain stopped at a look of " << look << " trials; "

@@ -193,7 +193,7 @@ int ScriptThrottle(const std::string& script) {
 std::string SubmitCommand(const SlurmJob& job) {
   std::vector<int> all;
   for (int i = 1; i <= job.shards; ++i) all.push_back(i);
-  return SubmitCommand(job, all, "");
+  return SubmitCommand(job, all, job.first_limits);
 }
 
 std::string ScriptDirective(const std::string& script, const std::string& key) {

@@ -53,6 +53,9 @@ struct SlurmJob {
   double time_ratio = 1, margin = 2;
   int base_mb = 0;
   bool fixed_time = false, fixed_mem = false;
+  // " --time=T --mem=M" for the first look's array: what its largest share needs ("" when the
+  // script's bound is no more, or for a grid).
+  std::string first_limits;
 };
 
 // Refuses (ConfigError, naming it) any path or value of the job that cannot be quoted.
