@@ -169,7 +169,10 @@ int LookMissing(const std::string& config, const std::string& out, int shards, b
   }
   SlurmJob job = ChainJob(whole.merged_path, shards);
   if (resubmit) {
-    const std::string ids = SubmitLook(job, lacking, "", 0);
+    // The look's own limits, as the decide job would ask (the script's are the chain's bound).
+    const std::string limits =
+        LookLimits(job, CurrentLook(whole, MergedLookRows(whole)), whole.cells);
+    const std::string ids = SubmitLook(job, lacking, limits, 0);
     std::cout << "resubmitted: " << ids << "\n";
     return 1;
   }
