@@ -16,6 +16,7 @@
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
+#include "slurm_estimate.hpp"
 
 namespace pmoe {
 namespace {
@@ -177,6 +178,7 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
     w.Field("output", setup.out_path).Field("shard", shard.Text());
     w.Field("shard_trials", setup.work.size()).Field("would_skip", skipped);
     w.Field("grows", found.growth);
+    if (config.precision && shard.count > 0) PlanLookChain(path, output, shard.count, nullptr, &w);
     if (piloted) {
       w.Key("pilot")
           .BeginObject()
@@ -231,6 +233,8 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& command_line) {
                 "to --test-cache-mb (default 1000)\n",
                 distinct_test_sets, trials, test_set_bytes / 1e6);
   out << line;
+  // A precision config on Slurm runs as a look chain: each task gets a share of every look.
+  if (config.precision && shard.count > 0) PlanLookChain(path, output, shard.count, &out, nullptr);
   if (!found.growth.empty())
     out << "  grows the sweep in " << setup.out_path << ": " << found.growth
         << "; the trials it holds are kept\n";

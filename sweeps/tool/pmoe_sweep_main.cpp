@@ -12,6 +12,7 @@
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "schema_reference.hpp"
+#include "slurm_looks.hpp"
 
 namespace pmoe {
 
@@ -45,9 +46,9 @@ pmoe::cli::Tool SweepTool() {
   pmoe::cli::Tool tool;
   tool.name = "pmoe-sweep";
   tool.summary = "Runs grids of cells (a sweep config) into crash-safe HDF5 result files.";
-  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),  pmoe::SlurmCommand(),
-                   pmoe::MissingCommand(), pmoe::MergeCommand(), pmoe::StatusCommand(),
-                   pmoe::WatchCommand()};
+  tool.commands = {pmoe::RunCommand(),     pmoe::PlanCommand(),      pmoe::SlurmCommand(),
+                   pmoe::MissingCommand(), pmoe::MergeCommand(),     pmoe::StatusCommand(),
+                   pmoe::WatchCommand(),   pmoe::LookShardCommand(), pmoe::LookDecideCommand()};
   tool.references = {{"schema", [] { return pmoe::ResultSchemaMarkdown(); }}};
   return tool;
 }
@@ -69,6 +70,8 @@ int main(int argc, char** argv) {
         if (command.name == "status") return pmoe::RunStatusCommand(parsed, command_line);
         if (command.name == "missing") return pmoe::RunMissingCommand(parsed, command_line);
         if (command.name == "watch") return pmoe::RunWatchCommand(parsed, command_line);
+        if (command.name == "look-shard") return pmoe::RunLookShardCommand(parsed, command_line);
+        if (command.name == "look-decide") return pmoe::RunLookDecideCommand(parsed, command_line);
         return pmoe::RunSlurmCommand(parsed, command_line);
       });
 }
