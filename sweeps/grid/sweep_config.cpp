@@ -11,7 +11,9 @@
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/precision/precision_config.hpp"
+#include "pmoe/precision/precision_source.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/grid/grid.hpp"
 
 namespace pmoe {
 namespace {
@@ -149,6 +151,13 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       throw ConfigError(path +
                         ": trials: a precision target decides its trials itself; set "
                         "precision.start and precision.budget instead");
+    // A budget in CPU-hours becomes trials here, once the cells are known, so that every later
+    // step (identity, plan, the targets) reads trials alike.
+    if (config.precision->budget_hours > 0) {
+      config.trials = 1;  // the grid's size check, before the budget is known
+      config.precision->settings.budget =
+          BudgetFromHours(ExpandGrid(config), *config.precision, path);
+    }
     // A cell may get every trial of the budget but the other cells' first look.
     config.trials = config.precision->settings.budget;
   }

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
+#include "pmoe/core/axis_name.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 
@@ -19,12 +21,9 @@ double ParseNumber(const std::string& path, const std::string& key, const std::s
   return v;
 }
 
-// "n" -> "data.n" and the like (pmoe-analyze's short names); a dotted name stays.
-std::string Dotted(const std::string& name) {
-  if (name == "n" || name == "d") return "data." + name;
-  if (name == "l" || name == "k" || name == "m") return "model." + name;
-  return name;
-}
+// "n" -> "data.n", "p" -> "data.p" and the like: pmoe-analyze --over's own table (AxisName), so
+// that a name one accepts the other accepts too; a dotted name stays.
+std::string Dotted(const std::string& name) { return AxisName(name); }
 
 }  // namespace
 
@@ -33,9 +32,28 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   const std::string name = "precision." + key;
   PrecisionSettings& s = c.settings;
   if (key == "target") {
-    if (value != "ratio_exponent" && value != "exponent")
-      throw ConfigError(path, name, "ratio_exponent or exponent", value);
-    c.ratio = value == "ratio_exponent";
+    const std::set<std::string> known = {
+        "ratio_exponent",      "exponent", "share", "accuracy", "accuracy_slope",
+        "accuracy_difference", "rate"};
+    if (!known.count(value))
+      throw ConfigError(path, name,
+                        "ratio_exponent, exponent, share, accuracy, accuracy_slope, "
+                        "accuracy_difference or rate",
+                        value);
+    c.target = value;
+    c.paired = value == "ratio_exponent" || value == "share" || value == "accuracy_difference";
+  } else if (key == "baseline") {
+    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+      throw ConfigError(path, name, "one model kind (cnn, separate, ...)", value);
+    c.baseline = value;
+  } else if (key == "metric") {
+    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+      throw ConfigError(path, name, "one metric name (router_hit, router_hit_pos, ...)", value);
+    c.metric = value;
+  } else if (key == "side") {
+    if (value != "above" && value != "below")
+      throw ConfigError(path, name, "above or below", value);
+    c.side = s.side = value == "above" ? Side::kAbove : Side::kBelow;
   } else if (key == "over") {
     const size_t slash = value.find('/');
     c.over = {Dotted(value.substr(0, slash))};
@@ -44,6 +62,10 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
       if (p.empty() || p == "N" || FindParam(p) == nullptr)
         throw ConfigError(path, name, "a parameter other than N, or one divided by another (n/l)",
                           value);
+  } else if (key == "model") {
+    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+      throw ConfigError(path, name, "one model kind (separate, joint, cnn, ...)", value);
+    c.model = value;
   } else if (key == "reading") {
     if (value != "success" && value != "mean_accuracy")
       throw ConfigError(path, name, "success or mean_accuracy", value);
@@ -76,10 +98,20 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
       c.where.push_back({param, part.substr(eq + 1)});
       start = end + 1;
     }
+  } else if (key == "allocation") {
+    if (value != "even" && value != "cost") throw ConfigError(path, name, "even or cost", value);
+    s.cost_aware = value == "cost";
   } else if (key == "alpha") {
     s.alpha = ParseNumber(path, name, value, 1e-6, 0.5, "a number in [1e-6, 0.5]");
   } else if (key == "budget") {
-    s.budget = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000000));
+    // "2.5h": CPU-hours, turned into trials by the cost model once the cells are known
+    // (BudgetFromHours); else trials over all the target's cells.
+    c.budget_hours = 0;
+    if (!value.empty() && value.back() == 'h')
+      c.budget_hours = ParseNumber(path, name, value.substr(0, value.size() - 1), 1e-6, 1e6,
+                                   "trials (4000) or CPU-hours (2.5h)");
+    else
+      s.budget = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000000));
   } else if (key == "start") {
     s.start = static_cast<int>(ParseIntegerInRange(path, name, value, 2, 10000));
   } else if (key == "looks") {
@@ -89,17 +121,28 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
   } else {
     throw ConfigError(
         path + ": unknown key \"" + name +
-        "\" (expected precision.target, over, reading, success_threshold, delta, "
-        "target_accuracy, threshold, half_width, where, uniform_share, alpha, budget, "
+        "\" (expected precision.target, over, model, baseline, metric, side, reading, "
+        "success_threshold, delta, "
+        "target_accuracy, threshold, half_width, where, uniform_share, allocation, alpha, budget, "
         "start, looks or bootstrap)");
   }
 }
 
 void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
-  if (c.over.empty())
-    throw ConfigError(path + ": [precision] needs over (the axis of the exponent, e.g. n/l)");
-  if (c.settings.budget == 0)
-    throw ConfigError(path + ": [precision] needs budget (trials over all cells at most)");
+  const bool axis =
+      c.target == "exponent" || c.target == "ratio_exponent" || c.target == "accuracy_slope";
+  if (axis && c.over.empty())
+    throw ConfigError(path + ": [precision] target = " + c.target +
+                      " needs over (the axis of its slope, e.g. n/l)");
+  if (!axis && !c.over.empty())
+    throw ConfigError(path + ": [precision] target = " + c.target +
+                      " reads no axis: drop over (select its cells with where)");
+  if ((c.target == "rate") != !c.metric.empty())
+    throw ConfigError(path + ": [precision] metric goes with target = rate, and rate needs it");
+  if (c.settings.budget == 0 && c.budget_hours == 0)
+    throw ConfigError(path +
+                      ": [precision] needs budget (trials over all cells at most, or CPU-hours "
+                      "as 2.5h)");
 }
 
 std::string OverText(const PrecisionConfig& c) {
@@ -117,8 +160,7 @@ std::string WhereText(const PrecisionConfig& c) {
 
 std::string PrecisionIdentity(const PrecisionConfig& c) {
   const PrecisionSettings& s = c.settings;
-  return std::string("target=") + (c.ratio ? "ratio_exponent" : "exponent") +
-         ";over=" + OverText(c) +
+  return std::string("target=") + c.target + ";over=" + OverText(c) +
          ";reading=" + (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
          ";success_threshold=" + FormatDouble(c.curve.threshold) +
          ";target_accuracy=" + FormatDouble(c.curve.target_accuracy) +
@@ -127,7 +169,13 @@ std::string PrecisionIdentity(const PrecisionConfig& c) {
          ";budget=" + std::to_string(s.budget) + ";start=" + std::to_string(s.start) +
          ";looks=" + std::to_string(s.looks) + ";bootstrap=" + std::to_string(s.bootstrap) +
          ";allocation_bootstrap=" + std::to_string(s.allocation_bootstrap) +
-         ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed);
+         ";uniform_share=" + FormatDouble(s.uniform_share) + ";seed=" + std::to_string(s.seed) +
+         // Keys added later join only when set, so that an older file's identity stays its own.
+         (c.model.empty() ? "" : ";model=" + c.model) + (s.cost_aware ? ";allocation=cost" : "") +
+         (c.budget_hours > 0 ? ";budget_hours=" + FormatDouble(c.budget_hours) : "") +
+         (c.baseline == "cnn" ? "" : ";baseline=" + c.baseline) +
+         (c.metric.empty() ? "" : ";metric=" + c.metric) +
+         (c.side == Side::kAbove ? "" : ";side=below");
 }
 
 }  // namespace pmoe

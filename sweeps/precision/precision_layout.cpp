@@ -20,18 +20,21 @@ double Number(const CellParams& p, const std::string& name) {
   return end == it->second.c_str() + it->second.size() ? v : NAN;
 }
 
-// The axis value of a cell that has every axis parameter; NaN otherwise.
+// The axis value of a cell that has every axis parameter; NaN otherwise; 1 for a target that
+// reads no axis (one point per model and N).
 double AxisOf(const CellParams& p, const PrecisionConfig& c) {
+  if (c.over.empty()) return 1;
   double v = Number(p, c.over[0]);
   if (c.over.size() == 2) v /= Number(p, c.over[1]);
   return v;
 }
 
 bool IsAxisOrN(const std::string& name, const PrecisionConfig& c) {
-  return name == "N" || name == c.over[0] || (c.over.size() == 2 && name == c.over[1]);
+  return name == "N" || (!c.over.empty() && name == c.over[0]) ||
+         (c.over.size() == 2 && name == c.over[1]);
 }
 
-// The group of a cell: its parameters but N, the axis and (for a ratio) the numerator's kind,
+// The group of a cell: its parameters but N, the axis and (when paired) the baseline's kind,
 // restricted to the parameters that vary across the sweep (`naming`: varying, not set per kind).
 std::string GroupKey(const CellParams& p, const PrecisionConfig& c,
                      const std::set<std::string>& naming) {
@@ -98,6 +101,89 @@ void CheckWhere(const std::vector<CellParams>& cells, const PrecisionConfig& c,
   }
 }
 
+std::string KindOf(const CellParams& p) {
+  auto it = p.find("model.kind");
+  return it == p.end() ? "" : it->second;
+}
+
+// The model kinds of the selected cells on each side (0: the numerator's CNN, 1: the rest).
+// Cells of another kind than `model` names leave the target (cleared, as outside `where`).
+// Several kinds on one side would be pooled into one curve whose N* matches no model (issue 41):
+// refused, listing them, as is a side that `where` or `model` emptied.
+void CheckKinds(std::vector<CellParams>& cells, const PrecisionConfig& c, const std::string& path) {
+  std::set<std::string> kinds[2];
+  for (CellParams& p : cells) {
+    if (p.empty()) continue;
+    const std::string kind = KindOf(p);
+    const bool numerator = c.paired && kind == c.baseline;
+    if (!c.model.empty() && !numerator && kind != c.model) {
+      p.clear();
+      continue;
+    }
+    kinds[numerator ? 0 : 1].insert(kind);
+  }
+  auto list = [](const std::set<std::string>& set) {
+    std::string text;
+    for (const std::string& k : set) text += (text.empty() ? "" : ", ") + k;
+    return text;
+  };
+  const std::string filter = (c.where.empty() ? "" : " where = " + WhereText(c)) +
+                             (c.model.empty() ? "" : " model = " + c.model);
+  if (kinds[1].size() > 1)
+    throw ConfigError(path + ": [precision] the target's cells are of " +
+                      std::to_string(kinds[1].size()) + " model kinds (" + list(kinds[1]) +
+                      "); name the one it is about with model = KIND (one curve per model, "
+                      "never pooled)");
+  if (kinds[1].empty())
+    throw ConfigError(
+        path + ": [precision]" + filter + " leaves no cell" +
+        (c.paired ? " of the model compared (a kind other than " + c.baseline + ")" : "") +
+        (c.model.empty() ? "" : " of model.kind = " + c.model));
+  if (c.paired && kinds[0].empty())
+    throw ConfigError(path + ": [precision]" + (filter.empty() ? " the grid" : filter) +
+                      " leaves no " + c.baseline + " cell: the baseline's side is empty");
+}
+
+// The places' N values as text, when a target that reads one N got several.
+std::string OneN(const std::vector<CurveCell>& curve) {
+  std::set<double> N;
+  for (const CurveCell& c : curve) N.insert(c.N);
+  if (N.size() == 1) return "";
+  std::string list;
+  for (double n : N) list += (list.empty() ? "" : ", ") + FormatDouble(n);
+  return "it reads one N: select it with where = N=V (its cells have N = " + list + ")";
+}
+
+TargetStatistic StatisticOf(const std::vector<CurveCell>& curve, const PrecisionConfig& c) {
+  const std::string& t = c.target;
+  if (t == "exponent" || t == "ratio_exponent") return NStarExponent(curve, c.curve);
+  if (t == "share") return NStarShare(curve, c.curve);
+  if (const std::string problem = OneN(curve); !problem.empty())
+    throw std::invalid_argument(problem);
+  if (t == "accuracy_slope") {
+    std::vector<double> x;
+    std::set<double> axis;
+    for (const CurveCell& cell : curve) x.push_back(cell.axis), axis.insert(cell.axis);
+    if (axis.size() != curve.size() || axis.size() < 2)
+      throw std::invalid_argument("it needs one cell at each of at least two axis values");
+    return MeanSlope(x);
+  }
+  size_t at[2] = {curve.size(), curve.size()};  // the place of each side
+  for (size_t i = 0; i < curve.size(); ++i) {
+    const int side = curve[i].side;
+    if (at[side] != curve.size())
+      throw std::invalid_argument(
+          "it reads one cell per model, and the cells differ in more "
+          "than N and the model (narrow them with where)");
+    at[side] = i;
+  }
+  if (at[0] == curve.size() || (c.paired && at[1] == curve.size()))
+    throw std::invalid_argument("it needs a cell of " +
+                                (c.paired ? "both models" : std::string("its model")));
+  if (t == "accuracy_difference") return MeanDifference(at[1], at[0]);
+  return CellMean(at[0]);  // accuracy, rate
+}
+
 std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,
                                           const PrecisionConfig& c, const std::string& path) {
   CheckWhere(all_cells, c, path);
@@ -111,6 +197,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
       p.clear();
   if (selected == 0)
     throw ConfigError(path + ": [precision] where = " + WhereText(c) + " selects no cell");
+  CheckKinds(cells, c, path);
   std::set<std::string> varying;
   {
     std::map<std::string, std::set<std::string>> values;
@@ -124,7 +211,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
   for (const std::string& name : per_kind) varying.erase(name);
   auto is_numerator = [&](const CellParams& p) {
     auto it = p.find("model.kind");
-    return c.ratio && it != p.end() && it->second == "cnn";
+    return c.paired && it != p.end() && it->second == c.baseline;
   };
   std::map<std::string, PrecisionGroup> groups;
   // The denominator's cells (every cell for a plain exponent) place themselves.
@@ -137,9 +224,9 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
                         " (the axis must be numeric and positive)");
     PrecisionGroup& g = groups[GroupKey(cells[i], c, varying)];
     g.cells.push_back(i);
-    g.curve.push_back({c.ratio ? 1 : 0, x, N});
+    g.curve.push_back({c.paired ? 1 : 0, x, N});
   }
-  if (c.ratio) {
+  if (c.paired) {
     // Each CNN cell joins every curve (group, axis value) whose cells it pairs with.
     for (auto& [label, g] : groups) {
       std::map<double, size_t> curve_cell;  // axis value -> one of its cells
@@ -156,15 +243,14 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     bool any_cnn = false;
     for (const CellParams& p : cells) any_cnn = any_cnn || is_numerator(p);
     if (!any_cnn || groups.empty())
-      throw ConfigError(path +
-                        ": [precision] target = ratio_exponent needs model.kind = cnn "
-                        "and another model in the grid");
+      throw ConfigError(path + ": [precision] target = " + c.target +
+                        " needs model.kind = " + c.baseline + " and another model in the grid");
   }
   std::vector<PrecisionGroup> out;
   for (auto& [label, g] : groups) {
     g.label = label;
     try {
-      NStarExponent(g.curve, c.curve);  // checks the layout
+      StatisticOf(g.curve, c);  // checks the layout
     } catch (const std::invalid_argument& e) {
       throw ConfigError(path + ": [precision] target of " + label + ": " + e.what());
     }

@@ -18,7 +18,34 @@ struct Scenario {
   TargetStatistic statistic;
   // The per-trial value of (run seed, cell, trial index).
   std::function<double(uint64_t, size_t, int)> outcome;
+  std::vector<double> cost;  // per cell, per trial (empty: 1 each)
+  double truth = 0;          // the statistic's true value: the threshold of the simulation
 };
+
+double Normal(uint64_t seed, size_t c, int t) {
+  return Rng(CombineSeed(CombineSeed(seed, c), t)).Normal();
+}
+
+// Two models with the same mean accuracy curve over N (0.55 at the smallest N to 0.99), a
+// trial's accuracy that plus 0.03 normal noise of its own: N_acc(model) / N_acc(baseline) = 1.
+Scenario Share() {
+  Scenario s;
+  const std::vector<double> N = {25, 50, 100, 200, 400, 800};
+  std::vector<CurveCell> cells;
+  std::vector<double> mean;
+  for (int side = 0; side < 2; ++side)
+    for (double n : N) {
+      cells.push_back({side, 1, n});
+      mean.push_back(0.55 + 0.44 / (1 + std::exp(-2 * (std::log(n) - std::log(100)))));
+    }
+  s.cells = cells.size();
+  s.statistic = NStarShare(cells, {CurveReading::kMeanAccuracy, 0.5, 0.9});
+  s.truth = 1;
+  s.outcome = [mean](uint64_t seed, size_t c, int t) {
+    return mean[c] + 0.03 * Normal(seed, c, t);
+  };
+  return s;
+}
 
 double Uniform(uint64_t seed, uint64_t a, uint64_t b) {
   return Rng(CombineSeed(CombineSeed(seed, a), b)).Uniform();
@@ -33,6 +60,28 @@ Scenario Make(NullScenario scenario) {
       s.statistic = LogMeanSlope(x);
       s.outcome = [](uint64_t seed, size_t c, int t) {
         return std::exp(Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
+      };
+      break;
+    case NullScenario::kAccuracyDifference:
+      s.cells = 2;
+      s.statistic = MeanDifference(1, 0);
+      s.outcome = [](uint64_t seed, size_t c, int t) { return 0.8 + 0.05 * Normal(seed, c, t); };
+      break;
+    case NullScenario::kAccuracySlope:
+      s.cells = 4;
+      s.statistic = MeanSlope({1, 2, 4, 8});
+      s.outcome = [](uint64_t seed, size_t c, int t) { return 0.8 + 0.05 * Normal(seed, c, t); };
+      break;
+    case NullScenario::kShare:
+      return Share();
+    case NullScenario::kCostlySlope:
+      // Not a null: the log mean rises by 0.3 per unit of log x (true slope 0.3, so "above" is
+      // right); cells at x = 1 and 4 cost 50 times the others, uncorrelated with their leverage.
+      s.cells = x.size();
+      s.statistic = LogMeanSlope(x);
+      s.cost = {50, 1, 50, 1, 1};
+      s.outcome = [x](uint64_t seed, size_t c, int t) {
+        return std::exp(0.3 * std::log(x[c]) + Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
       };
       break;
     case NullScenario::kBernoulliSlope:
@@ -78,23 +127,36 @@ const char* ScenarioName(NullScenario scenario) {
       return "bernoulli-slope";
     case NullScenario::kNStarRatio:
       return "nstar-ratio";
+    case NullScenario::kAccuracyDifference:
+      return "accuracy-difference";
+    case NullScenario::kAccuracySlope:
+      return "accuracy-slope";
+    case NullScenario::kShare:
+      return "share";
+    case NullScenario::kCostlySlope:
+      return "costly-slope";
   }
   return "?";
 }
 
 NullScenario ParseScenario(const std::string& name) {
   for (NullScenario s :
-       {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope, NullScenario::kNStarRatio})
+       {NullScenario::kLogNormalSlope, NullScenario::kBernoulliSlope, NullScenario::kNStarRatio,
+        NullScenario::kAccuracyDifference, NullScenario::kAccuracySlope, NullScenario::kShare,
+        NullScenario::kCostlySlope})
     if (name == ScenarioName(s)) return s;
   throw std::invalid_argument("unknown scenario \"" + name +
-                              "\": expected lognormal-slope, bernoulli-slope or nstar-ratio");
+                              "\": expected lognormal-slope, bernoulli-slope, nstar-ratio, "
+                              "accuracy-difference, accuracy-slope, share or costly-slope");
 }
 
 SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings settings, int runs,
                                     uint64_t seed) {
   const Scenario s = Make(scenario);
   SimulationTally tally;
-  settings.threshold = 0;
+  settings.threshold = s.truth;
+  const std::vector<double> cost = s.cost.empty() ? std::vector<double>(s.cells, 1.0) : s.cost;
+  settings.cost = cost;
   for (int run = 0; run < runs; ++run) {
     const uint64_t run_seed = CombineSeed(seed, run);
     settings.seed = CombineSeed(run_seed, 0x626f6f74);
@@ -113,6 +175,7 @@ SimulationTally SimulateAtThreshold(NullScenario scenario, PrecisionSettings set
     tally.below += target.verdict() == Verdict::kBelow;
     tally.undecided += target.verdict() == Verdict::kUndecided;
     tally.mean_trials += double(rows.size()) / runs;
+    for (const auto& row : rows) tally.mean_cost += cost[row.first.first] / runs;
     if (target.verdict() == Verdict::kAbove || target.verdict() == Verdict::kBelow) {
       const size_t look = target.looks().size() - 1;
       if (tally.wrong_at.size() <= look) tally.wrong_at.resize(look + 1);

@@ -43,14 +43,16 @@ const char* VerdictName(Verdict verdict) {
 }
 
 Verdict VerdictOf(double estimate, double lo, double hi, double threshold, double half_width,
-                  bool last) {
-  // The one decision rule (stats/decision_rule.hpp), read from the "above" side: a target names
-  // the side of its threshold by its verdict, the claim that reads it says which side it needs.
-  switch (Decide(estimate, lo, hi, threshold, Side::kAbove, half_width)) {
+                  bool last, Side side) {
+  // The one decision rule (stats/decision_rule.hpp) on the claimed side; the verdict names the
+  // side of the threshold the interval lies on, so the claim that reads it knows its meaning.
+  const Verdict claimed = side == Side::kAbove ? Verdict::kAbove : Verdict::kBelow;
+  const Verdict other = side == Side::kAbove ? Verdict::kBelow : Verdict::kAbove;
+  switch (Decide(estimate, lo, hi, threshold, side, half_width)) {
     case Decision::kShown:
-      return Verdict::kAbove;
+      return claimed;
     case Decision::kExcluded:
-      return Verdict::kBelow;
+      return other;
     case Decision::kWithin:
       return Verdict::kWithin;
     case Decision::kOpen:
@@ -73,6 +75,9 @@ void CheckPrecisionSettings(const PrecisionSettings& s, size_t cells) {
   if (s.allocation_bootstrap < 20) fail("allocation_bootstrap must be at least 20 replicates");
   if (!(s.half_width >= 0)) fail("half_width must be 0 (off) or positive");
   if (!(s.uniform_share >= 0 && s.uniform_share <= 1)) fail("uniform_share must lie in [0, 1]");
+  if (s.cost_aware)
+    for (double c : s.cost)
+      if (!(c > 0 && std::isfinite(c))) fail("every cell's cost per trial must be positive");
 }
 
 PrecisionTarget::PrecisionTarget(size_t cells, TargetStatistic statistic,
@@ -94,6 +99,8 @@ PrecisionTarget::PrecisionTarget(size_t cells, TargetStatistic statistic,
     }
   }
   CheckPrecisionSettings(settings, units_.size());
+  if (settings.cost_aware && settings.cost.size() != cells)
+    throw std::invalid_argument("precision: allocation = cost needs a cost per place");
   totals_ =
       LookTotals(settings.start * static_cast<int>(units_.size()), settings.budget, settings.looks);
   spending_ = AlphaSpending(totals_, settings.alpha);
@@ -150,20 +157,16 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   look.lo = d.lo;
   look.hi = d.hi;
   const bool last = look.index + 1 == static_cast<int>(totals_.size());
-  look.verdict = VerdictOf(d.estimate, d.lo, d.hi, settings_.threshold, settings_.half_width, last);
+  look.verdict = VerdictOf(d.estimate, d.lo, d.hi, settings_.threshold, settings_.half_width, last,
+                           settings_.side);
   return look;
 }
 
-// The next look's trials per place, `total` rows in all (a unit of places sharing rows counts
-// once). A share goes evenly (fewest trials first), the rest greedily to the units where one more
-// trial shrinks the statistic's variance most: unit u's part V_u of the variance (from
-// resampling its rows alone, in every place they stand) falls as t_u / (t_u + extra).
-std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& samples,
-                                           int total) const {
-  const size_t units = units_.size();
-  std::vector<double> part(units);
-  for (size_t u = 0; u < units; ++u) {
-    // The bootstrap stream of the unit's first place (as when every place had its own rows).
+// Each unit's part V_u of the statistic's variance, from resampling its rows alone (in every
+// place they stand), with the bootstrap stream of the unit's first place.
+std::vector<double> PrecisionTarget::VarianceParts(const std::vector<CellSample>& samples) const {
+  std::vector<double> part(units_.size());
+  for (size_t u = 0; u < units_.size(); ++u) {
     const std::vector<size_t>& places = units_[u];
     Rng rng(CombineSeed(CombineSeed(settings_.seed, looks_.size()), places.front() + 1));
     std::vector<CellSample> replicate = samples;
@@ -178,33 +181,95 @@ std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& sample
     }
     part[u] = SpreadVariance(replicates);
   }
+  return part;
+}
+
+// The next look's trials per place, `total` rows in all (a unit of places sharing rows counts
+// once). A share goes evenly (fewest trials first), the rest greedily to the units where one more
+// trial shrinks the statistic's variance most: unit u's part V_u of the variance falls as
+// t_u / (t_u + extra). With allocation = cost, SpendByCost instead.
+std::vector<int> PrecisionTarget::Allocate(const std::vector<CellSample>& samples,
+                                           int total) const {
+  const size_t units = units_.size();
+  const std::vector<double> part = VarianceParts(samples);
   std::vector<int> had(units), plan(units);
   for (size_t u = 0; u < units; ++u) had[u] = plan[u] = plan_[units_[u].front()];
-  int extra = total;
-  for (int n : had) extra -= n;
-  const int even = static_cast<int>(std::floor(settings_.uniform_share * extra));
-  auto fewest = [&](size_t a, size_t b) {
-    return plan[a] < plan[b] || (plan[a] == plan[b] && a < b);
-  };
-  for (int i = 0; i < extra; ++i) {
-    size_t best = 0;
-    double best_gain = -1;
-    for (size_t u = 0; u < units; ++u) {
-      const double t = had[u], p = plan[u];
-      const double gain = i < even          ? 0
-                          : part[u] >= kInf ? kInf
-                                            : part[u] * t * (1 / p - 1 / (p + 1));
-      if (gain > best_gain || (gain == best_gain && fewest(u, best))) {
-        best = u;
-        best_gain = gain;
+  if (settings_.cost_aware) {
+    plan = SpendByCost(part, plan, total);
+  } else {
+    int extra = total;
+    for (int n : had) extra -= n;
+    const int even = static_cast<int>(std::floor(settings_.uniform_share * extra));
+    auto fewest = [&](size_t a, size_t b) {
+      return plan[a] < plan[b] || (plan[a] == plan[b] && a < b);
+    };
+    for (int i = 0; i < extra; ++i) {
+      size_t best = 0;
+      double best_gain = -1;
+      for (size_t u = 0; u < units; ++u) {
+        const double t = had[u], p = plan[u];
+        const double gain = i < even          ? 0
+                            : part[u] >= kInf ? kInf
+                                              : part[u] * t * (1 / p - 1 / (p + 1));
+        if (gain > best_gain || (gain == best_gain && fewest(u, best))) {
+          best = u;
+          best_gain = gain;
+        }
       }
+      ++plan[best];
     }
-    ++plan[best];
   }
   std::vector<int> by_place(cells_);
   for (size_t u = 0; u < units; ++u)
     for (size_t p : units_[u]) by_place[p] = plan[u];
   return by_place;
+}
+
+// allocation = cost: the look may spend what an even spread of `total` trials costs (total times
+// the units' mean cost per trial), less what the held trials cost. Its uniform share goes to the
+// units with the fewest trials; the rest, trial by trial, to the unit whose next trial shrinks
+// the variance most per unit of cost, among those whose trial still fits. The same looks thus
+// cost the same CPU as the even allocation's on average, and buy a narrower interval with it, so
+// a verdict comes at an earlier look. Pure in its arguments (a replay plans the same).
+std::vector<int> PrecisionTarget::SpendByCost(const std::vector<double>& part,
+                                              std::vector<int> plan, int total) const {
+  const size_t units = units_.size();
+  const std::vector<int> had = plan;
+  std::vector<double> cost(units);
+  double mean = 0, spent = 0;
+  for (size_t u = 0; u < units; ++u) {
+    cost[u] = settings_.cost[units_[u].front()];
+    mean += cost[u] / units;
+    spent += cost[u] * had[u];
+  }
+  double left = total * mean - spent;
+  double even = settings_.uniform_share * left;
+  while (true) {  // the uniform share: fewest trials first, while a trial fits
+    size_t best = units;
+    for (size_t u = 0; u < units; ++u)
+      if (cost[u] <= even && (best == units || plan[u] < plan[best])) best = u;
+    if (best == units) break;
+    ++plan[best];
+    even -= cost[best];
+    left -= cost[best];
+  }
+  while (true) {
+    size_t best = units;
+    double best_gain = -1;
+    for (size_t u = 0; u < units; ++u) {
+      if (cost[u] > left) continue;
+      const double t = had[u], p = plan[u];
+      const double gain = part[u] >= kInf ? kInf : part[u] * t * (1 / p - 1 / (p + 1)) / cost[u];
+      if (gain > best_gain || (gain == best_gain && plan[u] < plan[best])) {
+        best = u;
+        best_gain = gain;
+      }
+    }
+    if (best == units) break;
+    ++plan[best];
+    left -= cost[best];
+  }
+  return plan;
 }
 
 std::string DescribeLooks(const std::vector<Look>& looks) {

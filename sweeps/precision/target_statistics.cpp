@@ -60,27 +60,25 @@ double SuccessNStar(const Curve& curve, const std::vector<CellSample>& s, double
   return n >= curve.N.front() && n <= curve.N.back() ? n : NAN;
 }
 
-// N_acc as pmoe-analyze reads it: where the monotone (isotonic) fit of the weighted mean accuracy
-// over N reaches the target, interpolated in log N from the N before it; NaN when reached at the
-// smallest N or never.
+// N_acc as numerics version 7 records it in precision looks: the first N whose weighted mean
+// accuracy reaches the target, interpolated in log N from the N before it; NaN when reached at
+// the smallest N or never. pmoe-analyze reads N_acc off a monotone (isotonic) fit instead, which
+// agrees wherever the mean-accuracy curve does not dip after its first crossing. The precision
+// targets keep the first crossing because it decides which trials a look asks for: changing it
+// would move the looks of every recorded precision file (their replay, resume and growth). It
+// moves to the monotone fit with the next numerics version, when those files are regenerated.
 double AccuracyNStar(const Curve& curve, const std::vector<CellSample>& s, double target) {
-  std::vector<double> N, mean, weight;
+  double previous_N = NAN, previous_mean = NAN;
   for (size_t i = 0; i < curve.cells.size(); ++i) {
-    const CellSample& c = s[curve.cells[i]];
-    double count = 0;
-    for (size_t t = 0; t < c.values.size(); ++t)
-      if (c.weights[t] > 0 && std::isfinite(c.values[t])) count += c.weights[t];
-    if (count == 0) continue;
-    N.push_back(curve.N[i]);
-    mean.push_back(WeightedMean(c));
-    weight.push_back(count);
-  }
-  const std::vector<double> fit = IsotonicIncreasing(mean, weight);
-  for (size_t i = 0; i < fit.size(); ++i) {
-    if (fit[i] < target) continue;
-    if (i == 0) return NAN;
-    const double f = (target - fit[i - 1]) / (fit[i] - fit[i - 1]);
-    return std::exp(std::log(N[i - 1]) + f * (std::log(N[i]) - std::log(N[i - 1])));
+    const double mean = WeightedMean(s[curve.cells[i]]);
+    if (std::isnan(mean)) continue;
+    if (mean >= target) {
+      if (std::isnan(previous_N)) return NAN;
+      const double f = (target - previous_mean) / (mean - previous_mean);
+      return std::exp(std::log(previous_N) + f * (std::log(curve.N[i]) - std::log(previous_N)));
+    }
+    previous_N = curve.N[i];
+    previous_mean = mean;
   }
   return NAN;
 }
@@ -105,6 +103,49 @@ TargetStatistic MeanDifference(size_t a, size_t b) {
   return [a, b](const std::vector<CellSample>& cells) {
     return WeightedMean(cells[a]) - WeightedMean(cells[b]);
   };
+}
+
+TargetStatistic CellMean(size_t c) {
+  return [c](const std::vector<CellSample>& cells) { return WeightedMean(cells[c]); };
+}
+
+TargetStatistic MeanSlope(std::vector<double> x) {
+  return [x = std::move(x)](const std::vector<CellSample>& cells) -> double {
+    std::vector<double> lx, y;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      const double mean = WeightedMean(cells[c]);
+      if (std::isnan(mean)) continue;
+      lx.push_back(x[c]);
+      y.push_back(mean);
+    }
+    return LogSlope(lx, y);
+  };
+}
+
+TargetStatistic NStarShare(const std::vector<CurveCell>& cells, const CurveSettings& settings) {
+  Curve sides[2];
+  std::vector<size_t> order(cells.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return cells[a].N < cells[b].N; });
+  for (size_t i : order) {
+    if (cells[i].axis != cells[order.front()].axis)
+      throw std::invalid_argument("NStarShare: the cells span several axis values");
+    sides[cells[i].side == 0 ? 0 : 1].cells.push_back(i);
+    sides[cells[i].side == 0 ? 0 : 1].N.push_back(cells[i].N);
+  }
+  for (const Curve& c : sides)
+    if (c.N.size() < 2 || c.N.front() == c.N.back())
+      throw std::invalid_argument("NStarShare: each model needs a curve of at least two N");
+  return
+      [sides0 = sides[0], sides1 = sides[1], settings](const std::vector<CellSample>& s) -> double {
+        auto n_star = [&](const Curve& c) {
+          return settings.reading == CurveReading::kSuccess
+                     ? SuccessNStar(c, s, settings.threshold)
+                     : AccuracyNStar(c, s, settings.target_accuracy);
+        };
+        return n_star(sides1) / n_star(sides0);
+      };
 }
 
 TargetStatistic NStarExponent(const std::vector<CurveCell>& cells, const CurveSettings& settings) {

@@ -3,6 +3,7 @@
 #include "pmoe/sweep/run/plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <set>
@@ -38,6 +39,17 @@ void PlanTestSets(const SweepSetup& setup, const WorkSource::Bound& most, Plan& 
     plan.test_sets = most.trials;
     plan.test_set_bytes =
         std::min(plan.test_set_bytes, largest_set * static_cast<double>(most.trials));
+  }
+  // A precision budget spread over its cells: each data's cells share trial t's test set, so a
+  // run holds about trials-per-cell sets per data (issue 41: "9310 MB" for 169 MB held).
+  if (plan.by_rounds && most.trials_per_cell > 0) {
+    const double per_data = std::min<double>(trials, std::ceil(most.trials_per_cell));
+    plan.test_sets = 0;
+    plan.test_set_bytes = 0;
+    for (const auto& entry : test_sets) {
+      plan.test_sets += static_cast<size_t>(per_data);
+      plan.test_set_bytes += entry.second * per_data;
+    }
   }
 }
 
@@ -78,7 +90,11 @@ Plan MakePlan(const SweepSetup& setup, size_t pilot_trials, int threads) {
   plan.by_rounds = !source->Planned().has_value();
   plan.source = source->Describe();
   plan.bound = most.how;
-  if (plan.by_rounds) plan.core_seconds = most.core_seconds;
+  if (plan.by_rounds) plan.core_seconds = plan.most_core_seconds = most.core_seconds;
+  if (plan.by_rounds && most.expected_core_seconds > 0) {
+    plan.core_seconds = most.expected_core_seconds;
+    plan.expected_core_seconds = true;
+  }
   plan.trials = plan.by_rounds ? static_cast<long>(most.trials)
                                : static_cast<long>(cells.size()) * setup.config.trials;
   PlanTestSets(setup, most, plan);

@@ -220,10 +220,13 @@ std::string DescribeGrowthProblem(const SweepIdentity& held, const SweepIdentity
 std::string DescribeGrowth(const SweepIdentity& held, const SweepIdentity& grown, bool by_rounds) {
   std::string out;
   auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  // A source deciding round by round (precision, adaptive) has a budget over all its cells, not
+  // a count per cell: said as a total (issue 41), beside the per-cell count the file held.
   if (grown.trials != held.trials)
-    add("trials per cell " + std::to_string(held.trials) + " -> " +
-        (by_rounds ? "up to " + std::to_string(grown.trials) + " (decided round by round)"
-                   : std::to_string(grown.trials)));
+    add(by_rounds ? "trials decided round by round: a budget of " + std::to_string(grown.trials) +
+                        " trials in all (" + std::to_string(held.trials) + " per cell held)"
+                  : "trials per cell " + std::to_string(held.trials) + " -> " +
+                        std::to_string(grown.trials));
   const std::vector<std::string> added = CellsOnlyIn(grown, held);
   if (!added.empty()) {
     std::string values;

@@ -22,6 +22,7 @@
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "slurm_cluster.hpp"
+#include "slurm_looks.hpp"
 #include "slurm_scripts.hpp"
 #include "sweep_state.hpp"
 
@@ -142,6 +143,12 @@ cli::Command MissingCommand() {
   c.options.insert(c.options.end(),
                    {
                        {"json", "", "print the shards and the advice as one JSON object", {}, ""},
+                       {"resubmit",
+                        "",
+                        "(a precision look chain) submit the shards the current look lacks and "
+                        "a decide job after them",
+                        {},
+                        ""},
                        {"retry",
                         "N",
                         "(the merge job's) resubmit failed tasks, attempt N, with more time and "
@@ -168,10 +175,16 @@ int RunMissingCommand(const cli::Parsed& args, const std::string& command_line) 
                                                        "the merge job's attempt number, 0 or more"))
                         : -1;
   cli::RequireConfigFile(config);
+  // A precision config's look chain (slurm_looks.hpp): its shards hold parts of looks.
+  const std::string tool = command_line.substr(0, command_line.find(' '));
+  if (IsLookChain(PrepareSweep(config, out, {}).merged_path, shards))
+    return LookMissing(config, out, shards, args.Has("resubmit"), tool);
+  if (args.Has("resubmit"))
+    throw ConfigError("missing --resubmit: " + config + " is not a look chain of " +
+                      std::to_string(shards) + " shards (run the command missing prints)");
   std::ostringstream advice_text;
   std::ostream& advice = json ? advice_text : std::cout;
   std::vector<ShardLine> lines;
-  const std::string tool = command_line.substr(0, command_line.find(' '));
 
   std::vector<int> to_submit, running;
   std::vector<std::string> shard_files, others;

@@ -17,6 +17,7 @@
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/run/plan.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
+#include "slurm_estimate.hpp"
 
 namespace pmoe {
 namespace {
@@ -92,7 +93,8 @@ cli::Command PlanCommand() {
 
 namespace {
 
-void RenderPlanJson(const SweepSetup& setup, const Plan& plan, std::ostream& out) {
+void RenderPlanJson(const PlanOptions& o, const SweepSetup& setup, const Plan& plan,
+                    std::ostream& out) {
   const SweepConfig& config = setup.config;
   JsonWriter w(out);
   w.BeginObject().Field("name", config.name).Field("config", config.path);
@@ -104,6 +106,8 @@ void RenderPlanJson(const SweepSetup& setup, const Plan& plan, std::ostream& out
   w.Field("output", setup.out_path).Field("shard", setup.shard.Text());
   w.Field("shard_trials", plan.shard_trials).Field("would_skip", plan.skipped);
   w.Field("grows", plan.growth);
+  if (config.precision && setup.shard.count > 0)
+    PlanLookChain(o.path, o.output, setup.shard.count, nullptr, &w);
   if (plan.pilot) {
     const PilotEstimate& e = *plan.pilot;
     w.Key("pilot")
@@ -129,7 +133,8 @@ void RenderPlanJson(const SweepSetup& setup, const Plan& plan, std::ostream& out
 }
 
 // The sweep, its axes, its trials and the static estimate.
-void RenderPlanHead(const SweepSetup& setup, const Plan& plan, std::ostream& out) {
+void RenderPlanHead(const PlanOptions& o, const SweepSetup& setup, const Plan& plan,
+                    std::ostream& out) {
   const SweepConfig& config = setup.config;
   out << "sweep " << config.name << " (" << config.path << "), seed " << config.seed << "\n";
   for (const Axis& axis : config.axes) {
@@ -141,7 +146,11 @@ void RenderPlanHead(const SweepSetup& setup, const Plan& plan, std::ostream& out
   }
   if (plan.by_rounds)
     out << "  " << plan.source << " (the grid: " << plan.cells << " cells): " << plan.bound
-        << "; at most " << plan.trials << " trials\n";
+        << "; at most " << plan.trials << " trials in all"
+        << (plan.expected_core_seconds
+                ? " (at most " + Duration(plan.most_core_seconds) + " of one core)"
+                : "")
+        << "\n";
   else
     out << "  " << plan.cells << " cells x " << config.trials << " trials = " << plan.trials
         << " trials\n";
@@ -158,6 +167,9 @@ void RenderPlanHead(const SweepSetup& setup, const Plan& plan, std::ostream& out
                 "to --test-cache-mb (default 1000)\n",
                 plan.test_sets, plan.trials, plan.test_set_bytes / 1e6);
   out << line;
+  // A precision config on Slurm runs as a look chain: each task gets a share of every look.
+  if (config.precision && setup.shard.count > 0)
+    PlanLookChain(o.path, o.output, setup.shard.count, &out, nullptr);
 }
 
 // What the output holds, the pilot's measurement, the costliest cells.
@@ -213,9 +225,9 @@ int RunPlanCommand(const cli::Parsed& args, const std::string& /*command_line*/)
   const SweepSetup setup = PrepareSweep(o.path, o.output, o.shard);
   const Plan plan = MakePlan(setup, o.pilot, o.threads);
   if (o.json) {
-    RenderPlanJson(setup, plan, std::cout);
+    RenderPlanJson(o, setup, plan, std::cout);
   } else {
-    RenderPlanHead(setup, plan, std::cout);
+    RenderPlanHead(o, setup, plan, std::cout);
     RenderPlanTail(setup, plan, o.all, std::cout);
   }
   return 0;

@@ -12,6 +12,7 @@
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "schema_reference.hpp"
+#include "slurm_looks.hpp"
 
 namespace pmoe {
 
@@ -61,6 +62,8 @@ pmoe::cli::Tool SweepTool() {
       Runs(pmoe::MergeCommand(), pmoe::RunMergeCommand),
       Runs(pmoe::StatusCommand(), pmoe::RunStatusCommand),
       Runs(pmoe::WatchCommand(), pmoe::RunWatchCommand),
+      Runs(pmoe::LookShardCommand(), pmoe::RunLookShardCommand),
+      Runs(pmoe::LookDecideCommand(), pmoe::RunLookDecideCommand),
   };
   tool.references = {{"schema", [] { return pmoe::ResultSchemaMarkdown(); }}};
   return tool;

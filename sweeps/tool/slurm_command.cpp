@@ -27,6 +27,7 @@
 #include "pmoe/sweep/store/sweep_store.hpp"
 #include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"
+#include "slurm_estimate.hpp"
 #include "slurm_scripts.hpp"
 
 namespace pmoe {
@@ -42,12 +43,6 @@ struct SlurmOptions {
   int throttle = 0, retries = 2, array_limit = -1;  // array_limit -1: ask scontrol
   bool print = false, submit = false, json = false;
 };
-
-std::string Format(const char* format, double a, double b = 0, double c = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, format, a, b, c);
-  return buf;
-}
 
 SlurmOptions Parse(const cli::Parsed& args) {
   SlurmOptions o;
@@ -236,6 +231,7 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   job.throttle = o.throttle;
   job.retries = o.retries;
   job.generated_by = command_line;
+  job.looks = setup.config.precision.has_value();  // a look chain over the whole array
   CheckJob(job);  // a newline in a path: refused before anything is measured or written
   RefuseAnotherBuild(o.config, o.out, o.shards, job.out);
   int max_array = o.array_limit > 0 ? o.array_limit : SlurmMaxArraySize();
@@ -252,64 +248,10 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
                         std::to_string(max_array) + ")");
   }
 
-  // The static model's cost of each shard, and of the test sets a task may keep.
-  const std::vector<WorkItem> all = PlanWork(setup.cells, setup.config.trials);
-  double slowest = 0, peak_trial = 0;
-  for (int s = 1; s <= o.shards; ++s) {
-    double cost = 0;
-    for (const WorkItem& item : ShardOf(all, s, o.shards)) cost += item.cost;
-    slowest = std::max(slowest, cost);
-  }
-  std::map<std::pair<std::string, int>, double> test_sets;
-  for (const Cell& c : setup.cells) {
-    peak_trial = std::max(peak_trial, EstimateTrialBytes(c.spec));
-    test_sets[{CanonicalKey(c.spec, "data."), c.spec.N_test}] = EstimateTestSetBytes(c.spec);
-  }
-  double test_set_bytes = 0;
-  for (const auto& entry : test_sets) test_set_bytes += entry.second * setup.config.trials;
-  job.test_cache_mb = static_cast<int>(std::min(1000.0, std::ceil(test_set_bytes / 1e6)));
+  EstimateJob(setup, {o.shards, o.cpus, o.pilot, o.margin, o.time_minutes, o.mem_mb}, job);
 
-  double ratio = 1, rss_mb = 0;
-  std::string how =
-      "the static model (no pilot; early stopping can make it wrong many times "
-      "over: --pilot T measures)";
-  if (o.pilot > 0) {
-    const PilotEstimate pilot = RunPilot(setup, all, o.pilot, o.cpus);
-    ratio = pilot.ratio;
-    rusage usage{};
-    ::getrusage(RUSAGE_SELF, &usage);
-    rss_mb = usage.ru_maxrss / 1024.0;  // kilobytes on Linux
-    how = Format("a pilot of %.0f trials on %.0f thread(s) here, %.3g times the static model",
-                 static_cast<double>(pilot.trials), o.cpus, pilot.ratio);
-  }
-  const double shard_minutes = slowest * ratio / o.cpus / 60;
-  job.time_minutes = o.time_minutes > 0
-                         ? o.time_minutes
-                         : std::max(5, static_cast<int>(std::ceil(shard_minutes * o.margin + 3)));
-  const double static_mb = (o.cpus * peak_trial) / 1e6 + 150;
-  const double base_mb = std::max(static_mb, rss_mb);
-  job.mem_mb =
-      o.mem_mb > 0
-          ? o.mem_mb
-          : static_cast<int>(std::ceil((base_mb + job.test_cache_mb) * o.margin / 100) * 100);
-  const double trials = static_cast<double>(all.size());
-  job.merge_mem_mb = static_cast<int>(std::ceil((500 + trials * 2e-3) / 100) * 100);
-  job.merge_time_minutes = std::max(10, static_cast<int>(std::ceil(trials / 2e5)));
-  if (o.time_minutes > 0)
-    job.notes.push_back("time: --time " + std::to_string(o.time_minutes));
-  else
-    job.notes.push_back(
-        Format("time: the slowest shard ~%.1f min on %.0f CPU(s) by ", shard_minutes, o.cpus) +
-        how + Format("; x margin %.3g, + 3 min", o.margin));
-  if (o.mem_mb > 0)
-    job.notes.push_back("memory: --mem " + std::to_string(o.mem_mb));
-  else
-    job.notes.push_back(
-        Format("memory: (max(%.0f MB static, %.0f MB measured) + %.0f MB test-set cache)",
-               static_mb, rss_mb, job.test_cache_mb) +
-        Format(" x margin %.3g", o.margin));
-
-  const std::string array = ArrayScript(job), merge = MergeScript(job);
+  const std::string array = ArrayScript(job),
+                    merge = job.looks ? DecideScript(job) : MergeScript(job);
   const std::string partition = PartitionOf(o.extra);
   if (const int node_cpus = SlurmMaxNodeCpus(partition); node_cpus > 0 && o.cpus > node_cpus)
     std::cerr << "pmoe-sweep: warning: --cpus " << o.cpus << " but the nodes of "
@@ -318,16 +260,17 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
               << "(use --cpus " << node_cpus << " or less)\n";
   if (o.print) {
     std::cout << "# " << ArrayScriptPath(job.out) << "\n"
-              << array << "\n# " << MergeScriptPath(job.out) << "\n"
+              << array << "\n# " << AfterScriptPath(job) << "\n"
               << merge;
     return 0;
   }
   std::filesystem::create_directories(job.script_dir + "/logs");
   WriteScript(ArrayScriptPath(job.out), array, "#!/bin/bash\n# Sweep ");
-  WriteScript(MergeScriptPath(job.out), merge, "#!/bin/bash\n# Merges the ");
+  WriteScript(AfterScriptPath(job), merge,
+              job.looks ? "#!/bin/bash\n# Decides a look" : "#!/bin/bash\n# Merges the ");
   std::cout << "wrote " << ArrayScriptPath(job.out) << " (" << o.shards << " tasks, " << o.cpus
             << (o.cpus == 1 ? " CPU, " : " CPUs, ") << SlurmTime(job.time_minutes) << ", "
-            << job.mem_mb << " MB each) and " << MergeScriptPath(job.out) << "; logs go to "
+            << job.mem_mb << " MB each) and " << AfterScriptPath(job) << "; logs go to "
             << job.script_dir << "/logs\n";
   for (const std::string& note : job.notes) std::cout << "  " << note << "\n";
   const std::string submit = SubmitCommand(job);
@@ -338,18 +281,18 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   std::vector<int> every_shard;
   for (int i = 1; i <= o.shards; ++i) every_shard.push_back(i);
   std::string array_id, after;
-  for (const std::string& id : SubmitChunks(job, every_shard, "", SubmittedId)) {
+  for (const std::string& id : SubmitChunks(job, every_shard, job.first_limits, SubmittedId)) {
     array_id += (array_id.empty() ? "" : ",") + id;
     after += ":" + id;
   }
   const std::string merge_id = SubmittedId("sbatch --parsable --dependency=afterany" + after + " " +
-                                           ShellQuote(MergeScriptPath(job.out)));
+                                           ShellQuote(AfterScriptPath(job)));
   const std::string tool = command_line.substr(0, command_line.find(' '));
   std::vector<std::string> missing = {tool, "missing", o.config, "--shards",
                                       std::to_string(o.shards)};
   if (!o.out.empty()) missing.insert(missing.end(), {"--out", o.out});
-  std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and merge job "
-            << merge_id << " after it\n"
+  std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and "
+            << (job.looks ? "decide" : "merge") << " job " << merge_id << " after it\n"
             << "  watch: "
             << ShellCommand({tool, "watch", o.config, "--shards", std::to_string(o.shards)})
             << (o.out.empty() ? "" : " --out " + ShellQuote(o.out))
@@ -377,9 +320,10 @@ int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line) {
   JsonWriter w(std::cout);
   w.BeginObject()
       .Field("array_script", ArrayScriptPath(job.out))
-      .Field("merge_script", MergeScriptPath(job.out))
+      .Field("merge_script", AfterScriptPath(job))
       .Field("written", !o.print)
       .Field("submitted", o.submit)
+      .Field("look_chain", job.looks)
       .Field("shards", job.shards)
       .Field("cpus", job.cpus)
       .Field("time_minutes", job.time_minutes)

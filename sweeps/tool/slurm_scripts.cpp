@@ -77,6 +77,10 @@ void CheckJob(const SlurmJob& job) {
 std::string SlurmDir(const std::string& out) { return Stem(out) + ".slurm"; }
 std::string ArrayScriptPath(const std::string& out) { return SlurmDir(out) + "/array.sbatch"; }
 std::string MergeScriptPath(const std::string& out) { return SlurmDir(out) + "/merge.sbatch"; }
+std::string DecideScriptPath(const std::string& out) { return SlurmDir(out) + "/decide.sbatch"; }
+std::string AfterScriptPath(const SlurmJob& job) {
+  return job.looks ? DecideScriptPath(job.out) : MergeScriptPath(job.out);
+}
 std::string MergeStatePath(const std::string& out) { return SlurmDir(out) + "/logs/merge.state"; }
 std::string ShardStatePath(const std::string& out, int shard) {
   return SlurmDir(out) + "/logs/shard-" + std::to_string(shard) + ".state";
@@ -177,7 +181,7 @@ std::string SubmitCommand(const SlurmJob& job, const std::vector<int>& shards,
     after += ":$" + var;
     return "$" + var;
   });
-  return s + "sbatch --dependency=afterany" + after + " " + Q(MergeScriptPath(job.out));
+  return s + "sbatch --dependency=afterany" + after + " " + Q(AfterScriptPath(job));
 }
 
 int ScriptThrottle(const std::string& script) {
@@ -189,7 +193,7 @@ int ScriptThrottle(const std::string& script) {
 std::string SubmitCommand(const SlurmJob& job) {
   std::vector<int> all;
   for (int i = 1; i <= job.shards; ++i) all.push_back(i);
-  return SubmitCommand(job, all, "");
+  return SubmitCommand(job, all, job.first_limits);
 }
 
 std::string ScriptDirective(const std::string& script, const std::string& key) {
@@ -206,13 +210,23 @@ std::string ArrayScript(const SlurmJob& job) {
   CheckJob(job);
   const std::string k = std::to_string(job.shards);
   const int first_chunk = job.chunk > 0 && job.chunk < job.shards ? job.chunk : job.shards;
-  std::string s = Header(job, "Sweep " + job.name +
-                                  " as a Slurm job array: task I runs shard "
-                                  "I + PMOE_SHARD_OFFSET (default 0) of " +
-                                  k + ".");
+  std::string s =
+      Header(job, "Sweep " + job.name + (job.looks ? ", one look of its precision targets," : "") +
+                      " as a Slurm job array: task I runs shard "
+                      "I + PMOE_SHARD_OFFSET (default 0) of " +
+                      k + ".");
   s += "# pmoe-sweep array: shards=" + k + " chunk=" + std::to_string(job.chunk) +
        " retries=" + std::to_string(job.retries) + "\n";
-  s += "# Submit all (and the merge job after it):\n#   " + SubmitCommand(job) + "\n";
+  if (job.looks) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "# pmoe-sweep looks: ratio=%.17g margin=%.17g base_mb=%d time=%s mem=%s\n",
+                  job.time_ratio, job.margin, job.base_mb, job.fixed_time ? "fixed" : "estimated",
+                  job.fixed_mem ? "fixed" : "estimated");
+    s += line;
+  }
+  s += std::string("# Submit all (and the ") + (job.looks ? "decide" : "merge") +
+       " job after it):\n#   " + SubmitCommand(job) + "\n";
   s += "# Resubmit some shards: pmoe-sweep missing prints the command.\n";
   s += "# A task still running " + std::to_string(job.signal_seconds) +
        " s before its time limit gets USR1: it saves what finished, requeues itself (only\n"
@@ -232,7 +246,9 @@ std::string ArrayScript(const SlurmJob& job) {
   s += "shard=$((SLURM_ARRAY_TASK_ID + ${PMOE_SHARD_OFFSET:-0}))\n";
   s += "state=" + Q(Absolute(job, job.script_dir + "/logs")) + "/shard-$shard.state\n";
   s += "echo started > \"$state\"\n";
-  s += Q(job.tool) + " run " + Q(job.config) + " --shard \"$shard/" + k + "\" --out " + Q(job.out) +
+  // A look chain's task runs its share of the look the merged file leads to (look-shard).
+  s += Q(job.tool) + (job.looks ? " look-shard " : " run ") + Q(job.config) + " --shard \"$shard/" +
+       k + "\" --out " + Q(job.out) +
        " \\\n    --threads \"${SLURM_CPUS_PER_TASK:-1}\" "
        "--test-cache-mb " +
        std::to_string(job.test_cache_mb) + " &\n";
@@ -307,6 +323,39 @@ std::string MergeScript(const SlurmJob& job) {
   for (int i = 1; i <= job.shards; ++i) s += " \\\n    " + Q(ShardPath(job.out, {i, job.shards}));
   s += "\nstatus=$?\n"
        "if [ \"$status\" = 0 ]; then echo merged; else echo \"exit $status\"; fi > \"$mstate\"\n"
+       "exit \"$status\"\n";
+  return s;
+}
+
+std::string DecideScript(const SlurmJob& job) {
+  CheckJob(job);
+  const std::string k = std::to_string(job.shards);
+  std::string s =
+      Header(job, "Decides a look of sweep " + job.name + "'s precision targets once its " + k +
+                      " shards have ended (--dependency=afterany).");
+  s += "# It merges the shards into " + CommentText(job.out) +
+       ", replays the looks, decides this one and, while a target\n"
+       "# is running, submits the next look's array and a decide job after it. A shard that\n"
+       "# failed (not for bad input, not cancelled) is resubmitted with more memory and time,\n"
+       "# with a decide job after it, at most " +
+       std::to_string(job.retries) + " times a look; pmoe-sweep missing says what is left.\n";
+  // The name and comment of a merge job: squeue, watch and missing find it as they find one.
+  s += "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
+  s += "#SBATCH --cpus-per-task=1\n";
+  s += "#SBATCH --time=" + SlurmTime(job.merge_time_minutes) + "\n";
+  s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
+  s += "#SBATCH --output=" + LogPattern(job, "%x-%j.out") + "\n";
+  s += CommonLines(job);
+  s += "mstate=" + Q(Absolute(job, MergeStatePath(job.out))) + "\n";
+  s += "echo \"deciding (attempt ${PMOE_RETRY:-0})\" > \"$mstate\"\n";
+  s += Q(job.tool) + " look-decide " + Q(job.config) + " --shards " + k + " --out " + Q(job.out) +
+       " --retry \"${PMOE_RETRY:-0}\"\n";
+  // Exit 75: failed shards resubmitted with a decide job after them; this one did its part.
+  s += "status=$?\nif [ \"$status\" = " + std::to_string(kRetrySubmitted) +
+       " ]; then echo retry-submitted > \"$mstate\"; exit 0; fi\n"
+       // look-decide records its own outcome; a crash leaves "deciding": say how it ended.
+       "if [ \"$status\" != 0 ] && grep -q '^deciding' \"$mstate\"; then\n"
+       "  echo \"exit $status\" > \"$mstate\"\nfi\n"
        "exit \"$status\"\n";
   return s;
 }

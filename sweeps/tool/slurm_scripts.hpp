@@ -43,6 +43,19 @@ struct SlurmJob {
   std::vector<std::string> extra;  // the user's own #SBATCH lines (partition, account, ...)
   std::vector<std::string> setup;  // the user's shell lines run before pmoe-sweep (modules)
   std::string generated_by;        // the command line
+  // A precision config's look chain (issue 41): each array runs one look's pairs spread over
+  // all K shards (`look-shard`), and decide.sbatch after it merges, decides the look and
+  // submits the next look's array and decide job, until every target is decided.
+  bool looks = false;
+  // What the decide job needs to ask each look's array for what its largest share needs: the
+  // pilot's measured/modeled ratio, the margin, the memory besides test sets; a --time or --mem
+  // the user gave stays as given.
+  double time_ratio = 1, margin = 2;
+  int base_mb = 0;
+  bool fixed_time = false, fixed_mem = false;
+  // " --time=T --mem=M" for the first look's array: what its largest share needs ("" when the
+  // script's bound is no more, or for a grid).
+  std::string first_limits;
 };
 
 // Refuses (ConfigError, naming it) any path or value of the job that cannot be quoted.
@@ -50,8 +63,11 @@ void CheckJob(const SlurmJob& job);
 
 // "<out without .h5>.slurm": where the scripts of the sweep whose merged file is `out` go.
 std::string SlurmDir(const std::string& out);
-std::string ArrayScriptPath(const std::string& out);  // SlurmDir(out) + "/array.sbatch"
-std::string MergeScriptPath(const std::string& out);  // SlurmDir(out) + "/merge.sbatch"
+std::string ArrayScriptPath(const std::string& out);   // SlurmDir(out) + "/array.sbatch"
+std::string MergeScriptPath(const std::string& out);   // SlurmDir(out) + "/merge.sbatch"
+std::string DecideScriptPath(const std::string& out);  // SlurmDir(out) + "/decide.sbatch"
+// The job chained after the array: decide.sbatch for a look chain, merge.sbatch otherwise.
+std::string AfterScriptPath(const SlurmJob& job);
 // SlurmDir(out) + "/logs/shard-I.state": one line the array task writes about shard I:
 // "started" when it begins, then "exit S" (pmoe-sweep's exit status), "bad-input" (exit 2),
 // "wrong-cpu" (exit 4), "cancelled" (scancel) or "requeue-cap" (out of requeues). `missing --retry`
@@ -70,6 +86,9 @@ std::string StateAdvice(const std::string& state);
 
 std::string ArrayScript(const SlurmJob& job);
 std::string MergeScript(const SlurmJob& job);
+// The decide job of a look chain: `pmoe-sweep look-decide`, which merges the look's shards,
+// decides it and submits the next look (or resubmits failed shards, at most job.retries times).
+std::string DecideScript(const SlurmJob& job);
 
 // Runs one sbatch command line and returns the job id it printed (or, for a printed command,
 // the shell variable that will hold it).

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 #include <vector>
 
 #include "commands.hpp"
@@ -20,6 +21,7 @@
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "slurm_cluster.hpp"
+#include "slurm_looks.hpp"
 #include "slurm_scripts.hpp"
 #include "sweep_state.hpp"
 
@@ -55,6 +57,10 @@ std::string FirstLine(const std::string& path) {
 Table ReadTable(const std::string& config, const std::string& out, int shards) {
   Table t;
   SlurmQueue queue;
+  // Inside a precision look chain a shard's share is its part of the current look.
+  const SweepSetup whole = PrepareSweep(config, out, {});
+  const bool chain = IsLookChain(whole.merged_path, shards);
+  const auto look = chain ? LookProgress(whole, shards) : std::vector<std::pair<size_t, size_t>>{};
   for (int i = 1; i <= shards; ++i) {
     const SweepSetup setup = PrepareSweep(config, out, {i, shards});
     if (i == 1) {
@@ -71,7 +77,12 @@ Table ReadTable(const std::string& config, const std::string& out, int shards) {
       r.task = queue.job[i];
       r.active = true;
     }
-    if (std::filesystem::exists(setup.out_path) || std::filesystem::exists(setup.journal_path)) {
+    if (chain) {
+      std::tie(r.held, r.share) = look[static_cast<size_t>(i - 1)];
+      r.progress = std::to_string(r.held) + "/" + std::to_string(r.share) + " of the look";
+      r.complete = r.held == r.share;
+    } else if (std::filesystem::exists(setup.out_path) ||
+               std::filesystem::exists(setup.journal_path)) {
       try {
         const SweepState s = ReadSweepState(setup.out_path);
         r.share = s.planned ? *s.planned : s.held.size() + s.Missing();

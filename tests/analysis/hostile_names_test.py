@@ -107,7 +107,9 @@ def test_report_figures_stay_in_their_folder(tiny, tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert pngs(figs) and not list(tmp_path.glob("escaped*"))
-    assert all(f.startswith("_._.._escaped_") for f in pngs(figs))
+    # One path component (pmoe.paths.component), then one dot in the file name (its dots
+    # written -): "../../escaped" -> "_._.._escaped" -> "_-_--_escaped".
+    assert all(f.startswith("_-_--_escaped_") for f in pngs(figs))
 
 
 def test_component_rule():

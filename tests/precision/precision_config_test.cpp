@@ -141,7 +141,7 @@ TEST_CASE("Layouts that cannot give an exponent are refused", "[precision]") {
   auto separate_only = Cells({8, 16}, {25, 50});
   separate_only.resize(4);
   CHECK_THROWS_WITH(LayoutTargets(separate_only, Config("n/l"), "f.ini"),
-                    Catch::Contains("needs model.kind = cnn"));
+                    Catch::Contains("leaves no cnn cell"));
   PrecisionConfig plain = Config("n/l");
   SetPrecisionKey("f.ini", "target", "exponent", plain);
   CHECK(LayoutTargets(separate_only, plain, "f.ini").size() == 1);

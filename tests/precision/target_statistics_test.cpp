@@ -73,15 +73,17 @@ TEST_CASE("The N* ratio exponent equals pmoe-analyze's on the same rows, both re
   CHECK(NStarExponent(s.cells, cs)(s.accuracy) == Approx(accuracy[0].slope).epsilon(1e-9));
 
   // A dip after the first crossing (separate pMoE at n = 8 falls to 0.85 at N = 400, cell 44):
-  // both read N_acc off the monotone fit, so they still agree, and the exponent moves.
+  // pmoe-analyze's monotone fit moves, the precision target keeps numerics 7's first crossing
+  // (the reading its recorded looks were decided on), so its exponent does not move.
   Synthetic dip = Make(30, 4);
   for (TrialRecord& row : dip.results.trials)
     if (row.cell == 44) row.test_acc = 0.85;
   std::fill(dip.accuracy[44].values.begin(), dip.accuracy[44].values.end(), 0.85);
   const SampleComplexity dipped = EstimateSampleComplexity(dip.results, "data.n", o);
   const double dip_slope = RatioExponents(dipped, o, Reading::kMeanAccuracy)[0].slope;
-  CHECK(NStarExponent(dip.cells, cs)(dip.accuracy) == Approx(dip_slope).epsilon(1e-9));
   CHECK(std::abs(dip_slope - accuracy[0].slope) > 0.05);
+  CHECK(NStarExponent(dip.cells, cs)(dip.accuracy) ==
+        Approx(NStarExponent(dip.cells, cs)(Make(30, 4).accuracy)).epsilon(1e-12));
 
   // One side alone: the exponent of the CNN's N* (about 1).
   std::vector<CurveCell> cnn(s.cells.begin(), s.cells.begin() + 24);

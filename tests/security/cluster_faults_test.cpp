@@ -96,7 +96,7 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
   CHECK_THAT(advice.out, Contains("--array=1,2%2 ") && Contains("--dependency=afterany:$jid1 "));
 }
 
-TEST_CASE("--setup runs before set -u; exit 4 is refused with advice and not retried",
+TEST_CASE("Setup lines run before set -u, and exit 4 is refused with advice and not retried",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_setup");
   const std::string path = StandIns(dir);
@@ -164,7 +164,7 @@ TEST_CASE("The merge job ends COMPLETED when it resubmitted shards, and records 
   CHECK(parsed.out == "1 retry-submitted\n");
 }
 
-TEST_CASE("The time floor holds through --sbatch lines; MaxArraySize defaults to Slurm's 1001",
+TEST_CASE("The time floor holds through --sbatch lines, and MaxArraySize defaults to Slurm's 1001",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_time");
   const std::string path = StandIns(dir);

@@ -226,7 +226,7 @@ TEST_CASE("Growth of a sweep whose source decides its trials says up to how many
   grown.trials = 8400;  // a precision target's budget: the most one cell could get
   CHECK(DescribeGrowth(held, grown) == "trials per cell 40 -> 8400");
   CHECK(DescribeGrowth(held, grown, true) ==
-        "trials per cell 40 -> up to 8400 (decided round by round)");
+        "trials decided round by round: a budget of 8400 trials in all (40 per cell held)");
 }
 
 TEST_CASE("Pooled files of other seeds are combined, copies of one row counted once",

@@ -225,7 +225,7 @@ class Conventions(unittest.TestCase):
     def test_option_of_another_command(self):
         status, _, err = run(SWEEP, "run", self.config, "--shards", "2")
         self.assertEqual(status, 2)
-        self.assertIn("options of the slurm, missing and watch commands", err)
+        self.assertIn("options of the slurm, missing, watch and look-decide commands", err)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmoe/analysis/theory_orders.hpp"
+#include "pmoe/core/axis_name.hpp"  // AxisName: the short names (n, l, p, ...)
 
 namespace pmoe {
 
@@ -70,9 +71,5 @@ Results LoadResults(const std::vector<std::string>& paths);
 Results KeepCells(const Results& results, const std::function<bool(const CellRecord&)>& keep);
 
 Results KeepAxisRange(const Results& results, const std::string& axis, double lo, double hi);
-
-// "l" -> "model.l", "k" -> "model.k", "n" -> "data.n", "m" -> "model.m", "d" -> "data.d";
-// any other name is returned as it is.
-std::string AxisName(const std::string& short_or_dotted);
 
 }  // namespace pmoe

@@ -29,6 +29,11 @@ struct PrecisionGroup {
 // Throws ConfigError (naming `path`) when a cell lacks N or an axis parameter it must have, a
 // ratio target's sweep has no CNN or no other model, or a group cannot form an exponent (fewer
 // than two axis values, a curve with fewer than two N).
+// The config's target statistic over a group's places (its curve): the exponents, the share, an
+// accuracy or rate of one cell, an accuracy's slope at one N, a paired accuracy difference.
+// Throws std::invalid_argument saying what the places lack (one N, one cell per side, ...).
+TargetStatistic StatisticOf(const std::vector<CurveCell>& curve, const PrecisionConfig& config);
+
 std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& cells,
                                           const PrecisionConfig& config, const std::string& path);
 

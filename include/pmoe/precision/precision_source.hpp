@@ -17,6 +17,12 @@
 
 namespace pmoe {
 
+// A budget in CPU-hours as trials: hours / the cost model's mean seconds per trial over the cells
+// the targets read (EstimateTrialSeconds, a pure function of each cell's spec, so every run of
+// one build converts alike). ConfigError (naming `path`) when the cells form no target.
+int BudgetFromHours(const std::vector<Cell>& cells, const PrecisionConfig& config,
+                    const std::string& path);
+
 class PrecisionSource : public WorkSource {
  public:
   // Throws ConfigError (naming `path`) when the cells cannot form the config's targets.
@@ -37,6 +43,9 @@ class PrecisionSource : public WorkSource {
   const std::vector<Target>& targets() const { return targets_; }
 
  private:
+  double ValueOf(const TrialRow& row) const;
+  std::string What() const;
+
   const std::vector<Cell>& cells_;
   PrecisionConfig config_;
   std::vector<Target> targets_;

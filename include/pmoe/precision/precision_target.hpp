@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "pmoe/stats/decision_rule.hpp"
+
 namespace pmoe {
 
 // One cell's held trials 0..n-1: a per-trial value (1/0 for a success, an accuracy, any per-trial
@@ -38,20 +40,30 @@ const char* VerdictName(Verdict verdict);
 // A look's verdict from its interval by the one decision rule (stats/decision_rule.hpp):
 // kAbove / kBelow when the interval excludes the threshold, kWithin when it is narrow, else
 // kUndecided at the last look and kRunning before it.
+// `side`: the claimed side, as the rule takes it; the verdict still names where the interval
+// lies (a side below turns the rule's "shown" into kBelow), so it never changes a verdict.
 Verdict VerdictOf(double estimate, double lo, double hi, double threshold, double half_width,
-                  bool last);
+                  bool last, Side side = Side::kAbove);
 
 struct PrecisionSettings {
-  double threshold = 0;   // the value the interval must exclude
-  double half_width = 0;  // > 0: also stop once the interval is this narrow (each side)
-  double alpha = 0.05;    // P(any wrong decision, either side, over all looks) at most
-  int budget = 0;         // total trials over all cells at most
-  int start = 4;          // trials per cell at the first look
-  int looks = 6;          // looks at most, geometric in total trials, the last at the budget
-  int bootstrap = 1000;   // replicates of the deciding interval per look
+  double threshold = 0;      // the value the interval must exclude
+  Side side = Side::kAbove;  // the claimed side of the threshold (precision.side)
+  double half_width = 0;     // > 0: also stop once the interval is this narrow (each side)
+  double alpha = 0.05;       // P(any wrong decision, either side, over all looks) at most
+  int budget = 0;            // total trials over all cells at most
+  int start = 4;             // trials per cell at the first look
+  int looks = 6;             // looks at most, geometric in total trials, the last at the budget
+  int bootstrap = 1000;      // replicates of the deciding interval per look
   int allocation_bootstrap = 200;  // replicates per cell for the allocation
   double uniform_share = 0.25;     // of each round's trials spread evenly over the cells
   uint64_t seed = 1;               // of the bootstraps (never of the trials)
+  // allocation = cost: each look spends the CPU an even spread of its trials would (its total
+  // times the places' mean cost) where a unit of cost narrows the interval most, `cost[c]` being
+  // place c's cost per trial (deterministic: the cost model's, never a timing, so that a replay
+  // plans the same). Off (allocation = even, the default): every trial counts the same, and
+  // files grown before it plan as they did.
+  bool cost_aware = false;
+  std::vector<double> cost;  // per place, when cost_aware: positive and finite
   // Ignore the spending and decide on a plain 1 - alpha normal interval at every look (no
   // small-sample widening either): the naive rule
   // whose error rate grows with the looks, kept only to show that it does (simulation, tests).
@@ -103,6 +115,9 @@ class PrecisionTarget {
  private:
   Look Evaluate(const std::vector<CellSample>& samples);
   std::vector<int> Allocate(const std::vector<CellSample>& samples, int total) const;
+  std::vector<double> VarianceParts(const std::vector<CellSample>& samples) const;
+  std::vector<int> SpendByCost(const std::vector<double>& part, std::vector<int> plan,
+                               int total) const;
 
   size_t cells_;
   std::vector<std::vector<size_t>> units_;  // the places of each set of rows, first place first

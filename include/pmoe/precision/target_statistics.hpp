@@ -20,6 +20,13 @@ TargetStatistic LogMeanSlope(std::vector<double> x);
 // mean(cell a) - mean(cell b).
 TargetStatistic MeanDifference(size_t a, size_t b);
 
+// mean(cell c): an accuracy or a rate at one cell.
+TargetStatistic CellMean(size_t c);
+
+// The slope of mean(cell c) against log x[c] (an accuracy's slope over an axis). NaN when fewer
+// than two cells have data.
+TargetStatistic MeanSlope(std::vector<double> x);
+
 enum class CurveReading { kSuccess, kMeanAccuracy };
 
 // A cell of a sample-complexity curve: its side (0: the numerator's model, e.g. the CNN; 1: the
@@ -43,5 +50,10 @@ struct CurveSettings {
 // std::invalid_argument when a side has fewer than two axis values, an (side, axis) curve fewer
 // than two N, or the two sides different axis values.
 TargetStatistic NStarExponent(const std::vector<CurveCell>& cells, const CurveSettings& settings);
+
+// The sample share N*(side 1) / N*(side 0) (N_acc under the accuracy reading): how many samples
+// the model needs against its baseline, on one curve over N per side. Throws
+// std::invalid_argument when a side has no curve, several axis values or fewer than two N.
+TargetStatistic NStarShare(const std::vector<CurveCell>& cells, const CurveSettings& settings);
 
 }  // namespace pmoe

@@ -13,16 +13,18 @@ import numpy as np
 
 from pmoe.plots import figures
 from pmoe.report.evidence import bootstrap, slope_vs_log, weighted_mean
-from pmoe.report import decision, precision_record
+from pmoe.report import decision
 from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, OUTCOME, UNTESTABLE,
                                Finding, at_least, at_most, enough, figure_path, finite, fmt,
                                interval, level_at_least)
+# The theorems' readings and hypotheses (the exponent's effect size lives there too).
+from pmoe.report.theorem import (EXPONENT_EFFECT, READING_NAMES, THEOREM_READING,
+                                 outside_lemma_41, shape_text, target_reading, with_target)
 
 # Effect sizes the rules require (docs/guide/reports.md): a difference smaller than these is
 # "not supported" once its interval shows it is smaller, however significant.
 ACC_EFFECT = 0.01        # mean test accuracy, pMoE - CNN at one N (1 point)
 SHARE_EFFECT = 0.10      # pMoE needs at least 10 % fewer samples: share N_acc ratio <= 0.9
-EXPONENT_EFFECT = 0.2    # a polynomial exponent of at least 0.2 (x1.15 per doubling)
 SLOPE_EFFECT = 0.01      # accuracy falls by at least 0.01 per unit of log l (log k)
 
 
@@ -184,18 +186,6 @@ def exponent_condition(e):
         return UNTESTABLE, "fewer than 3 values inside the N grid"
     outcome = at_least(e["exponent"], e["lo"], e["hi"], EXPONENT_EFFECT)
     return outcome, f"exponent {interval(e['exponent'], e['lo'], e['hi'], 2)}"
-
-
-def with_target(ev, row, statistic, over, where=None, reading="mean_accuracy",
-                success_threshold=None):
-    """The exponent row `row` decided on the file's precision target instead, when the file holds
-    one for this statistic (reading, the rule's effect size): its interval is the one that stays
-    valid under the target's stopping. Returns (row, the target's text or "")."""
-    t = precision_record.matching(getattr(ev, "attrs", {}), statistic, over, reading,
-                                  EXPONENT_EFFECT, where, success_threshold)
-    if t is None or row is None:
-        return row, ""
-    return dict(row, exponent=t.estimate, lo=t.lo, hi=t.hi), t.text()
 
 
 def claim_b(ev, workdir):
@@ -498,31 +488,6 @@ def l_leg(ev):
     return top if span_l > span_n else None
 
 
-# The readings of (f) and (b): the theorems hold "with probability 1 - delta" (Theorems 4.2,
-# 4.3), so their reading is N at success probability 0.9 (delta = 0.1); the median (N*) and the
-# mean-accuracy crossing (N_acc, the paper's Figure 4) are shown beside it with what they say.
-THEOREM_DELTA = 0.1
-THEOREM_READING = f"success@{1 - THEOREM_DELTA:g}"
-READING_NAMES = {THEOREM_READING: f"N({1 - THEOREM_DELTA:g})", "success": "N*",
-                 "mean_accuracy": "N_acc"}
-
-
-def target_reading(reading):
-    """(reading, success threshold) a precision target records for a page's reading name."""
-    if reading.startswith("success@"):
-        return "success", float(reading.split("@")[1].split(",")[0])
-    return reading, None
-
-
-def shape_text(tables, series, reading):
-    """pmoe-analyze's sentence on the shape of one series' estimates (trend test, best of
-    constant / power law / step, upper-half slope), or ""."""
-    for row in tables.get("shapes", []):
-        if row.get("series") == series and row.get("reading") == reading:
-            return row.get("says", "")
-    return ""
-
-
 def f_reading(ev, finding, tables, reading, top, axis_text, word):
     """Records one reading's exponents, shape and conditions into `finding`."""
     name = READING_NAMES[reading]
@@ -569,13 +534,14 @@ def claim_f(ev, workdir):
                                 f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
                                 f"{other.verdict}: {other.reason}"))
         finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
-    # The CNN's own growth, tested on its own: does it grow at all?
-    for e in tables["exponents"]:
+    # The CNN's own growth over n (it reads no l), tested on its own: does it grow at all?
+    over_n = tables if top is None else ev.exponent("data.n")
+    for e in over_n["exponents"]:
         if e["reading"] == THEOREM_READING and "cnn" in e["series"] and \
                 not e["series"].startswith("cnn/"):
-            said = shape_text(tables, e["series"], THEOREM_READING)
-            finding.numbers.append((f"the CNN's own {READING_NAMES[THEOREM_READING]} over "
-                                    f"{axis_text}", interval(e["exponent"], e["lo"], e["hi"]) +
+            said = shape_text(over_n, e["series"], THEOREM_READING)
+            finding.numbers.append((f"the CNN's own {READING_NAMES[THEOREM_READING]} over n",
+                                    interval(e["exponent"], e["lo"], e["hi"]) +
                                     (f"; {said}" if said else "")))
     # The l = n control: separate pMoE at l = n is the CNN's architecture, its ratio must hold 1.
     for c in tables.get("controls", []):
@@ -602,56 +568,6 @@ def claim_f(ev, workdir):
             finding.figures.append(("Phase map over l: success rate over (N, l), per n", path))
     finding.budget_note = flagged_note(ev.sample_complexity("data.n")["nstar"])
     return finding
-
-
-def router_samples(cell):
-    """The samples separate pMoE's router trained on in this cell: its own sample
-    (model.router_samples), else the training set's first router_N, else all N."""
-    own = int(float(cell.get("model.router_samples", 0) or 0))
-    if own > 0:
-        return own
-    first = int(float(cell.get("model.router_N", 0) or 0))
-    return first if first > 0 else int(float(cell["N"]))
-
-
-def outside_lemma_41(ev, finding, top=None):
-    """Theorems 4.2 and 4.3 assume a router trained as Lemma 4.1 asks, on about
-    n^2 / (1 - delta_d)^2 samples. Where separate pMoE's router had fewer in a cell of the fit,
-    the rows are outside the theorem's hypotheses: the verdict is "not testable" there, with what
-    the rows alone say beside it (f_ratio_decade_lemma41.ini gives the router its own sample)."""
-    short, checked = [], 0
-    for c in ev.cells:
-        if c.get("model.kind") != "separate" or "data.delta_d" not in c:
-            continue
-        checked += 1
-        n = int(float(c["data.n"]))
-        if top is not None and n != int(top):
-            continue
-        needed = n * n / (1 - float(c["data.delta_d"])) ** 2
-        if router_samples(c) < needed:
-            short.append((n, router_samples(c), needed))
-    if not checked:
-        finding.numbers.append(("Lemma 4.1's router sample", "not checked: no separate pMoE cell "
-                                "with a δd parameter (image data have none)"))
-        return
-    if not short:
-        finding.numbers.append(("Lemma 4.1's router sample", "met in every separate pMoE cell"))
-        return
-    ns = sorted({n for n, _, _ in short})
-    worst = min(short, key=lambda t: t[1] / t[2])
-    where = ", ".join(str(n) for n in ns)
-    finding.numbers.append((
-        "Lemma 4.1's router sample (n²/(1 − δd)²)",
-        f"not met in {len(short)} separate pMoE cell(s) at n = {where} (fewest: {worst[1]} "
-        f"samples where the lemma asks {worst[2]:.0f} at n = {worst[0]})"))
-    if finding.verdict not in (NOT_TESTABLE, "error"):
-        finding.numbers.append(("the rows alone would say", f"{finding.verdict}: "
-                                                            f"{finding.reason}"))
-        finding.verdict = NOT_TESTABLE
-        finding.reason = (f"outside the theorem's hypotheses: separate pMoE's router had fewer "
-                          f"samples than Lemma 4.1's n²/(1 − δd)² at n = {where} (the rows alone "
-                          f"say: {finding.numbers[-1][1]}); model.router_samples gives it a "
-                          "sample of its own (sweeps/configs/f_ratio_decade_lemma41.ini)")
 
 
 # (g) ---------------------------------------------------------------------------------------------

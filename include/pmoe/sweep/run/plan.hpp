@@ -26,6 +26,8 @@ struct Plan {
   bool by_rounds = false;     // the source decides its work round by round (adaptive, precision)
   std::string source, bound;  // by rounds: the source's description and how its bound is made
   double core_seconds = 0;    // static estimate of all trials on one core
+  double most_core_seconds = 0;        // by rounds: the most the source may take (its bound)
+  bool expected_core_seconds = false;  // core_seconds is a precision budget's expected cost
   double peak_trial_bytes = 0;
   size_t test_sets = 0;       // distinct test sets among the trials
   double test_set_bytes = 0;  // all of them

@@ -61,6 +61,11 @@ class WorkSource {
     size_t trials = 0;
     double core_seconds = 0;
     std::string how;
+    // A precision target's budget spread evenly over its cells (0: not known): the expected
+    // core-seconds by the cost model and the trials a cell gets, which bound the test sets a run
+    // holds (cells of one data share trial t's test set), where the bound above is the worst case.
+    double expected_core_seconds = 0;
+    double trials_per_cell = 0;
   };
   virtual Bound MostWork() const = 0;
 
