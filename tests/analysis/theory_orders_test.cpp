@@ -113,7 +113,7 @@ TEST_CASE("The order of an axis is read off the declared formula, whatever the f
   CHECK(std::isnan(TheoryOrder(declared, "two", "data.c")));
 }
 
-TEST_CASE("The ratio's baseline is the kind whose family declares it; older files: the CNN",
+TEST_CASE("The ratio's baseline is the kind whose family declares it, and for older files the CNN",
           "[analysis][theory]") {
   const DeclaredBounds none;  // a file written before /theory (or before ratio_baseline)
   CHECK(IsRatioBaseline(none, "cnn"));

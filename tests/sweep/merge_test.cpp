@@ -27,7 +27,7 @@ std::string RunQuietly(const std::string& config, const std::string& out, ShardS
 
 }  // namespace
 
-TEST_CASE("Merged shards are the single machine's rows; gaps and repeats are refused",
+TEST_CASE("Merged shards are the single machine's rows, and gaps and repeats are refused",
           "[sweep][merge]") {
   using Catch::Matchers::Contains;
   const std::string dir = test::FreshDirectory("merge_value");
