@@ -192,18 +192,24 @@ def claim_b(ev, workdir):
     return exponent_growth(ev, workdir, "model.l", "l", "separate")
 
 
+def show_exponent(finding, tables, e, reading, what, axis_text, theory_word):
+    """An exponent row of pmoe-analyze and its shape sentence, as two numbers of `finding`."""
+    if not e:
+        return
+    finding.numbers.append((f"exponent of {what} over {axis_text} ({e['points']} values; "
+                            f"{theory_word} {fmt(e['theory'])})",
+                            interval(e["exponent"], e["lo"], e["hi"])))
+    said = shape_text(tables, e["series"], reading)
+    if said:
+        finding.numbers.append((f"shape of {what} over {axis_text}", said))
+
+
 def growth_condition(ev, finding, tables, rows, reading, axis, short):
     """Records "N grows with `short`" on one reading (its exponent, its shape, a precision target
     of the file that decided it) into `finding`; returns the condition's text."""
     name = READING_NAMES[reading]
     e = rows.get(reading)
-    if e:
-        finding.numbers.append((f"exponent of {name} over {short} ({e['points']} values; theory "
-                                f"bound {fmt(e['theory'])})",
-                                interval(e["exponent"], e["lo"], e["hi"])))
-        said = shape_text(tables, e["series"], reading)
-        if said:
-            finding.numbers.append((f"shape of {name} over {short}", said))
+    show_exponent(finding, tables, e, reading, name, short, "theory bound")
     statistic_reading, threshold = target_reading(reading)
     decided, target = with_target(ev, e, "exponent", axis, None, statistic_reading, threshold)
     if target:
@@ -493,13 +499,7 @@ def f_reading(ev, finding, tables, reading, top, axis_text, word):
     name = READING_NAMES[reading]
     ratio, own = f_rows(tables, reading)
     for e, what in ((ratio, f"{name}(CNN)/{name}(separate)"), (own, f"{name}(separate)")):
-        if e:
-            finding.numbers.append((f"exponent of {what} over {axis_text} ({e['points']} values; "
-                                    f"theory {fmt(e['theory'])})",
-                                    interval(e["exponent"], e["lo"], e["hi"])))
-            said = shape_text(tables, e["series"], reading)
-            if said:
-                finding.numbers.append((f"shape of {what} over {axis_text}", said))
+        show_exponent(finding, tables, e, reading, what, axis_text, "theory")
     statistic_reading, threshold = target_reading(reading)
     decided, target = with_target(ev, ratio, "ratio_exponent",
                                   "data.n" if top is None else "data.n/model.l",
