@@ -223,6 +223,21 @@ def growth_condition(ev, finding, tables, rows, reading, axis, short):
     return text
 
 
+def other_readings(finding, supported_reason, record):
+    """The readings beside the theorem's (N*, N_acc), shown and not deciding: record(other,
+    reading) puts one reading's numbers and conditions into a Finding of its own, whose verdict
+    goes beside `finding`'s."""
+    for reading in ("success", "mean_accuracy"):
+        other = Finding(finding.data, finding.source, NOT_TESTABLE, "")
+        record(other, reading)
+        other.conclude(supported_reason)
+        finding.numbers += other.numbers
+        finding.numbers.append((f"the {READING_NAMES[reading]} reading would say (the rule reads "
+                                f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
+                                f"{other.verdict}: {other.reason}"))
+        finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
+
+
 def exponent_growth(ev, workdir, axis, short, kind):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
     l_star = sorted({int(c["data.l_star"]) for c in ev.cells if "data.l_star" in c})
@@ -233,15 +248,8 @@ def exponent_growth(ev, workdir, axis, short, kind):
             if not e["series"].startswith("cnn/") and (kind in e["series"] or e["series"] == "all")}
     text = growth_condition(ev, finding, tables, rows, THEOREM_READING, axis, short)
     finding.conclude(f"{READING_NAMES[THEOREM_READING]} grows with {short}: {text}")
-    for reading in ("success", "mean_accuracy"):  # shown beside it, not deciding
-        other = Finding(finding.data, ev.name, NOT_TESTABLE, "")
-        growth_condition(ev, other, tables, rows, reading, axis, short)
-        other.conclude("it grows")
-        finding.numbers += other.numbers
-        finding.numbers.append((f"the {READING_NAMES[reading]} reading would say (the rule reads "
-                                f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
-                                f"{other.verdict}: {other.reason}"))
-        finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
+    other_readings(finding, "it grows", lambda other, reading: growth_condition(
+        ev, other, tables, rows, reading, axis, short))
     if kind == "separate":
         outside_lemma_41(ev, finding)
     for reading in ("mean_accuracy", "success"):
@@ -524,16 +532,8 @@ def claim_f(ev, workdir):
     finding.conclude(f"the CNN/separate {READING_NAMES[THEOREM_READING]} ratio grows with "
                      f"{axis_text} by at least ({word})^{EXPONENT_EFFECT}; separate's own is shown "
                      "to grow less")
-    # The other readings, shown, not deciding.
-    for reading in ("success", "mean_accuracy"):
-        other = Finding(finding.data, ev.name, NOT_TESTABLE, "")
-        f_reading(ev, other, tables, reading, top, axis_text, word)
-        other.conclude("both conditions hold")
-        finding.numbers += other.numbers
-        finding.numbers.append((f"the {READING_NAMES[reading]} reading would say (the rule reads "
-                                f"{READING_NAMES[THEOREM_READING]}, the theorem's)",
-                                f"{other.verdict}: {other.reason}"))
-        finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
+    other_readings(finding, "both conditions hold", lambda other, reading: f_reading(
+        ev, other, tables, reading, top, axis_text, word))
     # The CNN's own growth over n (it reads no l), tested on its own: does it grow at all?
     over_n = tables if top is None else ev.exponent("data.n")
     for e in over_n["exponents"]:
