@@ -17,6 +17,7 @@
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
 #include "support/run_command.hpp"
+#include "support/slurm_stand_ins.hpp"
 #include "sweep/sweep_test_support.hpp"
 
 namespace pmoe {
@@ -25,32 +26,6 @@ namespace {
 using Catch::Matchers::Contains;
 using test::RunCommand;
 using test::SweepCommand;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void WriteTiny(const std::string& path) {
-  std::ofstream(path) << "name = tiny\nseed = 3\ntrials = 1\nN_test = 100\n[model]\nepochs = 5\n"
-                         "m = 8\n[grid]\nmodel.kind = separate,cnn\nN = 40,60\n";
-}
-
-// sbatch logs its arguments (one call a line) and prints ids 100, 101, ...; scontrol fails (no
-// controller answers) unless scontrol.txt exists; squeue prints squeue.txt.
-std::string StandIns(const std::string& dir) {
-  const std::string bin = dir + "/bin";
-  std::filesystem::create_directories(bin);
-  std::ofstream(bin + "/sbatch") << "#!/bin/sh\necho \"$*\" >> " << dir << "/sbatch.log\n"
-                                 << "n=$(wc -l < " << dir << "/sbatch.log)\necho $((99 + n))\n";
-  std::ofstream(bin + "/scontrol") << "#!/bin/sh\ncat " << dir << "/scontrol.txt 2>/dev/null\n";
-  std::ofstream(bin + "/squeue") << "#!/bin/sh\ncat " << dir << "/squeue.txt 2>/dev/null\n";
-  for (const char* tool : {"/sbatch", "/scontrol", "/squeue"})
-    std::filesystem::permissions(bin + tool, std::filesystem::perms::owner_all);
-  return "PATH=" + bin + ":$PATH ";
-}
 
 std::string SlurmCommand(const std::string& path, const std::string& dir, const std::string& more) {
   return path +
@@ -62,14 +37,14 @@ std::string SlurmCommand(const std::string& path, const std::string& dir, const 
 TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_throttle");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const auto submitted = RunCommand(SlurmCommand(path, dir,
                                                  "--shards 5 --array-limit 3 --throttle 2 --submit "
                                                  "--mem 1000 --time 10"));
   INFO(submitted.out << submitted.err);
   REQUIRE(submitted.status == 0);
-  std::string log = Slurp(dir + "/sbatch.log");
+  std::string log = test::ReadWholeFile(dir + "/sbatch.log");
   // Chunks 2 and 3 wait for the chunk before: never more than 2 tasks of the sweep at once.
   CHECK_THAT(log, Contains("--array=1,2%2 --dependency=afterany:100 ") &&
                       Contains("--array=1%2 --dependency=afterany:101 "));
@@ -86,7 +61,7 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
       path + SweepCommand("missing " + dir + "/c.ini --shards 5 --out " + dir + "/r.h5 --retry 0"));
   INFO(retry.out << retry.err);
   CHECK(retry.status == 75);
-  log = Slurp(dir + "/sbatch.log");
+  log = test::ReadWholeFile(dir + "/sbatch.log");
   CHECK_THAT(
       log, Contains("--array=1%2 --mem=") &&
                Contains("--array=2%2 --dependency=afterany:100 --export=ALL,PMOE_SHARD_OFFSET=2"));
@@ -99,19 +74,19 @@ TEST_CASE("One throttle across chunks, kept by the merge job's resubmission",
 TEST_CASE("Setup lines run before set -u, and exit 4 is refused with advice and not retried",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_setup");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   // A site activate script reading an unset variable.
   REQUIRE(RunCommand(
               SlurmCommand(path, dir, "--shards 2 --setup 'echo \"site ${PMOE_UNSET_SITE_VAR}\"'"))
               .status == 0);
-  const std::string script = Slurp(dir + "/r.slurm/array.sbatch");
+  const std::string script = test::ReadWholeFile(dir + "/r.slurm/array.sbatch");
   CHECK(script.find("PMOE_UNSET_SITE_VAR") < script.find("\nset -u\n"));
   const std::string task = path + "SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=9 SLURM_JOB_ID=9 ";
   const auto ran = RunCommand(task + "bash " + dir + "/r.slurm/array.sbatch");
   INFO(ran.out << ran.err);
   CHECK(ran.status == 0);
-  CHECK(Slurp(dir + "/r.slurm/logs/shard-1.state") == "exit 0\n");
+  CHECK(test::ReadWholeFile(dir + "/r.slurm/logs/shard-1.state") == "exit 0\n");
   // The same task on a node without the build's instruction set: pmoe-sweep exits 4.
   std::string fake = script;
   const size_t run = fake.find(" run ");
@@ -122,7 +97,7 @@ TEST_CASE("Setup lines run before set -u, and exit 4 is refused with advice and 
       RunCommand(path + "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_JOB_ID=9 bash " + dir + "/fake.sbatch");
   CHECK(wrong.status == 4);
   CHECK_THAT(wrong.out, Contains("--constraint") && Contains("PMOE_MARCH"));
-  CHECK(Slurp(dir + "/r.slurm/logs/shard-2.state") == "wrong-cpu\n");
+  CHECK(test::ReadWholeFile(dir + "/r.slurm/logs/shard-2.state") == "wrong-cpu\n");
   const auto retry = RunCommand(
       path + SweepCommand("missing " + dir + "/c.ini --shards 2 --out " + dir + "/r.h5 --retry 0"));
   INFO(retry.out);
@@ -134,8 +109,8 @@ TEST_CASE("Setup lines run before set -u, and exit 4 is refused with advice and 
 TEST_CASE("The merge job ends COMPLETED when it resubmitted shards, and records its state",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_merge");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   REQUIRE(RunCommand(SlurmCommand(path, dir, "--shards 2 --mem 1000 --time 10")).status == 0);
   std::ofstream(dir + "/r.slurm/logs/shard-2.state") << "exit 137\n";
   REQUIRE(
@@ -144,8 +119,8 @@ TEST_CASE("The merge job ends COMPLETED when it resubmitted shards, and records 
   const auto merge = RunCommand(path + "SLURM_JOB_ID=12 bash " + dir + "/r.slurm/merge.sbatch");
   INFO(merge.out << merge.err);
   CHECK(merge.status == 0);  // a retry was submitted: not FAILED in the accounting
-  CHECK(Slurp(dir + "/r.slurm/logs/merge.state") == "retry-submitted\n");
-  CHECK_THAT(Slurp(dir + "/sbatch.log"), Contains("PMOE_RETRY=1"));
+  CHECK(test::ReadWholeFile(dir + "/r.slurm/logs/merge.state") == "retry-submitted\n");
+  CHECK_THAT(test::ReadWholeFile(dir + "/sbatch.log"), Contains("PMOE_RETRY=1"));
   // watch: shard 2 failed; exit 1, and --json carries the merge job's record.
   const std::string watch =
       path + SweepCommand("watch " + dir + "/c.ini --shards 2 --out " + dir + "/r.h5");
@@ -167,8 +142,8 @@ TEST_CASE("The merge job ends COMPLETED when it resubmitted shards, and records 
 TEST_CASE("The time floor holds through --sbatch lines, and MaxArraySize defaults to Slurm's 1001",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_time");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   for (const char* line : {"--time=00:02:00", "-t 3", "--time 4:00", "-t0-0:4"}) {
     const auto refused =
         RunCommand(SlurmCommand(path, dir, "--shards 2 --sbatch " + ShellQuote(line)));
@@ -190,8 +165,8 @@ TEST_CASE("The time floor holds through --sbatch lines, and MaxArraySize default
 TEST_CASE("A FIFO or a directory as --sbatch-file is refused by name at once",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_fifo");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0600) == 0);
   // `timeout`: before the fix the tool blocked on the FIFO forever.
   const auto fifo = RunCommand(
@@ -206,8 +181,8 @@ TEST_CASE("A FIFO or a directory as --sbatch-file is refused by name at once",
 
 TEST_CASE("slurm refuses the files of a sweep another build began", "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_build");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const std::string out = dir + "/r.h5";
   REQUIRE(RunCommand(SweepCommand("run " + dir + "/c.ini --shard 2/2 --out " + out)).status == 0);
   const std::string shard = dir + "/r.shards/shard-2-of-2.h5";
@@ -228,7 +203,7 @@ TEST_CASE("slurm refuses the files of a sweep another build began", "[security][
 TEST_CASE("missing reads a complete merged file: removed shard files are not absent",
           "[security][slurm][issue44]") {
   const std::string dir = test::FreshDirectory("faults_merged");
-  WriteTiny(dir + "/c.ini");
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const std::string out = dir + "/r.h5";
   for (const char* shard : {"1/2", "2/2"})
     REQUIRE(RunCommand(SweepCommand("run " + dir + "/c.ini --shard " + shard + " --out " + out))
@@ -264,7 +239,7 @@ TEST_CASE("Deep nesting in a rule or --over, and a zip over the axis limit, are 
   CHECK(zipped.status == 2);
   CHECK_THAT(zipped.err, Contains("at most 100000 values on one axis"));
   // --over in pmoe-analyze, on a small result file.
-  WriteTiny(dir + "/c.ini");
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   REQUIRE(RunCommand(SweepCommand("run " + dir + "/c.ini --out " + dir + "/r.h5")).status == 0);
   // 60 000 levels: as deep as one argument may be (128 KiB), and enough to overflow the stack.
   std::ofstream(dir + "/over.txt") << std::string(60000, '(') << "N" << std::string(60000, ')');
@@ -278,7 +253,7 @@ TEST_CASE("The printed report-page command is quoted", "[security][shell][issue4
   const std::string root = test::FreshDirectory("faults_report_hint");
   const std::string dir = root + "/$(touch PWNED) it's";
   std::filesystem::create_directories(dir);
-  WriteTiny(dir + "/c.ini");
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const auto ran = RunCommand(
       "cd " + ShellQuote(root) + " && " +
       SweepCommand("run " + ShellQuote(dir + "/c.ini") + " --out " + ShellQuote(dir + "/r.h5")));

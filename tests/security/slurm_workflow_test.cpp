@@ -10,6 +10,7 @@
 
 #include "pmoe/core/shell_quote.hpp"
 #include "support/run_command.hpp"
+#include "support/slurm_stand_ins.hpp"
 #include "sweep/sweep_test_support.hpp"
 
 namespace pmoe {
@@ -19,45 +20,19 @@ using Catch::Matchers::Contains;
 using test::RunCommand;
 using test::SweepCommand;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void WriteTiny(const std::string& path) {
-  std::ofstream(path) << "name = tiny\nseed = 3\ntrials = 1\nN_test = 100\n[model]\nepochs = 5\n"
-                         "m = 8\n[grid]\nmodel.kind = separate,cnn\nN = 40,60\n";
-}
-
-// Stand-ins for sbatch (logs its arguments, one call a line; prints job ids 100, 101, ...),
-// scontrol (logs) and squeue (prints the file squeue.txt).
-std::string StandIns(const std::string& dir) {
-  const std::string bin = dir + "/bin";
-  std::filesystem::create_directories(bin);
-  std::ofstream(bin + "/sbatch") << "#!/bin/sh\necho \"$*\" >> " << dir << "/sbatch.log\n"
-                                 << "n=$(wc -l < " << dir << "/sbatch.log)\necho $((99 + n))\n";
-  std::ofstream(bin + "/scontrol") << "#!/bin/sh\necho \"$*\" >> " << dir << "/scontrol.log\n";
-  std::ofstream(bin + "/squeue") << "#!/bin/sh\ncat " << dir << "/squeue.txt 2>/dev/null\n";
-  for (const char* tool : {"/sbatch", "/scontrol", "/squeue"})
-    std::filesystem::permissions(bin + tool, std::filesystem::perms::owner_all);
-  return "PATH=" + bin + ":$PATH ";
-}
-
 }  // namespace
 
 TEST_CASE("The array script requeues only its own task, a capped number of times",
           "[security][slurm]") {
   const std::string dir = test::FreshDirectory("slurm_requeue");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const std::string out = dir + "/r.h5";
   REQUIRE(
       RunCommand(SweepCommand("slurm " + dir + "/c.ini --shards 3 --pilot 0 --cpus 1 --out " + out))
           .status == 0);
   std::filesystem::remove(dir + "/scontrol.log");  // `slurm` asked it for MaxArraySize
-  const std::string script = Slurp(dir + "/r.slurm/array.sbatch");
+  const std::string script = test::ReadWholeFile(dir + "/r.slurm/array.sbatch");
   CHECK_THAT(script, Contains("scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\""));
   CHECK_THAT(script, !Contains("requeue \"$SLURM_JOB_ID\""));
   // The script as the array's last task after USR1, with a pmoe-sweep that saves and exits 130:
@@ -74,7 +49,7 @@ TEST_CASE("The array script requeues only its own task, a capped number of times
                                               "kill -USR1 $p; wait $p"));
   INFO(requeued.out << requeued.err);
   CHECK(requeued.status == 0);
-  CHECK(Slurp(dir + "/scontrol.log") == "requeue 50_3\n");
+  CHECK(test::ReadWholeFile(dir + "/scontrol.log") == "requeue 50_3\n");
   // Requeued as often as the cap allows: not again, and the task says why.
   const auto capped = RunCommand(path + task + "SLURM_RESTART_COUNT=5 bash -c " +
                                  ShellQuote("bash " + dir +
@@ -82,15 +57,15 @@ TEST_CASE("The array script requeues only its own task, a capped number of times
                                             "kill -USR1 $p; wait $p"));
   CHECK(capped.status == 1);
   CHECK_THAT(capped.out, Contains("not requeued") && Contains("the cap is 5"));
-  CHECK(Slurp(dir + "/scontrol.log") == "requeue 50_3\n");
-  CHECK(Slurp(dir + "/r.slurm/logs/shard-3.state") == "requeue-cap\n");
+  CHECK(test::ReadWholeFile(dir + "/scontrol.log") == "requeue 50_3\n");
+  CHECK(test::ReadWholeFile(dir + "/r.slurm/logs/shard-3.state") == "requeue-cap\n");
 }
 
 TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and throttle",
           "[security][slurm]") {
   const std::string dir = test::FreshDirectory("slurm_options");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const std::string slurm =
       path + SweepCommand("slurm " + dir + "/c.ini --pilot 0 --cpus 1 --out " + dir + "/r.h5 ");
   const auto short_time = RunCommand(slurm + "--shards 2 --time 2");
@@ -107,7 +82,7 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
   const auto chunked = RunCommand(slurm + "--shards 5 --array-limit 3 --throttle 2 --submit");
   INFO(chunked.out << chunked.err);
   REQUIRE(chunked.status == 0);
-  const std::string log = Slurp(dir + "/sbatch.log");
+  const std::string log = test::ReadWholeFile(dir + "/sbatch.log");
   CHECK_THAT(log,
              Contains("--parsable --array=1,2%2 ") &&
                  // Issue 44: one throttle for the sweep, so each chunk waits for the one before.
@@ -116,7 +91,7 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
                  Contains("--parsable --array=1%2 --dependency=afterany:101 "
                           "--export=ALL,PMOE_SHARD_OFFSET=4 ") &&
                  Contains("--dependency=afterany:100:101:102 "));
-  CHECK_THAT(Slurp(dir + "/r.slurm/array.sbatch"),
+  CHECK_THAT(test::ReadWholeFile(dir + "/r.slurm/array.sbatch"),
              Contains("#SBATCH --array=1-2%2\n") &&
                  Contains("shard=$((SLURM_ARRAY_TASK_ID + ${PMOE_SHARD_OFFSET:-0}))"));
   // The task of chunk 3 runs shard 5.
@@ -131,15 +106,15 @@ TEST_CASE("slurm: --time floor, --setup lines, --sbatch options only, chunks and
 TEST_CASE("missing: queued tasks are not resubmitted, and the merge job retries failed shards only",
           "[security][slurm]") {
   const std::string dir = test::FreshDirectory("slurm_missing");
-  const std::string path = StandIns(dir);
-  WriteTiny(dir + "/c.ini");
+  const std::string path = test::SlurmStandIns(dir);
+  test::WriteTinySlurmSweep(dir + "/c.ini");
   const std::string out = dir + "/r.h5";
   REQUIRE(RunCommand(path + SweepCommand("slurm " + dir +
                                          "/c.ini --shards 4 --pilot 0 --cpus 1 "
                                          "--mem 1000 --time 10 --out " +
                                          out))
               .status == 0);
-  const std::string script = Slurp(dir + "/r.slurm/array.sbatch");
+  const std::string script = test::ReadWholeFile(dir + "/r.slurm/array.sbatch");
   const size_t at = script.find("#SBATCH --comment=") + 18;
   const std::string tag = script.substr(at, script.find('\n', at) - at);
   REQUIRE(RunCommand(SweepCommand("run " + dir + "/c.ini --shard 1/4 --out " + out)).status == 0);
@@ -170,7 +145,7 @@ TEST_CASE("missing: queued tasks are not resubmitted, and the merge job retries 
       path + SweepCommand("missing " + dir + "/c.ini --shards 4 --out " + out + " --retry 0"));
   INFO(retry.out << retry.err);
   CHECK(retry.status == 75);  // resubmitted: the merge job running it ends COMPLETED
-  CHECK_THAT(Slurp(dir + "/sbatch.log"),
+  CHECK_THAT(test::ReadWholeFile(dir + "/sbatch.log"),
              Contains("--parsable --array=2 --mem=1500M --time=00:15:00 ") &&
                  Contains("--dependency=afterany:100 --export=ALL,PMOE_RETRY=1 "));
   CHECK_THAT(retry.out, Contains("shard 3: not retried") && Contains("shard 4: not retried") &&
