@@ -294,6 +294,32 @@ std::string ArrayScript(const SlurmJob& job) {
   return s;
 }
 
+namespace {
+
+// The lines a merge job and a look's decide job share: one name and comment, so that squeue,
+// watch and missing find either as the sweep's merge job; its resources and log; and $mstate,
+// what `watch` shows of the job once the queue has forgotten it (no accounting needed).
+std::string MergeJobLines(const SlurmJob& job) {
+  std::string s = "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
+  s += "#SBATCH --cpus-per-task=1\n";
+  s += "#SBATCH --time=" + SlurmTime(job.merge_time_minutes) + "\n";
+  s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
+  s += "#SBATCH --output=" + LogPattern(job, "%x-%j.out") + "\n";
+  s += CommonLines(job);
+  s += "mstate=" + Q(Absolute(job, MergeStatePath(job.out))) + "\n";
+  return s;
+}
+
+// After `missing --retry` or `look-decide`: exit 75 means failed shards were resubmitted with a
+// merge (decide) job after them. This job has done its part and ends COMPLETED, so the
+// accounting (and failure mail) does not call it FAILED.
+std::string RetrySubmittedLines() {
+  return "status=$?\nif [ \"$status\" = " + std::to_string(kRetrySubmitted) +
+         " ]; then echo retry-submitted > \"$mstate\"; exit 0; fi\n";
+}
+
+}  // namespace
+
 std::string MergeScript(const SlurmJob& job) {
   CheckJob(job);
   const std::string k = std::to_string(job.shards);
@@ -303,21 +329,11 @@ std::string MergeScript(const SlurmJob& job) {
        "# resubmits the shards that failed for reasons other than bad input, with more memory\n"
        "# and time, and a merge job after them (at most " +
        std::to_string(job.retries) + " times); its log says what it did and what is left.\n";
-  s += "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
-  s += "#SBATCH --cpus-per-task=1\n";
-  s += "#SBATCH --time=" + SlurmTime(job.merge_time_minutes) + "\n";
-  s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
-  s += "#SBATCH --output=" + LogPattern(job, "%x-%j.out") + "\n";
-  s += CommonLines(job);
-  // What `watch` shows of this job once the queue has forgotten it (no accounting needed).
-  s += "mstate=" + Q(Absolute(job, MergeStatePath(job.out))) + "\n";
+  s += MergeJobLines(job);
   s += "echo \"started (attempt ${PMOE_RETRY:-0})\" > \"$mstate\"\n";
   s += Q(job.tool) + " missing " + Q(job.config) + " --shards " + k + " --out " + Q(job.out) +
        " --retry \"${PMOE_RETRY:-0}\"\n";
-  // Exit 75: failed shards were resubmitted with a merge job after them. This job has done its
-  // part and ends COMPLETED, so the accounting (and failure mail) does not call it FAILED.
-  s += "status=$?\nif [ \"$status\" = " + std::to_string(kRetrySubmitted) +
-       " ]; then echo retry-submitted > \"$mstate\"; exit 0; fi\n"
+  s += RetrySubmittedLines() +
        "if [ \"$status\" != 0 ]; then echo \"shards-missing\" > \"$mstate\"; exit 1; fi\n";
   s += Q(job.tool) + " merge " + Q(job.out);
   for (int i = 1; i <= job.shards; ++i) s += " \\\n    " + Q(ShardPath(job.out, {i, job.shards}));
@@ -339,20 +355,11 @@ std::string DecideScript(const SlurmJob& job) {
        "# failed (not for bad input, not cancelled) is resubmitted with more memory and time,\n"
        "# with a decide job after it, at most " +
        std::to_string(job.retries) + " times a look; pmoe-sweep missing says what is left.\n";
-  // The name and comment of a merge job: squeue, watch and missing find it as they find one.
-  s += "#SBATCH --job-name=" + Q("pmoe-" + job.name + "-merge") + "\n";
-  s += "#SBATCH --cpus-per-task=1\n";
-  s += "#SBATCH --time=" + SlurmTime(job.merge_time_minutes) + "\n";
-  s += "#SBATCH --mem=" + std::to_string(job.merge_mem_mb) + "M\n";
-  s += "#SBATCH --output=" + LogPattern(job, "%x-%j.out") + "\n";
-  s += CommonLines(job);
-  s += "mstate=" + Q(Absolute(job, MergeStatePath(job.out))) + "\n";
+  s += MergeJobLines(job);
   s += "echo \"deciding (attempt ${PMOE_RETRY:-0})\" > \"$mstate\"\n";
   s += Q(job.tool) + " look-decide " + Q(job.config) + " --shards " + k + " --out " + Q(job.out) +
        " --retry \"${PMOE_RETRY:-0}\"\n";
-  // Exit 75: failed shards resubmitted with a decide job after them; this one did its part.
-  s += "status=$?\nif [ \"$status\" = " + std::to_string(kRetrySubmitted) +
-       " ]; then echo retry-submitted > \"$mstate\"; exit 0; fi\n"
+  s += RetrySubmittedLines() +
        // look-decide records its own outcome; a crash leaves "deciding": say how it ended.
        "if [ \"$status\" != 0 ] && grep -q '^deciding' \"$mstate\"; then\n"
        "  echo \"exit $status\" > \"$mstate\"\nfi\n"
