@@ -25,6 +25,14 @@ double ParseNumber(const std::string& path, const std::string& key, const std::s
 // that a name one accepts the other accepts too; a dotted name stays.
 std::string Dotted(const std::string& name) { return AxisName(name); }
 
+// A value that names one thing (a model kind, a metric): no blanks, lists or assignments.
+std::string OneName(const std::string& path, const std::string& name, const std::string& value,
+                    const std::string& expected) {
+  if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
+    throw ConfigError(path, name, expected, value);
+  return value;
+}
+
 }  // namespace
 
 void SetPrecisionKey(const std::string& path, const std::string& key, const std::string& value,
@@ -43,13 +51,9 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     c.target = value;
     c.paired = value == "ratio_exponent" || value == "share" || value == "accuracy_difference";
   } else if (key == "baseline") {
-    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
-      throw ConfigError(path, name, "one model kind (cnn, separate, ...)", value);
-    c.baseline = value;
+    c.baseline = OneName(path, name, value, "one model kind (cnn, separate, ...)");
   } else if (key == "metric") {
-    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
-      throw ConfigError(path, name, "one metric name (router_hit, router_hit_pos, ...)", value);
-    c.metric = value;
+    c.metric = OneName(path, name, value, "one metric name (router_hit, router_hit_pos, ...)");
   } else if (key == "side") {
     if (value != "above" && value != "below")
       throw ConfigError(path, name, "above or below", value);
@@ -63,9 +67,7 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
         throw ConfigError(path, name, "a parameter other than N, or one divided by another (n/l)",
                           value);
   } else if (key == "model") {
-    if (value.empty() || value.find_first_of(" ,;=") != std::string::npos)
-      throw ConfigError(path, name, "one model kind (separate, joint, cnn, ...)", value);
-    c.model = value;
+    c.model = OneName(path, name, value, "one model kind (separate, joint, cnn, ...)");
   } else if (key == "reading") {
     if (value != "success" && value != "mean_accuracy")
       throw ConfigError(path, name, "success or mean_accuracy", value);
@@ -85,18 +87,12 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     s.uniform_share = ParseNumber(path, name, value, 0, 1, "a number in [0, 1]");
   } else if (key == "where") {
     c.where.clear();
-    size_t start = 0;
-    while (start <= value.size()) {
-      const size_t end = std::min(value.find(',', start), value.size());
-      std::string part = value.substr(start, end - start);
-      part.erase(0, part.find_first_not_of(' '));
-      part.erase(part.find_last_not_of(' ') + 1);
+    for (const std::string& part : SplitTrimmed(value, ',')) {
       const size_t eq = part.find('=');
       const std::string param = eq == std::string::npos ? "" : Dotted(part.substr(0, eq));
       if (eq == std::string::npos || eq + 1 == part.size() || FindParam(param) == nullptr)
         throw ConfigError(path, name, "P=V[, P=V ...] with P a parameter (data.n=64)", value);
       c.where.push_back({param, part.substr(eq + 1)});
-      start = end + 1;
     }
   } else if (key == "allocation") {
     if (value != "even" && value != "cost") throw ConfigError(path, name, "even or cost", value);
