@@ -33,33 +33,30 @@ def anchors(path):
     return found
 
 
-def links(path):
+def prose_lines(path):
+    """(line number, line) of a page outside its fenced code blocks."""
     fence = False
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             if line.startswith("```"):
                 fence = not fence
-                continue
-            if fence:
-                continue
-            for m in LINK.finditer(re.sub(r"`[^`]*`", "", line)):
-                yield number, m.group(1) or m.group(2)
+            elif not fence:
+                yield number, line
+
+
+def links(path):
+    for number, line in prose_lines(path):
+        for m in LINK.finditer(re.sub(r"`[^`]*`", "", line)):
+            yield number, m.group(1) or m.group(2)
 
 
 def mentions(path):
     """(line number, name) of every .md file a page names outside links and code blocks."""
-    fence = False
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if line.startswith("```"):
-                fence = not fence
-                continue
-            if fence:
-                continue
-            prose = LINK.sub(" ", line.replace("`", " "))
-            for m in MENTION.finditer(prose):
-                if m.group(1).split("/")[-1] not in PLACEHOLDERS:
-                    yield number, m.group(1)
+    for number, line in prose_lines(path):
+        prose = LINK.sub(" ", line.replace("`", " "))
+        for m in MENTION.finditer(prose):
+            if m.group(1).split("/")[-1] not in PLACEHOLDERS:
+                yield number, m.group(1)
 
 
 def repository_names(root):
