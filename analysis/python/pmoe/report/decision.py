@@ -38,9 +38,3 @@ def decide(estimate, lo, hi, threshold, side=ABOVE, half_width=0.0):
     narrow = half_width > 0 and hi - estimate <= half_width and estimate - lo <= half_width
     return WITHIN if narrow else OPEN
 
-
-def words(side, threshold):
-    """The rule in a phrase, for a page: what the interval must do."""
-    return (f"supported when its interval lies {side} {threshold:g}, not supported when it lies "
-            f"{BELOW if side == ABOVE else ABOVE} {threshold:g}, undecided when it holds "
-            f"{threshold:g}")

@@ -6,6 +6,8 @@ main job's page thus never leaves with a verdict the reference contradicts unexp
 import json
 import os
 
+from pmoe import atomic
+
 
 def path_for(report_path):
     """results/reference/paper/report.html -> results/reference/paper/report-verdicts.json"""
@@ -19,7 +21,6 @@ def write(report_path, evaluated):
              "reason": f.reason, "scale": getattr(f, "scale", "")}
             for (cid, *_), findings in evaluated for f in findings]
     path = path_for(report_path)
-    from pmoe import atomic
     atomic.write_text(path, json.dumps({"report": os.path.basename(report_path),
                                         "verdicts": rows}, indent=1) + "\n")
     return path
