@@ -60,25 +60,30 @@ double SuccessNStar(const Curve& curve, const std::vector<CellSample>& s, double
   return n >= curve.N.front() && n <= curve.N.back() ? n : NAN;
 }
 
-// N_acc as numerics version 7 records it in precision looks: the first N whose weighted mean
-// accuracy reaches the target, interpolated in log N from the N before it; NaN when reached at
-// the smallest N or never. pmoe-analyze reads N_acc off a monotone (isotonic) fit instead, which
-// agrees wherever the mean-accuracy curve does not dip after its first crossing. The precision
-// targets keep the first crossing because it decides which trials a look asks for: changing it
-// would move the looks of every recorded precision file (their replay, resume and growth). It
-// moves to the monotone fit with the next numerics version, when those files are regenerated.
+// N_acc as pmoe-analyze reads it: where the weighted mean accuracy's monotone (isotonic) fit in N
+// first reaches the target, interpolated in log N from the N before it; NaN when reached at the
+// smallest N or never. A curve that dips after a first crossing has not reached the target for
+// good: the fit pools the dip until it has. (Numerics version 7 read the raw first crossing; its
+// precision files are not grown by this build, so their looks need not replay.)
 double AccuracyNStar(const Curve& curve, const std::vector<CellSample>& s, double target) {
-  double previous_N = NAN, previous_mean = NAN;
+  std::vector<double> N, mean, count;
   for (size_t i = 0; i < curve.cells.size(); ++i) {
-    const double mean = WeightedMean(s[curve.cells[i]]);
-    if (std::isnan(mean)) continue;
-    if (mean >= target) {
-      if (std::isnan(previous_N)) return NAN;
-      const double f = (target - previous_mean) / (mean - previous_mean);
-      return std::exp(std::log(previous_N) + f * (std::log(curve.N[i]) - std::log(previous_N)));
-    }
-    previous_N = curve.N[i];
-    previous_mean = mean;
+    const CellSample& c = s[curve.cells[i]];
+    const double m = WeightedMean(c);
+    if (std::isnan(m)) continue;
+    double weight = 0;
+    for (size_t t = 0; t < c.values.size(); ++t)
+      if (c.weights[t] > 0 && std::isfinite(c.values[t])) weight += c.weights[t];
+    N.push_back(curve.N[i]);
+    mean.push_back(m);
+    count.push_back(weight);
+  }
+  const std::vector<double> fit = IsotonicIncreasing(mean, count);
+  for (size_t i = 0; i < fit.size(); ++i) {
+    if (fit[i] < target) continue;
+    if (i == 0) return NAN;
+    const double f = (target - fit[i - 1]) / (fit[i] - fit[i - 1]);
+    return std::exp(std::log(N[i - 1]) + f * (std::log(N[i]) - std::log(N[i - 1])));
   }
   return NAN;
 }

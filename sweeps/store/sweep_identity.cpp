@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "pmoe/core/build_info.hpp"
+#include "pmoe/core/numerics_history.hpp"
 #include "pmoe/core/param_table.hpp"
 
 namespace pmoe {
@@ -119,16 +120,12 @@ namespace {
 void AddRowDifferences(const SweepIdentity& a, const SweepIdentity& b, const std::string& a_name,
                        const std::string& b_name,
                        const std::function<void(const std::string&)>& add) {
+  // The config's side of a numerics version or a build is the running tool's.
+  const std::string& b_tool = b_name == "the config" ? "this pmoe-sweep" : b_name;
   if (a.numerics != b.numerics)
-    add("numerics version " + std::to_string(a.numerics) + " in " + a_name + ", " +
-        std::to_string(b.numerics) + " in " + b_name +
-        " (computed by another version of "
-        "pmoe-sim: its trials would not match)");
+    add(DescribeNumericsDifference(a.numerics, b.numerics, a_name, b_tool));
   if (a.build != b.build)
-    // The config's side of a build is the running tool's.
-    add("computed by another build (" +
-        DescribeBuildDifference(a.build, b.build, a_name,
-                                b_name == "the config" ? "this pmoe-sweep" : b_name) +
+    add("computed by another build (" + DescribeBuildDifference(a.build, b.build, a_name, b_tool) +
         "): two builds may differ in the last bits of every trial, so their trials are not "
         "mixed; use the build that began the sweep");
   if (a.seed != b.seed)

@@ -4,12 +4,18 @@ results/reference/, the cheapest trial-0 row of every model kind it holds is com
 one-cell sweep with the cell's recorded parameters and the file's master seed: rows are pure
 functions of seed, cell and trial index) and every /trials column but the timings compared byte
 for byte. A change of compiler flags, build mode (unity, LTO), kernel or library that moves a
-single bit of a recorded number fails here; so does a numerics-version bump that did not
-regenerate the reference answers.
+single bit of a recorded number fails here.
 
-    reference_rows_check.py SWEEP_TOOL WORKDIR PAPER/NAME...
+Between a numerics-version bump and the regeneration of the reference answers (the files still
+hold the older version), the same rows are compared with the pinned rows of this build's version,
+tests/support/reference_rows_vN.json, written once by --pin when the version was bumped (and
+checked then against the older version within Monte Carlo error: numerics_versions_test.py).
+Without a pin for this version the check fails: regenerate the references or pin.
+
+    reference_rows_check.py SWEEP_TOOL WORKDIR PAPER/NAME... [--pin]
 
 Exit 0 when every row is equal; 1 (naming the row and column) otherwise."""
+import json
 import os
 import shutil
 import subprocess
@@ -65,6 +71,16 @@ def cheapest_rows(f):
     return [(row, key) for _, row, key in best.values()]
 
 
+def pin_path(numerics):
+    return os.path.join(HERE, "..", "support", f"reference_rows_v{numerics}.json")
+
+
+def stored(value):
+    """A value as the pin file keeps it: its dtype and its bytes in hexadecimal."""
+    a = np.asarray(value)
+    return [a.dtype.str, a.tobytes().hex()]
+
+
 def tool_numerics(sweep):
     out = subprocess.run([sweep, "--version"], capture_output=True, text=True).stdout
     for line in out.splitlines():
@@ -73,50 +89,88 @@ def tool_numerics(sweep):
     raise SystemExit(f"{sweep} --version printed no numerics version:\n{out}")
 
 
+def recompute(sweep, workdir, name, row, key, seed):
+    """The row `row` (cell `key`) of reference file `name` computed again: its /trials columns
+    (timings aside) as {column: value}, or an error text."""
+    tag = f"{name.replace('/', '_')}_{row}"
+    config = os.path.join(workdir, tag + ".ini")
+    with open(config, "w") as out:
+        out.write(one_cell_config(key, seed))
+    out_path = os.path.join(workdir, tag + ".h5")
+    run = subprocess.run([sweep, "run", config, "--out", out_path], capture_output=True, text=True)
+    if run.returncode != 0:
+        return f"the sweep failed:\n{run.stderr}"
+    with h5py.File(out_path, "r") as g:
+        return {c: np.asarray(g["trials"][c][0]) for c in g["trials"] if c not in TIMING}
+
+
 def main():
-    sweep, workdir = sys.argv[1:3]
-    names = sys.argv[3:]
+    args = [a for a in sys.argv[1:] if a != "--pin"]
+    pin = "--pin" in sys.argv[1:]
+    sweep, workdir = args[0:2]
+    names = args[2:]
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
     numerics = tool_numerics(sweep)
-    failures, compared = [], 0
+    pinned = {}
+    if os.path.exists(pin_path(numerics)) and not pin:
+        with open(pin_path(numerics)) as f:
+            pinned = json.load(f)
+    written = {}
+    failures, compared, against_pins = [], 0, 0
     for name in names:
         path = os.path.join(REFERENCE, name + ".h5")
         with h5py.File(path, "r") as f:
             version = int(f.attrs["numerics_version"])
-            if version != numerics:
+            own = version == numerics
+            if not own and not pin and name not in pinned:
                 failures.append(f"{name}: computed by numerics version {version}, this build is "
-                                f"{numerics}: regenerate the reference answers (results/reference/"
-                                "README.md) with this build")
+                                f"{numerics}, and {pin_path(numerics)} pins no rows of it: "
+                                "regenerate the reference answers (results/reference/README.md) "
+                                "with this build")
                 continue
             seed = int(f.attrs["master_seed"])
             for row, key in cheapest_rows(f):
-                tag = f"{name.replace('/', '_')}_{row}"
-                config = os.path.join(workdir, tag + ".ini")
-                with open(config, "w") as out:
-                    out.write(one_cell_config(key, seed))
-                out_path = os.path.join(workdir, tag + ".h5")
-                run = subprocess.run([sweep, "run", config, "--out", out_path],
-                                     capture_output=True, text=True)
-                if run.returncode != 0:
-                    failures.append(f"{name} row {row}: the sweep failed:\n{run.stderr}")
+                new = recompute(sweep, workdir, name, row, key, seed)
+                if isinstance(new, str):
+                    failures.append(f"{name} row {row}: {new}")
                     continue
-                with h5py.File(out_path, "r") as g:
-                    new = g["trials"]
-                    for column in f["trials"]:
-                        if column in TIMING:
-                            continue
-                        if column not in new:  # another model kind's metric
-                            continue
-                        a = np.asarray(f["trials"][column][row])
-                        b = np.asarray(new[column][0])
-                        if a.dtype != b.dtype or a.tobytes() != b.tobytes():
-                            failures.append(f"{name} row {row} ({key}): {column} is "
-                                            f"{exact(b)} now, {exact(a)} in the reference")
+                if pin:
+                    written.setdefault(name, {})[str(row)] = {
+                        "key": key, "columns": {c: stored(v) for c, v in new.items()}}
+                    compared += 1
+                    continue
+                if own:
+                    expected = {c: np.asarray(f["trials"][c][row]) for c in f["trials"]
+                                if c not in TIMING}
+                else:
+                    against_pins += 1
+                    row_pin = pinned[name].get(str(row))
+                    if row_pin is None or row_pin["key"] != key:
+                        failures.append(f"{name} row {row}: not pinned ({key})")
+                        continue
+                    expected = {c: np.frombuffer(bytes.fromhex(h), dtype=np.dtype(t)).reshape(
+                        np.asarray(new[c]).shape if c in new else -1)
+                        for c, (t, h) in row_pin["columns"].items()}
+                for column, a in expected.items():
+                    if column not in new:  # another model kind's metric
+                        continue
+                    b = new[column]
+                    if a.dtype != b.dtype or a.tobytes() != b.tobytes():
+                        failures.append(f"{name} row {row} ({key}): {column} is {exact(b)} now, "
+                                        f"{exact(a)} in the "
+                                        f"{'reference' if own else 'pinned row'}")
                 compared += 1
+    if pin:
+        with open(pin_path(numerics), "w") as out:
+            json.dump(written, out, indent=1, sort_keys=True)
+        print(f"{compared} rows pinned in {pin_path(numerics)}")
+        return 1 if failures else 0
     for line in failures:
         print(line)
-    print(f"{compared} reference rows recomputed, {len(failures)} differences")
+    print(f"{compared} reference rows recomputed ({against_pins} against the pinned rows of "
+          f"numerics version {numerics}: the reference answers await regeneration), "
+          f"{len(failures)} differences")
     return 1 if failures or compared == 0 else 0
 
 
