@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/numerics_history.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
 
@@ -71,7 +72,10 @@ std::vector<std::string> AllNames(const Command& command) {
   std::vector<std::string> others;
   for (const Command& c : siblings)
     if (c.name != command.name && c.Find(name) != nullptr) others.push_back(c.name);
-  const std::string near = NearestName(name, AllNames(command));
+  std::string near = NearestName(name, AllNames(command));
+  // A parameter renamed by a numerics version: its new name, whatever the spelling distance.
+  const std::string renamed = CurrentParamName(name);
+  if (renamed != name && command.Find(renamed) != nullptr) near = renamed;
   if (!others.empty()) {
     std::string list;
     for (size_t i = 0; i < others.size(); ++i)

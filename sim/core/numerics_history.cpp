@@ -15,6 +15,11 @@ std::string ReleaseOfNumerics(int version) {
   }
 }
 
+std::string CurrentParamName(const std::string& name) {
+  if (name == "model.full_steps") return "model.max_steps";  // version 8: one step cap
+  return name;
+}
+
 std::string DescribeNumericsDifference(int a, int b, const std::string& a_name,
                                        const std::string& b_name) {
   if (a == b) return "";
@@ -26,8 +31,8 @@ std::string DescribeNumericsDifference(int a, int b, const std::string& a_name,
   const int older = a < b ? a : b;
   const std::string& older_name = a < b ? a_name : b_name;
   out += "; either rerun the sweep into a new file with this build (numerics version " +
-         std::to_string(kNumericsVersion) + "), or grow " + older_name + " with a build of numerics version " +
-         std::to_string(older);
+         std::to_string(kNumericsVersion) + "), or grow " + older_name +
+         " with a build of numerics version " + std::to_string(older);
   const std::string release = ReleaseOfNumerics(older);
   if (!release.empty()) out += ", " + release;
   out += "; every pmoe-analyze command still reads " + older_name;

@@ -10,7 +10,9 @@
 #include <limits>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/numerics_history.hpp"
 #include "pmoe/core/suggest.hpp"
+#include "pmoe/core/version.hpp"
 
 namespace pmoe {
 namespace {
@@ -190,6 +192,13 @@ std::vector<ParamInfo> SharedRows() {
           .Labeled("patches per sample", "n", "patches"),
       Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000)
           .Labeled("patch dimension", "d"),
+      // One step cap for every model family (numerics version 8; before it the full-batch
+      // families had model.full_steps): what a step is and what 0 means is the family's.
+      Row("model.max_steps",
+          "step cap: SGD steps, or full-batch steps (0: the family's default: no cap for SGD "
+          "training, 501 full-batch steps for switch, 801 for single)",
+          PMOE_FIELD(model.max_steps), {}, 0, 1000000000000000LL)
+          .Labeled("step cap", "", "steps"),
   };
 }
 
@@ -355,7 +364,6 @@ const std::vector<std::string>& RecordedKeyOrder() {
       "model.activation",
       "model.filters",
       "model.init_scale",
-      "model.full_steps",
       "model.stop_rule",
       "model.loss_rise",
       "model.curve_every",
@@ -487,6 +495,10 @@ double ExtraDoubleValue(const TrialSpec& spec, const std::string& name) {
 }
 
 std::string DidYouMeanParam(const std::string& name) {
+  const std::string renamed = CurrentParamName(name);
+  if (renamed != name)
+    return " (renamed \"" + renamed + "\" in numerics version " + std::to_string(kNumericsVersion) +
+           ")";
   std::vector<std::string> names;
   for (const ParamInfo& p : ParamTable()) names.push_back(p.name);
   const std::string near = NearestName(name, names);

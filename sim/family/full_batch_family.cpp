@@ -7,6 +7,12 @@
 #include "pmoe/core/validate.hpp"
 
 namespace pmoe {
+namespace {
+
+// The most full-batch steps a trial may ask for (each is a pass over all N samples).
+constexpr long long kMaxFullSteps = 100000000;
+
+}  // namespace
 
 std::vector<ParamInfo> FullBatchParams() {
   return {
@@ -20,9 +26,6 @@ std::vector<ParamInfo> FullBatchParams() {
                   "switch/single: filters and biases ~ s U(-1/sqrt(d), 1/sqrt(d)); 0: 0.001 "
                   "switch, 1 single")
           .Labeled("init scale"),
-      ExtraInt("model.full_steps", 0, 0, 100000000,
-               "switch/single: cap on full-batch steps; 0: 501 switch, 801 single")
-          .Labeled("full-batch step cap", "", "steps"),
       ExtraChoice("model.stop_rule", {"published", "none"},
                   "switch/single: the published loss-rise rule, or always the full cap")
           .Labeled("stopping rule"),
@@ -39,6 +42,7 @@ std::vector<ParamInfo> FullBatchParams() {
 std::vector<std::string> FullBatchParamNames() {
   std::vector<std::string> names;
   for (const ParamInfo& p : FullBatchParams()) names.push_back(p.name);
+  names.push_back("model.max_steps");  // the one step cap (param_table.cpp)
   return names;
 }
 
@@ -50,8 +54,8 @@ FullBatchSettings ReadFullBatch(const TrialSpec& spec, const FullBatchDefaults& 
   s.filters = filters == 0 ? defaults.filters : static_cast<int>(filters);
   const double init_scale = ExtraDoubleValue(spec, "model.init_scale");
   s.init_scale = init_scale == 0 ? defaults.init_scale : init_scale;
-  const long long steps = ExtraIntValue(spec, "model.full_steps");
-  s.steps = steps == 0 ? defaults.steps : static_cast<int>(steps);
+  const long long steps = spec.model.max_steps;
+  s.steps = steps == 0 ? defaults.steps : static_cast<int>(steps);  // at most kMaxFullSteps
   s.stop_rule = ExtraText(spec, "model.stop_rule") == "published";
   s.loss_rise = ExtraDoubleValue(spec, "model.loss_rise");
   s.rise_after = defaults.rise_after;
@@ -60,6 +64,10 @@ FullBatchSettings ReadFullBatch(const TrialSpec& spec, const FullBatchDefaults& 
 }
 
 void ValidateFullBatch(const TrialSpec& spec, const DataShape& shape, const std::string& where) {
+  Require(spec.model.max_steps <= kMaxFullSteps, spec, where, "model.max_steps",
+          "at most " + std::to_string(kMaxFullSteps) +
+              " full-batch steps (0: the family's "
+              "default)");
   const long long filters = ExtraIntValue(spec, "model.filters");
   Require(filters == 0 || (filters >= 2 && filters % 2 == 0), spec, where, "model.filters",
           "0 (the family's default) or an even number >= 2 (half the filters per class)");

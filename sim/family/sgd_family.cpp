@@ -30,9 +30,6 @@ std::vector<ParamInfo> SgdParams(const std::vector<std::string>& reads) {
       FieldRow("model.epochs", "epoch cap (0: none)", PMOE_SPEC_FIELD(model.epochs), {}, 0,
                kMaxCount)
           .Labeled("epoch cap", "", "epochs"),
-      FieldRow("model.max_steps", "SGD step cap (0: none)", PMOE_SPEC_FIELD(model.max_steps), {}, 0,
-               1000000000000000LL)
-          .Labeled("step cap", "", "steps"),
       FieldRow("model.early_stop", "stop at zero training error at the end of an epoch",
                PMOE_SPEC_FIELD(model.early_stop))
           .Labeled("early stop"),

@@ -173,7 +173,7 @@ class Switch final : public ModelFamily {
   std::string help() const override {
     return "Chen et al.'s top-1 switch MoE of M convolution experts, full batch (MODEL.md §8)";
   }
-  std::vector<std::string> reads() const override { return {}; }
+  std::vector<std::string> reads() const override { return FullBatchParamNames(); }
   std::vector<ParamInfo> shared_params() const override { return FullBatchParams(); }
   std::vector<ParamInfo> params() const override {
     std::vector<ParamInfo> rows;

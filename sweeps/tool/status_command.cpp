@@ -9,6 +9,7 @@
 #include "pmoe/cli/file_check.hpp"
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/version.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "sweep_state.hpp"
 
@@ -28,6 +29,9 @@ bool PrintStatus(const SweepState& s, std::ostream& out) {
         << (id.shard.empty() ? "" : ", shard " + id.shard)
         << " (stopped or still running before its first checkpoint)\n";
   out << "  numerics version " << id.numerics << ", build " << id.build << "\n";
+  if (id.numerics != kNumericsVersion)
+    out << "  (this build computes numerics version " << kNumericsVersion
+        << ": it reads the file and never grows it)\n";
   // A source that knows its share (a grid) is counted against it; one whose rounds decide
   // (the adaptive search, a precision target) says what it is.
   if (s.planned)

@@ -11,8 +11,10 @@
 #include <filesystem>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/numerics_history.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
+#include "pmoe/core/version.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
@@ -30,7 +32,8 @@ std::vector<Cell> CellsOf(const SweepIdentity& id, const std::string& path) {
     c.key = id.cells[i];
     c.id = HashString(c.key);
     c.label = id.labels[i];
-    for (const auto& [name, value] : SplitCanonicalKey(c.key)) SetParam(c.spec, name, value, path);
+    for (const auto& [name, value] : SplitCanonicalKey(c.key))
+      SetParam(c.spec, CurrentParamName(name), value, path);
     cells.push_back(std::move(c));
   }
   return cells;
@@ -87,7 +90,10 @@ SweepState ReadSweepState(const std::string& path) {
     s.created_utc = m.created_utc;
     s.tool = m.tool_version + " (" + m.git_describe + ")";
     config = ParseSweepConfig(m.config_path, m.config);
-    s.cells = ExpandGrid(*config);
+    // A file of an older numerics version is read by its own cells (their keys as it recorded
+    // them): this build's keys of the same config may differ, and it never grows the file.
+    s.cells =
+        m.numerics_version == kNumericsVersion ? ExpandGrid(*config) : CellsOf(s.identity, path);
     schema = contents.schema;
     file_rows = std::move(contents.rows);
   } else {

@@ -177,7 +177,7 @@ TEST_CASE("pmoe-analyze table prints Chen's table form and agrees with the file 
   const std::string dir = test::FreshDirectory("analyze_table");
   std::ofstream(dir + "/chen.ini") << "name = chen_tiny\nseed = 4\ntrials = 3\nN = 200\n"
                                       "N_test = 200\n[data]\nmodel = cluster\nn = 4\nd = 16\n"
-                                      "[model]\nfull_steps = 25\nfilters = 8\n"
+                                      "[model]\nmax_steps = 25\nfilters = 8\n"
                                       "[grid]\ndata.gamma_hi = 3,2\nmodel.kind = single,switch\n"
                                       "model.activation = linear,cubic\n";
   const std::string file = dir + "/chen.h5";

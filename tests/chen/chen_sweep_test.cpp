@@ -20,7 +20,7 @@ std::string WriteChenSweep(const std::string& dir) {
   const std::string path = dir + "/chen.ini";
   std::ofstream(path) << "name = chen_small\nseed = 4\ntrials = 2\nN = 200\nN_test = 200\n"
                          "[data]\nmodel = cluster\nn = 4\nd = 16\n"
-                         "[model]\nfull_steps = 25\ncurve_every = 5\nfilters = 8\n"
+                         "[model]\nmax_steps = 25\ncurve_every = 5\nfilters = 8\n"
                          "[grid]\nmodel.kind = switch,single\nmodel.activation = cubic,linear\n";
   return path;
 }

@@ -170,7 +170,7 @@ TEST_CASE("Data C: a cell may share one data draw among its trials", "[chen][dat
   spec.data.d = 20;
   spec.N = 60;
   spec.N_test = 40;
-  SetParam(spec, "model.full_steps", "2", "test");
+  SetParam(spec, "model.max_steps", "2", "test");
   SetParam(spec, "model.filters", "8", "test");
   auto counts = [](const TrialResult& r) { return r.metrics.GetList("train_cluster_counts"); };
   const TrialResult a = RunTrial(spec, 0, 1), b = RunTrial(spec, 1, 1);

@@ -295,7 +295,7 @@ TrialSpec SmallSwitchCell(const std::string& variant) {
   spec.N = 400;
   spec.N_test = 400;
   SetParam(spec, "model.variant", variant, "test");
-  SetParam(spec, "model.full_steps", "40", "test");
+  SetParam(spec, "model.max_steps", "40", "test");
   SetParam(spec, "model.curve_every", "10", "test");
   return spec;
 }

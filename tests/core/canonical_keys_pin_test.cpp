@@ -2,7 +2,9 @@
 // (defaults, and settings away from them: unkeyed parameters, a family's own parameters), so
 // that no change to where parameters are declared can move a recorded key or seed. The expected
 // texts were printed by the hidden case below before the parameter declarations moved; never
-// regenerate them to make this pass.
+// regenerate them to make this pass. Numerics version 8 (one step cap: the full-batch families'
+// model.full_steps became model.max_steps) moved the four cluster cells' keys and init seeds on
+// purpose; their pins were printed again then, and their data seeds did not move.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -55,7 +57,7 @@ const std::vector<std::vector<std::pair<std::string, std::string>>>& Settings() 
       {{"data.model", "cluster"}, {"model.kind", "single"}},
       {{"data.model", "cluster"},
        {"model.kind", "switch"},
-       {"model.full_steps", "300"},
+       {"model.max_steps", "300"},
        {"model.filters", "32"},
        {"data.clusters", "6"},
        {"model.activation", "linear"}},
@@ -130,33 +132,33 @@ const std::vector<Pinned>& PinnedKeys() {
       {"N=500;N_test=2000;success=test_accuracy>=0.95;data.model=cluster;model.kind=switch;data."
        "labels=iid;data.n=16;data.d=64;data.clusters=4;data.alpha_lo=0.5;data.alpha_hi=2;data.beta_"
        "lo=1;data.beta_hi=2;data.gamma_lo=0.5;data.gamma_hi=3;data.sigma_p=1;data.scale=10;data."
-       "draw=per_trial;data.draw_seed=0;model.activation=cubic;model.filters=0;model.init_scale=0;"
-       "model.full_steps=0;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
+       "draw=per_trial;data.draw_seed=0;model.max_steps=0;model.activation=cubic;model.filters=0;"
+       "model.init_scale=0;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
        "model.experts=8;model.variant=published;model.lr_expert=0.001;model.lr_router=0.1;model."
        "load_balance=0;",
-       5392249672382083431ULL, 3501831507820740293ULL},
+       5392249672382083431ULL, 7355156435671041237ULL},
       {"N=500;N_test=2000;success=test_accuracy>=0.95;data.model=cluster;model.kind=single;data."
        "labels=iid;data.n=16;data.d=64;data.clusters=4;data.alpha_lo=0.5;data.alpha_hi=2;data.beta_"
        "lo=1;data.beta_hi=2;data.gamma_lo=0.5;data.gamma_hi=3;data.sigma_p=1;data.scale=10;data."
-       "draw=per_trial;data.draw_seed=0;model.activation=cubic;model.filters=0;model.init_scale=0;"
-       "model.full_steps=0;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
+       "draw=per_trial;data.draw_seed=0;model.max_steps=0;model.activation=cubic;model.filters=0;"
+       "model.init_scale=0;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
        "model.optimizer=adam;model.lr_single=0;model.weight_decay=0.0005;",
-       5392249672382083431ULL, 2498755342610506327ULL},
+       5392249672382083431ULL, 6911453336161118821ULL},
       {"N=500;N_test=2000;success=test_accuracy>=0.95;data.model=cluster;model.kind=switch;data."
        "labels=iid;data.n=16;data.d=64;data.clusters=6;data.alpha_lo=0.5;data.alpha_hi=2;data.beta_"
        "lo=1;data.beta_hi=2;data.gamma_lo=0.5;data.gamma_hi=3;data.sigma_p=1;data.scale=10;data."
-       "draw=per_trial;data.draw_seed=0;model.activation=linear;model.filters=32;model.init_scale="
-       "0;model.full_steps=300;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
+       "draw=per_trial;data.draw_seed=0;model.max_steps=300;model.activation=linear;model.filters="
+       "32;model.init_scale=0;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
        "model.experts=8;model.variant=published;model.lr_expert=0.001;model.lr_router=0.1;model."
        "load_balance=0;",
-       18123653920464919987ULL, 10647011975563462970ULL},
+       18123653920464919987ULL, 2704372020322775312ULL},
       {"N=500;N_test=2000;success=test_accuracy>=0.95;data.model=cluster;model.kind=single;data."
        "labels=iid;data.n=16;data.d=64;data.clusters=4;data.alpha_lo=0.5;data.alpha_hi=2;data.beta_"
        "lo=1;data.beta_hi=2;data.gamma_lo=0.5;data.gamma_hi=3;data.sigma_p=1;data.scale=10;data."
-       "draw=per_trial;data.draw_seed=0;model.activation=cubic;model.filters=0;model.init_scale=0."
-       "5;model.full_steps=0;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
+       "draw=per_trial;data.draw_seed=0;model.max_steps=0;model.activation=cubic;model.filters=0;"
+       "model.init_scale=0.5;model.stop_rule=published;model.loss_rise=0.02;model.curve_every=0;"
        "model.optimizer=adam;model.lr_single=0;model.weight_decay=0.0005;",
-       5392249672382083431ULL, 2770941635940283969ULL},
+       5392249672382083431ULL, 11695476004021265479ULL},
       {"N=500;N_test=2000;success=test_accuracy>=0.95;data.model=toy;model.kind=toy_model;data.n="
        "16;data.toy_dim=3;data.toy_signal=2;model.toy_threshold=0;model.toy_fail=false;",
        13434113469197532452ULL, 11848018589137524002ULL},

@@ -52,7 +52,7 @@ TrialSpec SmallCell(const std::string& data, const std::string& model) {
   spec.N_test = 60;
   spec.model.epochs = 3;
   spec.model.router_epochs = 2;
-  if (model == "switch" || model == "single") SetParam(spec, "model.full_steps", "3", "test");
+  if (model == "switch" || model == "single") SetParam(spec, "model.max_steps", "3", "test");
   if (data == "image") spec.data.n = 4;
   return spec;
 }

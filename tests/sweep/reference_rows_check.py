@@ -41,11 +41,16 @@ def exact(value):
     return float(item).hex() if isinstance(item, float) else repr(item)
 
 
+# Parameters renamed since a reference file's numerics version: version 8 has one step cap.
+RENAMED = {"model.full_steps": "model.max_steps"}
+
+
 def one_cell_config(key, seed):
     """A sweep config of exactly the cell `key` ("N=24;N_test=2000;...;model.m=80;")."""
     top, sections = [f"name = row\nseed = {seed}\ntrials = 1\n"], {"data": [], "model": []}
     for part in filter(None, key.split(";")):
         name, value = part.split("=", 1)
+        name = RENAMED.get(name, name)
         if name in TOP_LEVEL:
             top.append(f"{name} = {value}\n")
         else:

@@ -11,6 +11,11 @@ namespace pmoe {
 // build's version or one never released.
 std::string ReleaseOfNumerics(int version);
 
+// A parameter's name in this build for a name an older version's keys used (version 8 merged
+// model.full_steps into model.max_steps); other names unchanged. Reading an older file's cells
+// goes through it, so that its keys still parse.
+std::string CurrentParamName(const std::string& name);
+
 // Why rows of numerics `a` (in a_name) and `b` (in b_name) are not mixed, with the way out: rerun
 // with this build into a new file, or use the release of the file's version. "" when a == b.
 std::string DescribeNumericsDifference(int a, int b, const std::string& a_name,

@@ -41,7 +41,7 @@ struct ModelSpec {
   double lr = 0.2;
   int batch = 20;
   int epochs = 150;                      // epoch cap (0: none)
-  long long max_steps = 0;               // SGD step cap (0: none)
+  long long max_steps = 0;               // step cap (0: the model family's default)
   bool early_stop = true;                // stop at zero training error at the end of an epoch
   double sigma_w = 0.1;                  // hidden weight init std
   double sigma_g = 1e-4;                 // joint gating kernel init std
