@@ -60,7 +60,7 @@ def outside_lemma_41(ev, finding, top=None):
     """Theorems 4.2 and 4.3 assume a router trained as Lemma 4.1 asks, on about
     n^2 / (1 - delta_d)^2 samples. Where separate pMoE's router had fewer in a cell of the fit,
     the rows are outside the theorem's hypotheses: the verdict is "not testable" there, with what
-    the rows alone say beside it (f_ratio_decade_lemma41.ini gives the router its own sample)."""
+    the rows alone say beside it (f_ratio_decade.ini gives the router its own sample)."""
     short, checked = [], 0
     for c in ev.cells:
         if c.get("model.kind") != "separate" or "data.delta_d" not in c:
@@ -93,4 +93,4 @@ def outside_lemma_41(ev, finding, top=None):
         finding.reason = (f"outside the theorem's hypotheses: separate pMoE's router had fewer "
                           f"samples than Lemma 4.1's n²/(1 − δd)² at n = {where} (the rows alone "
                           f"say: {finding.numbers[-1][1]}); model.router_samples gives it a "
-                          "sample of its own (sweeps/configs/f_ratio_decade_lemma41.ini)")
+                          "sample of its own (sweeps/configs/f_ratio_decade.ini)")
