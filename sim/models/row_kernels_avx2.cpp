@@ -106,31 +106,41 @@ void GradientBlock(const float* const* rows, int R, int j0, int columns, const f
 #include "sum_lanes8.inc"  // SumLanes8, compiled here for AVX2
 
 // RB rows against Q neurons as dot products (dot_forward.cpp's DotBlock with AVX2's masked
-// loads and stores).
+// loads and stores): each 16-lane accumulator held as two 8-lane halves (lanes 0-7 and 8-15 of
+// each 16 columns), added together before SumLanes8, as dot_forward.cpp's SumLanes16x16 does.
 template <int Q, int RB>
 void DotBlock(const float* const* rows, int d, const float* w, float* z, int room) {
   constexpr int kAcc = RB * Q, kGroups = (kAcc + 7) / 8;
-  __m256 acc[kGroups * 8];
+  __m256 lo[kGroups * 8], hi[kGroups * 8];
 #pragma GCC unroll 16
-  for (int i = 0; i < kGroups * 8; ++i) acc[i] = _mm256_setzero_ps();
-  const int full = d & ~7;
-  auto step = [&](int j, __m256i m) {
-    __m256 x[RB];
+  for (int i = 0; i < kGroups * 8; ++i) lo[i] = hi[i] = _mm256_setzero_ps();
+  const int full = d & ~15;
+  auto step = [&](int j, __m256i m0, __m256i m1) {
+    __m256 x0[RB], x1[RB];
 #pragma GCC unroll 16
-    for (int r = 0; r < RB; ++r) x[r] = _mm256_maskload_ps(rows[r] + j, m);
+    for (int r = 0; r < RB; ++r) {
+      x0[r] = _mm256_maskload_ps(rows[r] + j, m0);
+      x1[r] = _mm256_maskload_ps(rows[r] + j + 8, m1);
+    }
 #pragma GCC unroll 16
     for (int c = 0; c < Q; ++c) {
-      const __m256 wv = _mm256_maskload_ps(w + c * d + j, m);
+      const __m256 w0 = _mm256_maskload_ps(w + c * d + j, m0);
+      const __m256 w1 = _mm256_maskload_ps(w + c * d + j + 8, m1);
 #pragma GCC unroll 16
-      for (int r = 0; r < RB; ++r) acc[r * Q + c] = _mm256_fmadd_ps(x[r], wv, acc[r * Q + c]);
+      for (int r = 0; r < RB; ++r) {
+        lo[r * Q + c] = _mm256_fmadd_ps(x0[r], w0, lo[r * Q + c]);
+        hi[r * Q + c] = _mm256_fmadd_ps(x1[r], w1, hi[r * Q + c]);
+      }
     }
   };
-  for (int j = 0; j < full; j += 8) step(j, Mask(8));
-  if (full < d) step(full, Mask(d - full));
+  for (int j = 0; j < full; j += 16) step(j, Mask(8), Mask(8));
+  if (full < d) step(full, Mask(d - full), Mask(d - full - 8));
 #pragma GCC unroll 16
   for (int g = 0; g < kGroups; ++g) {
-    const __m256 sums = SumLanes8(acc + 8 * g);
-    _mm256_maskstore_ps(z + 8 * g, Mask(room - 8 * g), sums);
+    __m256 halves[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) halves[i] = _mm256_add_ps(lo[8 * g + i], hi[8 * g + i]);
+    _mm256_maskstore_ps(z + 8 * g, Mask(room - 8 * g), SumLanes8(halves));
   }
 }
 
@@ -214,25 +224,25 @@ void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* w
 }
 
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
-  // Rows per block: RB (Q + 1) + 1 of the 16 registers at most.
+  // Rows per block: two registers per accumulator, at most 12 of the 16 where Q allows.
   switch (q) {
     case 1:
-      DotForward<1, 7>(rows, R, d, w, z);
+      DotForward<1, 6>(rows, R, d, w, z);
       break;
     case 2:
-      DotForward<2, 4>(rows, R, d, w, z);
+      DotForward<2, 3>(rows, R, d, w, z);
       break;
     case 3:
-      DotForward<3, 3>(rows, R, d, w, z);
+      DotForward<3, 2>(rows, R, d, w, z);
       break;
     case 4:
-      DotForward<4, 3>(rows, R, d, w, z);
+      DotForward<4, 1>(rows, R, d, w, z);
       break;
     case 5:
-      DotForward<5, 2>(rows, R, d, w, z);
+      DotForward<5, 1>(rows, R, d, w, z);
       break;
     case 6:
-      DotForward<6, 2>(rows, R, d, w, z);
+      DotForward<6, 1>(rows, R, d, w, z);
       break;
     case 9:
       DotForward<9, 1>(rows, R, d, w, z);
