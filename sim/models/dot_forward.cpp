@@ -12,6 +12,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "pmoe/models/row_kernels.hpp"
 #include "row_kernels_avx2.hpp"
 #include "row_kernels_portable.hpp"
 
@@ -22,6 +23,10 @@ namespace {
 // (kernel_path.cpp); portable::RowsTimesW computes the same bits elsewhere.
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")
+// GCC 12's `_mm512_undefined_ps()` merge operands (GCC bug 105593): see row_lanes_forward.cpp.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "sum_lanes8.inc"  // SumLanes8, compiled here for AVX-512
 
@@ -58,8 +63,62 @@ inline __m512 SumLanes16x16(const __m512* a) {
 // RB rows against Q neurons: RB*Q accumulators, stored as RB*Q consecutive z values. The
 // stores are whole vectors: a block's padding lanes spill into the next rows' z, which their
 // block overwrites later; only where a vector would pass z's end (`room` floats) is it masked.
+// Where a block's ReLU outputs find their terms in its vector of z (lane r Q + c: row r, neuron
+// c): `upper` moves p[c + 4] onto lane c of each row (zero past Q), pick[i] moves each row's
+// lane i onto lane r (zero past Q), `tile` spreads a[c] over every row's lane c.
+struct OutputLanes {
+  __m512i upper, pick[4], tile;
+  __mmask16 upper_mask, pick_mask, tile_mask;
+};
+
 template <int Q, int RB>
-void DotBlock(const float* const* rows, int d, const float* w, float* z, int room) {
+OutputLanes MakeOutputLanes() {
+  alignas(64) int upper[16] = {}, pick[4][16] = {}, tile[16] = {};
+  unsigned upper_mask = 0, tile_mask = 0;
+  for (int r = 0; r < RB; ++r)
+    for (int c = 0; c < Q; ++c) {
+      tile[r * Q + c] = c;
+      tile_mask |= 1u << (r * Q + c);
+      if (c + 4 < Q) {
+        upper[r * Q + c] = r * Q + c + 4;
+        upper_mask |= 1u << (r * Q + c);
+      }
+    }
+  for (int i = 0; i < 4; ++i)
+    for (int r = 0; r < RB; ++r) pick[i][r] = r * Q + i;
+  OutputLanes lanes;
+  lanes.upper = _mm512_load_si512(upper);
+  for (int i = 0; i < 4; ++i) lanes.pick[i] = _mm512_load_si512(pick[i]);
+  lanes.tile = _mm512_load_si512(tile);
+  lanes.upper_mask = static_cast<__mmask16>(upper_mask);
+  lanes.pick_mask = static_cast<__mmask16>((1u << RB) - 1);
+  lanes.tile_mask = static_cast<__mmask16>(tile_mask);
+  return lanes;
+}
+
+// h[r] for the block's RB rows (Q <= 8) from its z, with ReluOutputs' bits: Avx512ReluOutputs
+// forms p[c] = fma(max(z, +0), a[c], +0) (never -0) in a 16-lane vector, +0 past Q, and sums it
+// by SumLanes16: its halves add +0 to each p[c] (no change), its quarters give t[c] = p[c + 4]
+// + p[c] (c < 4), then h = (t[0] + t[2]) + (t[1] + t[3]). Here the same sums, RB rows at once.
+template <int Q>
+inline void BlockOutputs(__m512 sums, __m512 a_tiled, const OutputLanes& lanes, int rows,
+                         float* h) {
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 p = _mm512_fmadd_ps(_mm512_max_ps(sums, zero), a_tiled, zero);
+  const __m512 t = _mm512_add_ps(_mm512_maskz_permutexvar_ps(lanes.upper_mask, lanes.upper, p), p);
+  __m512 ti[4];
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i)  // t[i] of each row in lane r; +0 past Q, as in Avx512ReluOutputs
+    ti[i] = i < Q ? _mm512_maskz_permutexvar_ps(lanes.pick_mask, lanes.pick[i], t) : zero;
+  const __m512 out = _mm512_add_ps(_mm512_add_ps(ti[0], ti[2]), _mm512_add_ps(ti[1], ti[3]));
+  _mm512_mask_storeu_ps(h, static_cast<__mmask16>((1u << rows) - 1), out);
+}
+
+// With h, also each row's ReLU output h[r] = sum_c a[c] max(z[r][c], 0) (Q <= 8, RB Q <= 16).
+template <int Q, int RB>
+void DotBlock(const float* const* rows, int d, const float* w, float* z, int room,
+              const OutputLanes* lanes = nullptr, __m512 a_tiled = _mm512_setzero_ps(),
+              float* h = nullptr) {
   constexpr int kAcc = RB * Q, kGroups = (kAcc + 15) / 16;
   __m512 acc[kGroups * 16];
 #pragma GCC unroll 32
@@ -81,6 +140,8 @@ void DotBlock(const float* const* rows, int d, const float* w, float* z, int roo
 #pragma GCC unroll 2
   for (int g = 0; g < kGroups; ++g) {
     const __m512 sums = SumLanes16x16(acc + 16 * g);
+    if constexpr (Q <= 8 && kGroups == 1)
+      if (h) BlockOutputs<Q>(sums, a_tiled, *lanes, RB, h);
     if (room - 16 * g >= 16)
       _mm512_storeu_ps(z + 16 * g, sums);
     else
@@ -90,47 +151,67 @@ void DotBlock(const float* const* rows, int d, const float* w, float* z, int roo
 }
 
 template <int Q, int RB>
-void DotForward(const float* const* rows, int R, int d, const float* w, float* z) {
+void DotForward(const float* const* rows, int R, int d, const float* w, float* z, const float* a,
+                float* h) {
+  if constexpr (Q <= 8) {
+    if (h) {  // the fused outputs: blocks of RB rows, then single rows
+      static_assert(RB * Q <= 16, "one vector of z per block");
+      const OutputLanes lanes = MakeOutputLanes<Q, RB>(), single = MakeOutputLanes<Q, 1>();
+      const __m512 av = _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << Q) - 1), a);
+      const __m512 tiled = _mm512_maskz_permutexvar_ps(lanes.tile_mask, lanes.tile, av);
+      const __m512 tiled1 = _mm512_maskz_permutexvar_ps(single.tile_mask, single.tile, av);
+      int r = 0;
+      for (; r + RB <= R; r += RB)
+        DotBlock<Q, RB>(rows + r, d, w, z + r * Q, (R - r) * Q, &lanes, tiled, h + r);
+      for (; r < R; ++r)
+        DotBlock<Q, 1>(rows + r, d, w, z + r * Q, (R - r) * Q, &single, tiled1, h + r);
+      return;
+    }
+  }
   int r = 0;
   for (; r + RB <= R; r += RB) DotBlock<Q, RB>(rows + r, d, w, z + r * Q, (R - r) * Q);
   for (; r < R; ++r) DotBlock<Q, 1>(rows + r, d, w, z + r * Q, (R - r) * Q);
+  if (h) ReluOutputs(z, R, Q, a, h);
 }
 
-void Avx512RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
+// With h (not null), also h = ReluOutputs(z, a), fused where q <= 8.
+void Avx512RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z,
+                      const float* a, float* h) {
   // Rows per block: RB*Q accumulators, at most 16 (one tree of sums) or at most 24.
   switch (q) {
     case 1:
-      DotForward<1, 16>(rows, R, d, w, z);
+      DotForward<1, 16>(rows, R, d, w, z, a, h);
       break;
     case 2:
-      DotForward<2, 8>(rows, R, d, w, z);
+      DotForward<2, 8>(rows, R, d, w, z, a, h);
       break;
     case 3:
-      DotForward<3, 5>(rows, R, d, w, z);
+      DotForward<3, 5>(rows, R, d, w, z, a, h);
       break;
     case 4:
-      DotForward<4, 4>(rows, R, d, w, z);
+      DotForward<4, 4>(rows, R, d, w, z, a, h);
       break;
     case 5:
-      DotForward<5, 3>(rows, R, d, w, z);
+      DotForward<5, 3>(rows, R, d, w, z, a, h);
       break;
     case 6:
-      DotForward<6, 2>(rows, R, d, w, z);
+      DotForward<6, 2>(rows, R, d, w, z, a, h);
       break;
     case 9:
-      DotForward<9, 2>(rows, R, d, w, z);
+      DotForward<9, 2>(rows, R, d, w, z, a, h);
       break;
     case 10:
-      DotForward<10, 2>(rows, R, d, w, z);
+      DotForward<10, 2>(rows, R, d, w, z, a, h);
       break;
     case 11:
-      DotForward<11, 2>(rows, R, d, w, z);
+      DotForward<11, 2>(rows, R, d, w, z, a, h);
       break;
     default:
       PMOE_CHECK(false) << "no dot-product forward for q = " << q;
   }
 }
 
+#pragma GCC diagnostic pop
 #pragma GCC pop_options
 
 }  // namespace
@@ -138,12 +219,13 @@ void Avx512RowsTimesW(const float* const* rows, int R, int d, const float* w, in
 // The same choice on both paths: the two orders of summation give different bits.
 bool DotForwardFaster(int q) { return (q >= 1 && q <= 6) || (q >= 9 && q <= 11); }
 
-void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
+void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z,
+                const float* a, float* h) {
   PMOE_CHECK(DotForwardFaster(q)) << "no dot-product forward for q = " << q;
   switch (ActiveKernelPath()) {
     case KernelPath::kAvx512:
-      Avx512RowsTimesW(rows, R, d, w, q, z);
-      break;
+      Avx512RowsTimesW(rows, R, d, w, q, z, a, h);
+      return;
     case KernelPath::kAvx2:
       avx2::RowsTimesW(rows, R, d, w, q, z);
       break;
@@ -151,6 +233,7 @@ void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, f
       portable::RowsTimesW(rows, R, d, w, q, z);
       break;
   }
+  if (h) ReluOutputs(z, R, q, a, h);
 }
 
 }  // namespace pmoe
