@@ -130,7 +130,10 @@ void DotBlock(const float* const* rows, int d, const float* w, float* z, int roo
     for (int r = 0; r < RB; ++r) x[r] = _mm512_maskz_loadu_ps(m, rows[r] + j);
 #pragma GCC unroll 16
     for (int c = 0; c < Q; ++c) {
-      const __m512 wv = _mm512_maskz_loadu_ps(m, w + c * d + j);
+      __m512 wv = _mm512_maskz_loadu_ps(m, w + c * d + j);
+      // Held in a register: GCC would fold the load into each row's FMA, RB loads instead of one
+      // (two load ports, two FMA units: the loads were the limit).
+      asm("" : "+v"(wv));
 #pragma GCC unroll 16
       for (int r = 0; r < RB; ++r) acc[r * Q + c] = _mm512_fmadd_ps(x[r], wv, acc[r * Q + c]);
     }
