@@ -45,17 +45,17 @@ inline __m512 SumLanes16x16(const __m512* a) {
                              _mm512_unpackhi_ps(h[2 * i], h[2 * i + 1]));
 #pragma GCC unroll 2
   for (int i = 0; i < 2; ++i) {
-    const __m512d lo = _mm512_unpacklo_pd(_mm512_castps_pd(pairs[2 * i]),
-                                          _mm512_castps_pd(pairs[2 * i + 1]));
-    const __m512d hi = _mm512_unpackhi_pd(_mm512_castps_pd(pairs[2 * i]),
-                                          _mm512_castps_pd(pairs[2 * i + 1]));
+    const __m512d lo =
+        _mm512_unpacklo_pd(_mm512_castps_pd(pairs[2 * i]), _mm512_castps_pd(pairs[2 * i + 1]));
+    const __m512d hi =
+        _mm512_unpackhi_pd(_mm512_castps_pd(pairs[2 * i]), _mm512_castps_pd(pairs[2 * i + 1]));
     quads[i] = _mm512_add_ps(_mm512_castpd_ps(lo), _mm512_castpd_ps(hi));
   }
   // Per 256-bit half, SumLanes8's permute2f128 pair: 128-bit lanes (q0.0, q1.0 | q0.2, q1.2)
   // and (q0.1, q1.1 | q0.3, q1.3), as 32-bit lane indices (16 + i: lane i of q1).
   const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-  const __m512i second = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30,
-                                           31);
+  const __m512i second =
+      _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
   return _mm512_add_ps(_mm512_permutex2var_ps(quads[0], first, quads[1]),
                        _mm512_permutex2var_ps(quads[0], second, quads[1]));
 }
@@ -148,8 +148,7 @@ void DotBlock(const float* const* rows, int d, const float* w, float* z, int roo
     if (room - 16 * g >= 16)
       _mm512_storeu_ps(z + 16 * g, sums);
     else
-      _mm512_mask_storeu_ps(z + 16 * g, static_cast<__mmask16>((1u << (room - 16 * g)) - 1),
-                            sums);
+      _mm512_mask_storeu_ps(z + 16 * g, static_cast<__mmask16>((1u << (room - 16 * g)) - 1), sums);
   }
 }
 

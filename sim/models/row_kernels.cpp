@@ -434,7 +434,6 @@ void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g
     portable::WeightGradient(rows, R, d, g, q, dwt, 1, q);
 }
 
-
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
   if (DotForwardFaster(q)) {  // few neurons: the weights transposed once, then dot products
     RowsTimesW(rows, R, d, DotWeights(wt, d, q), q, z);

@@ -2,6 +2,8 @@
 // pMoE that runs it: the same bits on the AVX-512, AVX2 and portable kernel paths, over neuron
 // counts and patch dims that are not multiples of a vector's lanes, and against the order of
 // sums spelled out. (Run where the CPU has AVX-512; elsewhere only the portable path exists.)
+#include "pmoe/models/dot_forward.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -12,7 +14,6 @@
 #include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/family/model_factory.hpp"
-#include "pmoe/models/dot_forward.hpp"
 #include "pmoe/models/kernel_path.hpp"
 #include "pmoe/models/row_kernels.hpp"
 
