@@ -106,40 +106,40 @@ void GradientBlock(const float* const* rows, int R, int j0, int columns, const f
 #include "sum_lanes8.inc"  // SumLanes8, compiled here for AVX2
 
 // RB rows against Q neurons as dot products (dot_forward.cpp's DotBlock with AVX2's masked
-// loads and stores): each 16-lane accumulator held as two 8-lane halves (lanes 0-7 and 8-15 of
-// each 16 columns), added together before SumLanes8, as dot_forward.cpp's SumLanes16x16 does.
+// loads and stores): each 16-lane accumulator is two 8-lane halves (lanes 0-7 and 8-15 of every
+// 16 columns), each half the same chain of FMAs as its AVX-512 lanes, added together before
+// SumLanes8 as dot_forward.cpp's SumLanes16x16 does. The halves take a pass over the rows each,
+// so that RB Q accumulators fit the 16 registers.
 template <int Q, int RB>
 void DotBlock(const float* const* rows, int d, const float* w, float* z, int room) {
   constexpr int kAcc = RB * Q, kGroups = (kAcc + 7) / 8;
-  __m256 lo[kGroups * 8], hi[kGroups * 8];
-#pragma GCC unroll 16
-  for (int i = 0; i < kGroups * 8; ++i) lo[i] = hi[i] = _mm256_setzero_ps();
+  __m256 low[kGroups * 8], acc[kGroups * 8];
   const int full = d & ~15;
-  auto step = [&](int j, __m256i m0, __m256i m1) {
-    __m256 x0[RB], x1[RB];
+  auto step = [&](int j, __m256i m) {
+    __m256 x[RB];
 #pragma GCC unroll 16
-    for (int r = 0; r < RB; ++r) {
-      x0[r] = _mm256_maskload_ps(rows[r] + j, m0);
-      x1[r] = _mm256_maskload_ps(rows[r] + j + 8, m1);
-    }
+    for (int r = 0; r < RB; ++r) x[r] = _mm256_maskload_ps(rows[r] + j, m);
 #pragma GCC unroll 16
     for (int c = 0; c < Q; ++c) {
-      const __m256 w0 = _mm256_maskload_ps(w + c * d + j, m0);
-      const __m256 w1 = _mm256_maskload_ps(w + c * d + j + 8, m1);
+      const __m256 wv = _mm256_maskload_ps(w + c * d + j, m);
 #pragma GCC unroll 16
-      for (int r = 0; r < RB; ++r) {
-        lo[r * Q + c] = _mm256_fmadd_ps(x0[r], w0, lo[r * Q + c]);
-        hi[r * Q + c] = _mm256_fmadd_ps(x1[r], w1, hi[r * Q + c]);
-      }
+      for (int r = 0; r < RB; ++r) acc[r * Q + c] = _mm256_fmadd_ps(x[r], wv, acc[r * Q + c]);
     }
   };
-  for (int j = 0; j < full; j += 16) step(j, Mask(8), Mask(8));
-  if (full < d) step(full, Mask(d - full), Mask(d - full - 8));
+  for (int half = 0; half < 2; ++half) {
+#pragma GCC unroll 16
+    for (int i = 0; i < kGroups * 8; ++i) acc[i] = _mm256_setzero_ps();
+    for (int j = 0; j < full; j += 16) step(j + 8 * half, Mask(8));
+    if (full < d) step(full + 8 * half, Mask(d - full - 8 * half));
+    if (half == 0)
+#pragma GCC unroll 16
+      for (int i = 0; i < kGroups * 8; ++i) low[i] = acc[i];
+  }
 #pragma GCC unroll 16
   for (int g = 0; g < kGroups; ++g) {
     __m256 halves[8];
 #pragma GCC unroll 8
-    for (int i = 0; i < 8; ++i) halves[i] = _mm256_add_ps(lo[8 * g + i], hi[8 * g + i]);
+    for (int i = 0; i < 8; ++i) halves[i] = _mm256_add_ps(low[8 * g + i], acc[8 * g + i]);
     _mm256_maskstore_ps(z + 8 * g, Mask(room - 8 * g), SumLanes8(halves));
   }
 }
@@ -224,25 +224,25 @@ void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* w
 }
 
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
-  // Rows per block: two registers per accumulator, at most 12 of the 16 where Q allows.
+  // Rows per block: RB (Q + 1) + 1 of the 16 registers at most (one half at a time).
   switch (q) {
     case 1:
-      DotForward<1, 6>(rows, R, d, w, z);
+      DotForward<1, 7>(rows, R, d, w, z);
       break;
     case 2:
-      DotForward<2, 3>(rows, R, d, w, z);
+      DotForward<2, 4>(rows, R, d, w, z);
       break;
     case 3:
-      DotForward<3, 2>(rows, R, d, w, z);
+      DotForward<3, 3>(rows, R, d, w, z);
       break;
     case 4:
-      DotForward<4, 1>(rows, R, d, w, z);
+      DotForward<4, 3>(rows, R, d, w, z);
       break;
     case 5:
-      DotForward<5, 1>(rows, R, d, w, z);
+      DotForward<5, 2>(rows, R, d, w, z);
       break;
     case 6:
-      DotForward<6, 1>(rows, R, d, w, z);
+      DotForward<6, 2>(rows, R, d, w, z);
       break;
     case 9:
       DotForward<9, 1>(rows, R, d, w, z);
