@@ -4,8 +4,9 @@
 // accumulator's 16 lanes are summed at the end by a transpose-and-add tree that sums 16
 // accumulators at once: lanes j and j + 8 first, then SumLanes8's tree on the 8 sums.
 // Numerics version 8: 512-bit vectors (16 partial sums per dot product) instead of 256-bit ones
-// (8): on a core with full-width 512-bit FMA units (Intel, Zen 5) half the FMAs, and a tree of
-// sums per 16 accumulators instead of 8 (docs/engineering/numerics-8-joint.md).
+// (8): on a core with full-width 512-bit FMA units (the Intel Xeon it was measured on, Zen 5)
+// half the FMAs, and a tree of sums per 16 accumulators instead of 8. Not measured on Zen 4,
+// whose 512-bit shuffles cost two 256-bit ones (docs/engineering/numerics-8-joint.md).
 #include "pmoe/models/dot_forward.hpp"
 
 #include <immintrin.h>
