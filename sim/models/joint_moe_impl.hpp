@@ -53,9 +53,7 @@ void JointMoe<T>::ForwardRows(int n, int count, T* f) {
                           scores_, gathered_all_);
   std::fill(f, f + static_cast<size_t>(count) * outputs_, T(0));
   routes_.resize(static_cast<size_t>(count) * k_ * l_);
-  for (int i = 0; i < count; ++i)
-    TopLAllExperts(scores_.data() + static_cast<size_t>(i) * n * k_, n, k_, l_,
-                   routes_.data() + static_cast<size_t>(i) * k_ * l_);
+  TopLSamples(scores_.data(), count, n, k_, l_, routes_.data());
   const int routed = count * l_;
   total_.resize(routed);
   for (int s = 0; s < k_; ++s) {

@@ -398,6 +398,18 @@ void Avx512ReluGradient(const float* z, int R, int q, const float* a, const floa
 bool UseAvx512() { return ActiveKernelPath() == KernelPath::kAvx512; }
 bool UseAvx2() { return ActiveKernelPath() == KernelPath::kAvx2; }
 
+// wt (d, q) transposed to (q, d) for the dot-product forward, in a thread's buffer, 64-byte
+// aligned: the kernel's loads of w then never straddle two cache lines.
+const float* DotWeights(const float* wt, int d, int q) {
+  thread_local std::vector<float> w_storage;
+  w_storage.resize(static_cast<size_t>(q) * d + 15);
+  const uintptr_t address = reinterpret_cast<uintptr_t>(w_storage.data());
+  float* w = w_storage.data() + (64 - address % 64) % 64 / sizeof(float);
+  for (int k = 0; k < q; ++k)
+    for (int j = 0; j < d; ++j) w[k * d + j] = wt[j * q + k];
+  return w;
+}
+
 }  // namespace
 
 bool RowKernelsAvailable() { return true; }
@@ -424,14 +436,7 @@ void RowsTransposedTimesG(const float* const* rows, int R, int d, const float* g
 
 void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
   if (DotForwardFaster(q)) {  // few neurons: the weights transposed once, then dot products
-    // 64-byte aligned: the kernel's 32-byte loads of w then never straddle two cache lines.
-    thread_local std::vector<float> w_storage;
-    w_storage.resize(static_cast<size_t>(q) * d + 15);
-    const uintptr_t address = reinterpret_cast<uintptr_t>(w_storage.data());
-    float* w = w_storage.data() + (64 - address % 64) % 64 / sizeof(float);
-    for (int k = 0; k < q; ++k)
-      for (int j = 0; j < d; ++j) w[k * d + j] = wt[j * q + k];
-    RowsTimesW(rows, R, d, w, q, z);
+    RowsTimesW(rows, R, d, DotWeights(wt, d, q), q, z);
     return;
   }
   if (UseAvx512() && RowLanesForwardFaster(q))  // the same bits, the rows in the lanes
@@ -446,6 +451,10 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
 
 void RowsTimesWtReluOutputs(const float* const* rows, int R, int d, const float* wt, int q,
                             const float* a, float* z, float* h) {
+  if (DotForwardFaster(q)) {  // h in the dot products' pass (q <= 8 on AVX-512)
+    RowsTimesW(rows, R, d, DotWeights(wt, d, q), q, z, a, h);
+    return;
+  }
   if (UseAvx512() && RowLanesForwardFaster(q)) {
     RowLanesForward(rows, R, d, wt, q, z, a, h);
     return;

@@ -106,14 +106,15 @@ void GradientBlock(const float* const* rows, int R, int j0, int columns, const f
 #include "sum_lanes8.inc"  // SumLanes8, compiled here for AVX2
 
 // RB rows against Q neurons as dot products (dot_forward.cpp's DotBlock with AVX2's masked
-// loads and stores).
+// loads and stores): each 16-lane accumulator is two 8-lane halves (lanes 0-7 and 8-15 of every
+// 16 columns), each half the same chain of FMAs as its AVX-512 lanes, added together before
+// SumLanes8 as dot_forward.cpp's SumLanes16x16 does. The halves take a pass over the rows each,
+// so that RB Q accumulators fit the 16 registers.
 template <int Q, int RB>
 void DotBlock(const float* const* rows, int d, const float* w, float* z, int room) {
   constexpr int kAcc = RB * Q, kGroups = (kAcc + 7) / 8;
-  __m256 acc[kGroups * 8];
-#pragma GCC unroll 16
-  for (int i = 0; i < kGroups * 8; ++i) acc[i] = _mm256_setzero_ps();
-  const int full = d & ~7;
+  __m256 low[kGroups * 8], acc[kGroups * 8];
+  const int full = d & ~15;
   auto step = [&](int j, __m256i m) {
     __m256 x[RB];
 #pragma GCC unroll 16
@@ -125,12 +126,21 @@ void DotBlock(const float* const* rows, int d, const float* w, float* z, int roo
       for (int r = 0; r < RB; ++r) acc[r * Q + c] = _mm256_fmadd_ps(x[r], wv, acc[r * Q + c]);
     }
   };
-  for (int j = 0; j < full; j += 8) step(j, Mask(8));
-  if (full < d) step(full, Mask(d - full));
+  for (int half = 0; half < 2; ++half) {
+#pragma GCC unroll 16
+    for (int i = 0; i < kGroups * 8; ++i) acc[i] = _mm256_setzero_ps();
+    for (int j = 0; j < full; j += 16) step(j + 8 * half, Mask(8));
+    if (full < d) step(full + 8 * half, Mask(d - full - 8 * half));
+    if (half == 0)
+#pragma GCC unroll 16
+      for (int i = 0; i < kGroups * 8; ++i) low[i] = acc[i];
+  }
 #pragma GCC unroll 16
   for (int g = 0; g < kGroups; ++g) {
-    const __m256 sums = SumLanes8(acc + 8 * g);
-    _mm256_maskstore_ps(z + 8 * g, Mask(room - 8 * g), sums);
+    __m256 halves[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) halves[i] = _mm256_add_ps(low[8 * g + i], acc[8 * g + i]);
+    _mm256_maskstore_ps(z + 8 * g, Mask(room - 8 * g), SumLanes8(halves));
   }
 }
 
@@ -214,7 +224,7 @@ void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* w
 }
 
 void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z) {
-  // Rows per block: RB (Q + 1) + 1 of the 16 registers at most.
+  // Rows per block: RB (Q + 1) + 1 of the 16 registers at most (one half at a time).
   switch (q) {
     case 1:
       DotForward<1, 7>(rows, R, d, w, z);

@@ -27,15 +27,18 @@ void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, f
     for (int k = 0; k < q; ++k) {
       const float* x = rows[r];
       const float* wk = w + static_cast<size_t>(k) * d;
-      float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-      for (int j0 = 0; j0 < d; j0 += 8)
-        for (int l = 0; l < 8; ++l) {
+      float s[16] = {};
+      for (int j0 = 0; j0 < d; j0 += 16)
+        for (int l = 0; l < 16; ++l) {
           const bool in = j0 + l < d;
           s[l] = std::fma(in ? x[j0 + l] : 0.0f, in ? wk[j0 + l] : 0.0f, s[l]);
         }
-      // dot_forward.cpp's SumLanes8: pairs (0,2) (1,3) per half, then the halves.
+      // dot_forward.cpp's SumLanes16x16: lanes l and l + 8, then SumLanes8's tree: pairs
+      // (0,2) (1,3) per half, then the halves.
+      float t[8];
+      for (int l = 0; l < 8; ++l) t[l] = s[l] + s[l + 8];
       z[static_cast<size_t>(r) * q + k] =
-          ((s[0] + s[2]) + (s[1] + s[3])) + ((s[4] + s[6]) + (s[5] + s[7]));
+          ((t[0] + t[2]) + (t[1] + t[3])) + ((t[4] + t[6]) + (t[5] + t[7]));
     }
 }
 

@@ -16,6 +16,10 @@ namespace {
 // scalar TopL computes the same routes elsewhere.
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")
+// GCC 12's `_mm512_undefined_ps()` merge operands (GCC bug 105593): see row_lanes_forward.cpp.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 // The expert lanes as 8 (256-bit, half the work on cores that split 512-bit operations) or 16.
 struct Lanes8 {
@@ -53,6 +57,50 @@ namespace rank512 {
 #include "topl_rank.inc"
 }  // namespace rank512
 
+// Two samples at once for 3-8 experts: sample a's experts in lanes 0-7 of a 512-bit vector,
+// b's in lanes 8-15 (with 8 lanes, half of each compare and add was idle on cores with
+// full-width units). The same ranks as RankAndSelect, so the same routes.
+template <int N>
+void RankAndSelectPair(const float* a, const float* b, int n, int k, int l, int* out_a,
+                       int* out_b) {
+  if constexpr (N > 0) n = N;
+  const __mmask8 experts = static_cast<__mmask8>((1u << k) - 1);
+  __m512 v[16];
+  for (int j = 0; j < n; ++j)
+    v[j] = _mm512_insertf32x8(_mm512_zextps256_ps512(_mm256_maskz_loadu_ps(experts, a + j * k)),
+                              _mm256_maskz_loadu_ps(experts, b + j * k), 1);
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512i rank[16];
+#pragma GCC unroll 16
+  for (int j = 0; j < n; ++j) {
+    __m512i r = _mm512_setzero_si512();
+    // Patch i comes before patch j when v_i > v_j, or v_i = v_j and i < j.
+#pragma GCC unroll 16
+    for (int i = 0; i < n; ++i)
+      if (i != j)
+        r = _mm512_mask_add_epi32(r,
+                                  i < j ? _mm512_cmp_ps_mask(v[i], v[j], _CMP_GE_OQ)
+                                        : _mm512_cmp_ps_mask(v[i], v[j], _CMP_GT_OQ),
+                                  r, one);
+    rank[j] = r;
+  }
+  alignas(64) int chosen[16];
+  for (int t = 0; t < l; ++t) {
+    // The lowest patch of rank t (patch 0 when none has it: a NaN value).
+    const __m512i want = _mm512_set1_epi32(t);
+    __m512i patch = _mm512_setzero_si512();
+#pragma GCC unroll 16
+    for (int j = n - 1; j >= 0; --j)
+      patch = _mm512_mask_mov_epi32(patch, _mm512_cmpeq_epi32_mask(rank[j], want),
+                                    _mm512_set1_epi32(j));
+    _mm512_store_si512(chosen, patch);
+    for (int s = 0; s < k; ++s) {
+      out_a[s * l + t] = chosen[s];
+      out_b[s * l + t] = chosen[8 + s];
+    }
+  }
+}
+
 // One expert at a time, its n values in the lanes: better when few experts would fill few lanes.
 void RankPerExpert(const float* scores, int n, int k, int l, int* out) {
   const __mmask16 valid = static_cast<__mmask16>((1u << n) - 1);
@@ -82,6 +130,7 @@ void RankPerExpert(const float* scores, int n, int k, int l, int* out) {
   }
 }
 
+#pragma GCC diagnostic pop
 #pragma GCC pop_options
 
 // The same ranks in AVX2 for 3-8 experts, on CPUs without AVX-512: compares give all-ones lanes
@@ -114,6 +163,16 @@ namespace rank256 {
 #pragma GCC pop_options
 
 }  // namespace
+
+bool TopLTwoSamplesSimd(const float* a, const float* b, int n, int k, int l, int* out_a,
+                        int* out_b) {
+  if (n > 16 || l > n || k < 3 || k > 8 || ActiveKernelPath() != KernelPath::kAvx512) return false;
+  if (n == 16)
+    RankAndSelectPair<16>(a, b, n, k, l, out_a, out_b);
+  else
+    RankAndSelectPair<0>(a, b, n, k, l, out_a, out_b);
+  return true;
+}
 
 bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out) {
   if (n > 16 || l > n) return false;

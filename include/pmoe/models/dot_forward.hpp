@@ -9,7 +9,9 @@ namespace pmoe {
 bool DotForwardFaster(int q);
 
 // z[r][k] = sum_j rows[r][j] w[k][j] for r < R, k < q; w is (q, d) row-major, z (R, q).
-// Only for q with DotForwardFaster(q).
-void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z);
+// Only for q with DotForwardFaster(q). With h (R) not null, also h = ReluOutputs(z, a) for the
+// output weights a (q), the same bits, fused into the pass where the kernel allows (q <= 8).
+void RowsTimesW(const float* const* rows, int R, int d, const float* w, int q, float* z,
+                const float* a = nullptr, float* h = nullptr);
 
 }  // namespace pmoe

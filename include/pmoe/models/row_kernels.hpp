@@ -23,7 +23,7 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
 void ReluOutputs(const float* z, int R, int q, const float* a, float* h);
 
 // RowsTimesWt then ReluOutputs, in one pass over the rows where the row-lanes forward runs
-// (the same bits either way).
+// and where the dot-product forward runs with q <= 8 (AVX-512): the same bits either way.
 void RowsTimesWtReluOutputs(const float* const* rows, int R, int d, const float* wt, int q,
                             const float* a, float* z, float* h);
 

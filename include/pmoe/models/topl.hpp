@@ -41,6 +41,11 @@ void TopL(const T* v, int stride, int n, int l, int* out) {
 // scalar rule gives the same routes) and nothing was written.
 bool TopLAllExpertsSimd(const float* scores, int n, int k, int l, int* out);
 
+// TopLAllExpertsSimd for two samples at once (a and b, each (n, k)), where that fills more lanes
+// (AVX-512, 3-8 experts); false, nothing written, elsewhere.
+bool TopLTwoSamplesSimd(const float* a, const float* b, int n, int k, int l, int* out_a,
+                        int* out_b);
+
 // TopL for every expert of one sample at once: scores is (n, k) row-major (scores[j*k + s] =
 // g_{j,s}); out[s*l .. s*l + l) receives J_s. The comparisons run across the k experts, which
 // are contiguous, so one vector instruction compares patch j with patch i for every expert.
@@ -70,6 +75,20 @@ void TopLAllExperts(const T* scores, int n, int k, int l, int* out) {
   }
 }
 
+// TopLAllExperts for `samples` samples: scores (samples * n, k), out (samples, k, l); two samples
+// at a time where the kernels allow (the same routes).
+template <typename T>
+void TopLSamples(const T* scores, int samples, int n, int k, int l, int* out) {
+  const size_t in_step = static_cast<size_t>(n) * k, out_step = static_cast<size_t>(k) * l;
+  int i = 0;
+  if constexpr (std::is_same_v<T, float>)
+    for (; i + 2 <= samples; i += 2)
+      if (!TopLTwoSamplesSimd(scores + i * in_step, scores + (i + 1) * in_step, n, k, l,
+                              out + i * out_step, out + (i + 1) * out_step))
+        break;
+  for (; i < samples; ++i) TopLAllExperts(scores + i * in_step, n, k, l, out + i * out_step);
+}
+
 // J_s(x_i) of every sample i and expert s under routing kernels (k, d): (samples, k, l) indices,
 // each expert's by descending routing value g_{j,s} = <kernel_s, x_i^(j)>.
 template <typename T, typename Kernels>
@@ -84,9 +103,7 @@ std::vector<int> RouteAll(const RowMat<T>& x, int samples, const Kernels& kernel
                           Eigen::Map<const RowMat<T>>(kernels_t.data(), x.cols(), k), scores,
                           gathered);
   std::vector<int> routes(static_cast<size_t>(samples) * k * l);
-  for (int i = 0; i < samples; ++i)
-    TopLAllExperts(scores.data() + static_cast<size_t>(i) * n * k, n, k, l,
-                   routes.data() + static_cast<size_t>(i) * k * l);
+  TopLSamples(scores.data(), samples, n, k, l, routes.data());
   return routes;
 }
 
