@@ -5,6 +5,8 @@
 // double for the finite-difference tests (the tools do not carry the double code).
 #pragma once
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -26,6 +28,47 @@ void SoftmaxRow(const T* h, int M, double* pi) {
 }
 
 constexpr int kMaxExperts = 4096;
+
+// Eight lanes of T and fma(x, w[0..8), acc) on them: one 256-bit FMA with AVX2 and FMA in
+// float, std::fma lane by lane otherwise (double, or a build without FMA): the same bits.
+template <typename T>
+struct RouterLanes {
+  T v[8] = {};
+};
+template <typename T>
+RouterLanes<T> RouterFma(T x, const T* w, const RouterLanes<T>& acc) {
+  RouterLanes<T> out;
+  for (int m = 0; m < 8; ++m) out.v[m] = std::fma(x, w[m], acc.v[m]);
+  return out;
+}
+template <typename T>
+RouterLanes<T> RouterAdd(const RouterLanes<T>& a, const RouterLanes<T>& b) {
+  RouterLanes<T> out;
+  for (int m = 0; m < 8; ++m) out.v[m] = a.v[m] + b.v[m];
+  return out;
+}
+template <typename T>
+void RouterStore(const RouterLanes<T>& a, T* out) {
+  std::copy(a.v, a.v + 8, out);
+}
+#if defined(__AVX2__) && defined(__FMA__)
+template <>
+struct RouterLanes<float> {
+  __m256 v = _mm256_setzero_ps();
+};
+template <>
+inline RouterLanes<float> RouterFma(float x, const float* w, const RouterLanes<float>& acc) {
+  return {_mm256_fmadd_ps(_mm256_set1_ps(x), _mm256_loadu_ps(w), acc.v)};
+}
+template <>
+inline RouterLanes<float> RouterAdd(const RouterLanes<float>& a, const RouterLanes<float>& b) {
+  return {_mm256_add_ps(a.v, b.v)};
+}
+template <>
+inline void RouterStore(const RouterLanes<float>& a, float* out) {
+  _mm256_storeu_ps(out, a.v);
+}
+#endif
 
 // The first m with the largest u[m], as scanning up with `u[m] > u[best]` picks it (a NaN never
 // wins, except at 0 where nothing beats it). Written as selects, not branches: the winner is
@@ -237,6 +280,7 @@ namespace {
 
 // The switch MoE's slope at a sample (fused pass): the loss and its slope at z = gate * f, the
 // expert's share (df) and the router's (dL/dgate, into G). Sample k of the pass is ids[k].
+// Batch takes up to four samples at once (the loss's exp and log1p vectorized over them).
 template <typename T>
 class SwitchSlope final : public ConvSlope<T> {
  public:
@@ -244,27 +288,50 @@ class SwitchSlope final : public ConvSlope<T> {
               const Gate gate, int N)
       : pass_(pass), labels_(labels), loss_(loss), G_(G), gate_(gate), N_(N) {}
   void operator()(int k, T f0, T f1, T& df0, T& df1) override {
-    const int i = ids[k];
-    const T g = pass_.gate[i];
-    T* z = pass_.z.row(i).data();
-    z[0] = g * f0;
-    z[1] = g * f1;
-    double slope[2];
-    sample_loss[i] = loss_.ValueAndSlope(z, labels_[i], slope);
-    errors += !loss_.Correct(z, labels_[i]);
-    finite = finite && std::isfinite(static_cast<double>(z[0])) &&
-             std::isfinite(static_cast<double>(z[1]));
-    df0 = static_cast<T>(slope[0] * static_cast<double>(g) / N_);
-    df1 = static_cast<T>(slope[1] * static_cast<double>(g) / N_);
-    const double dgate = (slope[0] * f0 + slope[1] * f1) / N_;
-    const int chosen = pass_.expert[i];
-    if (gate_ == Gate::kNoisyValue) {
-      G_(i, chosen) = static_cast<T>(dgate);
-    } else {
-      const int M = static_cast<int>(G_.cols());
-      SoftmaxRow(pass_.h.row(i).data(), M, pi_);
-      for (int m = 0; m < M; ++m)
-        G_(i, m) = static_cast<T>(dgate * pi_[chosen] * ((m == chosen ? 1.0 : 0.0) - pi_[m]));
+    const T f[2] = {f0, f1};
+    T df[2];
+    Batch(k, 1, f, df);
+    df0 = df[0];
+    df1 = df[1];
+  }
+  // Up to kBatchSamples samples: their logits, then the loss and slopes of all of them in one
+  // call (ValuesAndSlopes: a vectorized loop for the published loss), then each one's shares.
+  void Batch(int k0, int count, const T* f, T* df) override {
+    PMOE_CHECK(count <= kBatchSamples) << count;
+    T z[2 * kBatchSamples];
+    int label[kBatchSamples];
+    double value[kBatchSamples], slope[2 * kBatchSamples];
+    for (int k = 0; k < count; ++k) {
+      const int i = ids[k0 + k];
+      const T g = pass_.gate[i];
+      z[2 * k] = g * f[2 * k];
+      z[2 * k + 1] = g * f[2 * k + 1];
+      pass_.z(i, 0) = z[2 * k];
+      pass_.z(i, 1) = z[2 * k + 1];
+      label[k] = labels_[i];
+    }
+    loss_.ValuesAndSlopes(z, label, count, value, slope);
+    for (int k = 0; k < count; ++k) {
+      const int i = ids[k0 + k];
+      const T g = pass_.gate[i];
+      const T* zk = z + 2 * k;
+      const double* sk = slope + 2 * k;
+      sample_loss[i] = value[k];
+      errors += !loss_.Correct(zk, label[k]);
+      finite = finite && std::isfinite(static_cast<double>(zk[0])) &&
+               std::isfinite(static_cast<double>(zk[1]));
+      df[2 * k] = static_cast<T>(sk[0] * static_cast<double>(g) / N_);
+      df[2 * k + 1] = static_cast<T>(sk[1] * static_cast<double>(g) / N_);
+      const double dgate = (sk[0] * f[2 * k] + sk[1] * f[2 * k + 1]) / N_;
+      const int chosen = pass_.expert[i];
+      if (gate_ == Gate::kNoisyValue) {
+        G_(i, chosen) = static_cast<T>(dgate);
+      } else {
+        const int M = static_cast<int>(G_.cols());
+        SoftmaxRow(pass_.h.row(i).data(), M, pi_);
+        for (int m = 0; m < M; ++m)
+          G_(i, m) = static_cast<T>(dgate * pi_[chosen] * ((m == chosen ? 1.0 : 0.0) - pi_[m]));
+      }
     }
   }
   const int* ids = nullptr;
@@ -325,23 +392,49 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
 
   // The router logits of samples [i, i + S) into pass.h, each summed in four chains (the
   // samples interleaved, so that 4 S chains are independent), or plainly when M > 16.
+  auto logits16 = [&](int i, auto samples) {
+    constexpr int S = decltype(samples)::value;
+    Lane16 acc[S][4];
+    for (int k = 0; k < S; ++k)
+      for (int r = 0; r < 4; ++r) acc[k][r].setZero();
+    int c = 0;
+    for (; c + 4 <= d; c += 4)
+      for (int k = 0; k < S; ++k)
+        for (int r = 0; r < 4; ++r)
+          acc[k][r] += in.sums(i + k, c + r) * theta_pad.row(c + r).transpose();
+    for (; c < d; ++c)
+      for (int k = 0; k < S; ++k) acc[k][0] += in.sums(i + k, c) * theta_pad.row(c).transpose();
+    for (int k = 0; k < S; ++k) {
+      const Lane16 sum = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+      for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
+    }
+  };
+  // M <= 8 (numerics version 8): the same chains 8 lanes wide (two 256-bit FMAs issue where one
+  // 512-bit one does), each product an explicit fma (RouterFma), so that their bits rest on no
+  // compiler contraction.
+  auto logits8 = [&](int i, auto samples) {
+    constexpr int S = decltype(samples)::value;
+    RouterLanes<T> acc[S][4];
+    int c = 0;
+    for (; c + 4 <= d; c += 4)
+      for (int k = 0; k < S; ++k)
+        for (int r = 0; r < 4; ++r)
+          acc[k][r] = RouterFma(in.sums(i + k, c + r), theta_pad.row(c + r).data(), acc[k][r]);
+    for (; c < d; ++c)
+      for (int k = 0; k < S; ++k)
+        acc[k][0] = RouterFma(in.sums(i + k, c), theta_pad.row(c).data(), acc[k][0]);
+    for (int k = 0; k < S; ++k) {
+      T sum[8];
+      RouterStore(RouterAdd(RouterAdd(acc[k][0], acc[k][1]), RouterAdd(acc[k][2], acc[k][3])), sum);
+      for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
+    }
+  };
   auto logits = [&](int i, auto samples) {
     constexpr int S = decltype(samples)::value;
-    if (narrow) {
-      Lane16 acc[S][4];
-      for (int k = 0; k < S; ++k)
-        for (int r = 0; r < 4; ++r) acc[k][r].setZero();
-      int c = 0;
-      for (; c + 4 <= d; c += 4)
-        for (int k = 0; k < S; ++k)
-          for (int r = 0; r < 4; ++r)
-            acc[k][r] += in.sums(i + k, c + r) * theta_pad.row(c + r).transpose();
-      for (; c < d; ++c)
-        for (int k = 0; k < S; ++k) acc[k][0] += in.sums(i + k, c) * theta_pad.row(c).transpose();
-      for (int k = 0; k < S; ++k) {
-        const Lane16 sum = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
-        for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
-      }
+    if (M <= 8) {
+      logits8(i, samples);
+    } else if (narrow) {
+      logits16(i, samples);
     } else {
       for (int k = 0; k < S; ++k) {
         const T* si = in.sums.row(i + k).data();
