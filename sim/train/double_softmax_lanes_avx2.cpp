@@ -47,7 +47,8 @@ struct Avx2Lanes {
 
 }  // namespace
 
-void DoubleSoftmaxTwo4Avx2(const double* mine, const double* other, double* value, double* g) {
+__attribute__((flatten)) void DoubleSoftmaxTwo4Avx2(const double* mine, const double* other,
+                                                    double* value, double* g) {
   __m256d slope;
   const __m256d loss =
       DoubleSoftmaxTwoLanes<Avx2Lanes>(_mm256_loadu_pd(mine), _mm256_loadu_pd(other), slope);

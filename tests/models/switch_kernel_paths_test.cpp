@@ -121,7 +121,8 @@ TEST_CASE("ValuesAndSlopes gives ValueAndSlope's bits for any count on every pat
   ForceKernelPath(before);
 }
 
-TEST_CASE("Router noise is U[0, 1) in 2^-24 steps, fixed by its stream", "[chen][kernels]") {
+TEST_CASE("Router noise is uniform below 1 in steps of 2^-24, fixed by its stream",
+          "[chen][kernels]") {
   Rng a(42), b(42), c(43);
   const RowMat<float> x = RouterNoise(1001, 7, a), y = RouterNoise(1001, 7, b);
   const RowMat<float> z = RouterNoise(1001, 7, c), next = RouterNoise(1001, 7, a);
