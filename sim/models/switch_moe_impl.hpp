@@ -361,7 +361,9 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   PMOE_CHECK(in.x->rows() == static_cast<Eigen::Index>(N) * s.P && in.x->cols() == d)
       << "input (" << in.x->rows() << ", " << in.x->cols() << ") for N = " << N;
   grad.setZero(params_.size());
-  G_.setZero(N, M);
+  // Not zeroed (512 KB a step at C-switch's size): the slope writes every entry the router's
+  // gradient reads, row i's all M with the softmax gate, (i, m*) alone with the noisy one.
+  G_.resize(N, M);
   pass.h.resize(N, M);
   pass.u.resize(N, M);
   pass.z.resize(N, 2);
@@ -390,9 +392,10 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> by_expert;
   if (s.gate == Gate::kNoisyValue) by_expert.setZero(M, d);
 
-  // The router logits of samples [i, i + S) into pass.h, each summed in four chains (the
-  // samples interleaved, so that 4 S chains are independent), or plainly when M > 16.
-  auto logits16 = [&](int i, auto samples) {
+  // The router logits of samples [i, i + S) (rows: their patch sums) into pass.h, each summed in
+  // four chains (the samples interleaved, so that 4 S chains are independent), or plainly when M
+  // > 16.
+  auto logits16 = [&](int i, const T* const* rows, auto samples) {
     constexpr int S = decltype(samples)::value;
     Lane16 acc[S][4];
     for (int k = 0; k < S; ++k)
@@ -400,10 +403,9 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
     int c = 0;
     for (; c + 4 <= d; c += 4)
       for (int k = 0; k < S; ++k)
-        for (int r = 0; r < 4; ++r)
-          acc[k][r] += in.sums(i + k, c + r) * theta_pad.row(c + r).transpose();
+        for (int r = 0; r < 4; ++r) acc[k][r] += rows[k][c + r] * theta_pad.row(c + r).transpose();
     for (; c < d; ++c)
-      for (int k = 0; k < S; ++k) acc[k][0] += in.sums(i + k, c) * theta_pad.row(c).transpose();
+      for (int k = 0; k < S; ++k) acc[k][0] += rows[k][c] * theta_pad.row(c).transpose();
     for (int k = 0; k < S; ++k) {
       const Lane16 sum = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
       for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
@@ -412,32 +414,32 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   // M <= 8 (numerics version 8): the same chains 8 lanes wide (two 256-bit FMAs issue where one
   // 512-bit one does), each product an explicit fma (RouterFma), so that their bits rest on no
   // compiler contraction.
-  auto logits8 = [&](int i, auto samples) {
+  auto logits8 = [&](int i, const T* const* rows, auto samples) {
     constexpr int S = decltype(samples)::value;
     RouterLanes<T> acc[S][4];
     int c = 0;
     for (; c + 4 <= d; c += 4)
       for (int k = 0; k < S; ++k)
         for (int r = 0; r < 4; ++r)
-          acc[k][r] = RouterFma(in.sums(i + k, c + r), theta_pad.row(c + r).data(), acc[k][r]);
+          acc[k][r] = RouterFma(rows[k][c + r], theta_pad.row(c + r).data(), acc[k][r]);
     for (; c < d; ++c)
       for (int k = 0; k < S; ++k)
-        acc[k][0] = RouterFma(in.sums(i + k, c), theta_pad.row(c).data(), acc[k][0]);
+        acc[k][0] = RouterFma(rows[k][c], theta_pad.row(c).data(), acc[k][0]);
     for (int k = 0; k < S; ++k) {
       T sum[8];
       RouterStore(RouterAdd(RouterAdd(acc[k][0], acc[k][1]), RouterAdd(acc[k][2], acc[k][3])), sum);
       for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
     }
   };
-  auto logits = [&](int i, auto samples) {
+  auto logits = [&](int i, const T* const* rows, auto samples) {
     constexpr int S = decltype(samples)::value;
     if (M <= 8) {
-      logits8(i, samples);
+      logits8(i, rows, samples);
     } else if (narrow) {
-      logits16(i, samples);
+      logits16(i, rows, samples);
     } else {
       for (int k = 0; k < S; ++k) {
-        const T* si = in.sums.row(i + k).data();
+        const T* si = rows[k];
         T* h = pass.h.row(i + k).data();
         std::fill(h, h + M, T(0));
         for (int c = 0; c < d; ++c)
@@ -460,9 +462,9 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
       pass.gate[i] = static_cast<T>(pi[best]);
     }
   };
-  // Sample i's share of the router's gradient (its slope is in G_).
-  auto router_gradient = [&](int i) {
-    const T* si = in.sums.row(i).data();
+  // Sample i's share of the router's gradient (its slope is in G_; sums: its patch sums).
+  auto router_gradient = [&](int i, const T* sums) {
+    const T* si = sums;
     const T* g = G_.row(i).data();
     const int best = pass.expert[i];
     if (s.gate == Gate::kNoisyValue) {  // one non-zero entry: column `best` += dL/dh * S_i
@@ -485,6 +487,7 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   SwitchSlope<T> slope(pass, labels, loss, G_, s.gate, N);
   slope.sample_loss = sample_loss_.data();
   const bool batched = in.interleaved.rows() == N && ConvBatchable(s.P, s.J);
+  std::vector<T> batch_sums(batched ? static_cast<size_t>(kBatchSamples) * d : 0);
   work_.resize(static_cast<size_t>(kBatchSamples) * s.P * s.J);
   const size_t filters = static_cast<size_t>(d) * s.J;
   T f[2];
@@ -493,7 +496,21 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
     for (; i + kBatchSamples <= N; i += kBatchSamples) {
       int ids[kBatchSamples];
       ConvBatch<T> batch;
-      logits(i, std::integral_constant<int, kBatchSamples>());
+      // The batch's patch sums from its interleaved rows (the same additions as MakeSwitchInput's,
+      // so the same bits): the pass then streams only the interleaved patches, not in.sums too
+      // (3.2 MB a step at C-switch's size), and the rows are in cache for the experts next.
+      const T* rows[kBatchSamples];
+      for (int k = 0; k < kBatchSamples; ++k) {
+        const T* xi = in.interleaved.row(i + k).data();
+        T* out = batch_sums.data() + static_cast<size_t>(k) * d;
+        for (int c = 0; c < d; ++c) {
+          T sum = 0;
+          for (int p = 0; p < kBatchPatches; ++p) sum += xi[c * kBatchPatches + p];
+          out[c] = sum;
+        }
+        rows[k] = out;
+      }
+      logits(i, rows, std::integral_constant<int, kBatchSamples>());
       for (int k = 0; k < kBatchSamples; ++k) {
         ids[k] = i + k;
         route(i + k);
@@ -506,16 +523,17 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
       }
       slope.ids = ids;
       ConvForwardBackward4(batch, d, s.J, s.act, slope, 0, work_.data());
-      for (int k = 0; k < kBatchSamples; ++k) router_gradient(i + k);
+      for (int k = 0; k < kBatchSamples; ++k) router_gradient(i + k, rows[k]);
     }
   for (; i < N; ++i) {
-    logits(i, std::integral_constant<int, 1>());
+    const T* row = in.sums.row(i).data();
+    logits(i, &row, std::integral_constant<int, 1>());
     route(i);
     const size_t at = ExpertBegin(pass.expert[i]);
     slope.ids = &i;
     ConvForwardBackward(*in.x, s.P, &i, 1, params_.data() + at, params_.data() + at + filters, s.J,
                         s.act, f, slope, grad.data() + at, grad.data() + at + filters, work_, true);
-    router_gradient(i);
+    router_gradient(i, row);
   }
   if (s.gate == Gate::kNoisyValue) {
     for (int c = 0; c < d; ++c)
