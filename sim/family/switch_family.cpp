@@ -45,12 +45,6 @@ SwitchSettings ReadSwitch(const TrialSpec& spec, const DataShape& data) {
   return s;
 }
 
-RowMat<float> Noise(int N, int M, Rng& rng) {
-  RowMat<float> r(N, M);
-  for (Eigen::Index i = 0; i < r.size(); ++i) r.data()[i] = static_cast<float>(rng.Uniform());
-  return r;
-}
-
 class SwitchLearner final : public Learner {
  public:
   SwitchLearner(const SwitchSettings& s, uint64_t init_seed)
@@ -78,7 +72,7 @@ class SwitchLearner final : public Learner {
     out.stop = StopReason::kEpochCap;
     const int N = train.size();
     for (int t = 0; t < s_.common.steps; ++t) {
-      const RowMat<float> noise = Noise(N, s_.shape.M, noise_rng);
+      const RowMat<float> noise = RouterNoise(N, s_.shape.M, noise_rng);
       // One pass computes the loss and its gradient; the step is taken only if the rule allows.
       model_.ForwardBackward(in_, train.label.data(), &noise, *loss_, pass_, grad);
       curve.Offer(t, pass_.loss, 1.0 - static_cast<double>(pass_.errors) / N, Entropy(train));
@@ -130,7 +124,7 @@ class SwitchLearner final : public Learner {
   }
 
   Evaluation Score(const SwitchInput<float>& in, const Dataset& data, Rng& rng, bool noisy) {
-    const RowMat<float> noise = noisy ? Noise(data.size(), s_.shape.M, rng) : RowMat<float>();
+    const RowMat<float> noise = noisy ? RouterNoise(data.size(), s_.shape.M, rng) : RowMat<float>();
     model_.Forward(in, data.label.data(), noisy ? &noise : nullptr, *loss_, pass_);
     Evaluation ev;
     ev.errors = pass_.errors;

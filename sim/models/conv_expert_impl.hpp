@@ -225,7 +225,7 @@ void ConvForwardBackward4Impl(const ConvBatch<T>& batch, int d, int J, Activatio
     }
   }
   T df[S][2];
-  for (int s = 0; s < S; ++s) slope(k0 + s, out[s][0], out[s][1], df[s][0], df[s][1]);
+  slope.Batch(k0, S, &out[0][0], &df[0][0]);
   for (int j0 = 0; j0 < J; j0 += kLanes) {
     const V to_first = FeedsFirstOutput<V>(half, j0);
     V g[R];

@@ -5,6 +5,8 @@
 // double for the finite-difference tests (the tools do not carry the double code).
 #pragma once
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -26,6 +28,47 @@ void SoftmaxRow(const T* h, int M, double* pi) {
 }
 
 constexpr int kMaxExperts = 4096;
+
+// Eight lanes of T and fma(x, w[0..8), acc) on them: one 256-bit FMA with AVX2 and FMA in
+// float, std::fma lane by lane otherwise (double, or a build without FMA): the same bits.
+template <typename T>
+struct RouterLanes {
+  T v[8] = {};
+};
+template <typename T>
+RouterLanes<T> RouterFma(T x, const T* w, const RouterLanes<T>& acc) {
+  RouterLanes<T> out;
+  for (int m = 0; m < 8; ++m) out.v[m] = std::fma(x, w[m], acc.v[m]);
+  return out;
+}
+template <typename T>
+RouterLanes<T> RouterAdd(const RouterLanes<T>& a, const RouterLanes<T>& b) {
+  RouterLanes<T> out;
+  for (int m = 0; m < 8; ++m) out.v[m] = a.v[m] + b.v[m];
+  return out;
+}
+template <typename T>
+void RouterStore(const RouterLanes<T>& a, T* out) {
+  std::copy(a.v, a.v + 8, out);
+}
+#if defined(__AVX2__) && defined(__FMA__)
+template <>
+struct RouterLanes<float> {
+  __m256 v = _mm256_setzero_ps();
+};
+template <>
+inline RouterLanes<float> RouterFma(float x, const float* w, const RouterLanes<float>& acc) {
+  return {_mm256_fmadd_ps(_mm256_set1_ps(x), _mm256_loadu_ps(w), acc.v)};
+}
+template <>
+inline RouterLanes<float> RouterAdd(const RouterLanes<float>& a, const RouterLanes<float>& b) {
+  return {_mm256_add_ps(a.v, b.v)};
+}
+template <>
+inline void RouterStore(const RouterLanes<float>& a, float* out) {
+  _mm256_storeu_ps(out, a.v);
+}
+#endif
 
 // The first m with the largest u[m], as scanning up with `u[m] > u[best]` picks it (a NaN never
 // wins, except at 0 where nothing beats it). Written as selects, not branches: the winner is
@@ -237,6 +280,7 @@ namespace {
 
 // The switch MoE's slope at a sample (fused pass): the loss and its slope at z = gate * f, the
 // expert's share (df) and the router's (dL/dgate, into G). Sample k of the pass is ids[k].
+// Batch takes up to four samples at once (the loss's exp and log1p vectorized over them).
 template <typename T>
 class SwitchSlope final : public ConvSlope<T> {
  public:
@@ -244,27 +288,50 @@ class SwitchSlope final : public ConvSlope<T> {
               const Gate gate, int N)
       : pass_(pass), labels_(labels), loss_(loss), G_(G), gate_(gate), N_(N) {}
   void operator()(int k, T f0, T f1, T& df0, T& df1) override {
-    const int i = ids[k];
-    const T g = pass_.gate[i];
-    T* z = pass_.z.row(i).data();
-    z[0] = g * f0;
-    z[1] = g * f1;
-    double slope[2];
-    sample_loss[i] = loss_.ValueAndSlope(z, labels_[i], slope);
-    errors += !loss_.Correct(z, labels_[i]);
-    finite = finite && std::isfinite(static_cast<double>(z[0])) &&
-             std::isfinite(static_cast<double>(z[1]));
-    df0 = static_cast<T>(slope[0] * static_cast<double>(g) / N_);
-    df1 = static_cast<T>(slope[1] * static_cast<double>(g) / N_);
-    const double dgate = (slope[0] * f0 + slope[1] * f1) / N_;
-    const int chosen = pass_.expert[i];
-    if (gate_ == Gate::kNoisyValue) {
-      G_(i, chosen) = static_cast<T>(dgate);
-    } else {
-      const int M = static_cast<int>(G_.cols());
-      SoftmaxRow(pass_.h.row(i).data(), M, pi_);
-      for (int m = 0; m < M; ++m)
-        G_(i, m) = static_cast<T>(dgate * pi_[chosen] * ((m == chosen ? 1.0 : 0.0) - pi_[m]));
+    const T f[2] = {f0, f1};
+    T df[2];
+    Batch(k, 1, f, df);
+    df0 = df[0];
+    df1 = df[1];
+  }
+  // Up to kBatchSamples samples: their logits, then the loss and slopes of all of them in one
+  // call (ValuesAndSlopes: a vectorized loop for the published loss), then each one's shares.
+  void Batch(int k0, int count, const T* f, T* df) override {
+    PMOE_CHECK(count <= kBatchSamples) << count;
+    T z[2 * kBatchSamples];
+    int label[kBatchSamples];
+    double value[kBatchSamples], slope[2 * kBatchSamples];
+    for (int k = 0; k < count; ++k) {
+      const int i = ids[k0 + k];
+      const T g = pass_.gate[i];
+      z[2 * k] = g * f[2 * k];
+      z[2 * k + 1] = g * f[2 * k + 1];
+      pass_.z(i, 0) = z[2 * k];
+      pass_.z(i, 1) = z[2 * k + 1];
+      label[k] = labels_[i];
+    }
+    loss_.ValuesAndSlopes(z, label, count, value, slope);
+    for (int k = 0; k < count; ++k) {
+      const int i = ids[k0 + k];
+      const T g = pass_.gate[i];
+      const T* zk = z + 2 * k;
+      const double* sk = slope + 2 * k;
+      sample_loss[i] = value[k];
+      errors += !loss_.Correct(zk, label[k]);
+      finite = finite && std::isfinite(static_cast<double>(zk[0])) &&
+               std::isfinite(static_cast<double>(zk[1]));
+      df[2 * k] = static_cast<T>(sk[0] * static_cast<double>(g) / N_);
+      df[2 * k + 1] = static_cast<T>(sk[1] * static_cast<double>(g) / N_);
+      const double dgate = (sk[0] * f[2 * k] + sk[1] * f[2 * k + 1]) / N_;
+      const int chosen = pass_.expert[i];
+      if (gate_ == Gate::kNoisyValue) {
+        G_(i, chosen) = static_cast<T>(dgate);
+      } else {
+        const int M = static_cast<int>(G_.cols());
+        SoftmaxRow(pass_.h.row(i).data(), M, pi_);
+        for (int m = 0; m < M; ++m)
+          G_(i, m) = static_cast<T>(dgate * pi_[chosen] * ((m == chosen ? 1.0 : 0.0) - pi_[m]));
+      }
     }
   }
   const int* ids = nullptr;
@@ -294,7 +361,9 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   PMOE_CHECK(in.x->rows() == static_cast<Eigen::Index>(N) * s.P && in.x->cols() == d)
       << "input (" << in.x->rows() << ", " << in.x->cols() << ") for N = " << N;
   grad.setZero(params_.size());
-  G_.setZero(N, M);
+  // Not zeroed (512 KB a step at C-switch's size): the slope writes every entry the router's
+  // gradient reads, row i's all M with the softmax gate, (i, m*) alone with the noisy one.
+  G_.resize(N, M);
   pass.h.resize(N, M);
   pass.u.resize(N, M);
   pass.z.resize(N, 2);
@@ -323,28 +392,54 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> by_expert;
   if (s.gate == Gate::kNoisyValue) by_expert.setZero(M, d);
 
-  // The router logits of samples [i, i + S) into pass.h, each summed in four chains (the
-  // samples interleaved, so that 4 S chains are independent), or plainly when M > 16.
-  auto logits = [&](int i, auto samples) {
+  // The router logits of samples [i, i + S) (rows: their patch sums) into pass.h, each summed in
+  // four chains (the samples interleaved, so that 4 S chains are independent), or plainly when M
+  // > 16.
+  auto logits16 = [&](int i, const T* const* rows, auto samples) {
     constexpr int S = decltype(samples)::value;
-    if (narrow) {
-      Lane16 acc[S][4];
+    Lane16 acc[S][4];
+    for (int k = 0; k < S; ++k)
+      for (int r = 0; r < 4; ++r) acc[k][r].setZero();
+    int c = 0;
+    for (; c + 4 <= d; c += 4)
       for (int k = 0; k < S; ++k)
-        for (int r = 0; r < 4; ++r) acc[k][r].setZero();
-      int c = 0;
-      for (; c + 4 <= d; c += 4)
-        for (int k = 0; k < S; ++k)
-          for (int r = 0; r < 4; ++r)
-            acc[k][r] += in.sums(i + k, c + r) * theta_pad.row(c + r).transpose();
-      for (; c < d; ++c)
-        for (int k = 0; k < S; ++k) acc[k][0] += in.sums(i + k, c) * theta_pad.row(c).transpose();
-      for (int k = 0; k < S; ++k) {
-        const Lane16 sum = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
-        for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
-      }
+        for (int r = 0; r < 4; ++r) acc[k][r] += rows[k][c + r] * theta_pad.row(c + r).transpose();
+    for (; c < d; ++c)
+      for (int k = 0; k < S; ++k) acc[k][0] += rows[k][c] * theta_pad.row(c).transpose();
+    for (int k = 0; k < S; ++k) {
+      const Lane16 sum = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+      for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
+    }
+  };
+  // M <= 8 (numerics version 8): the same chains 8 lanes wide (two 256-bit FMAs issue where one
+  // 512-bit one does), each product an explicit fma (RouterFma), so that their bits rest on no
+  // compiler contraction.
+  auto logits8 = [&](int i, const T* const* rows, auto samples) {
+    constexpr int S = decltype(samples)::value;
+    RouterLanes<T> acc[S][4];
+    int c = 0;
+    for (; c + 4 <= d; c += 4)
+      for (int k = 0; k < S; ++k)
+        for (int r = 0; r < 4; ++r)
+          acc[k][r] = RouterFma(rows[k][c + r], theta_pad.row(c + r).data(), acc[k][r]);
+    for (; c < d; ++c)
+      for (int k = 0; k < S; ++k)
+        acc[k][0] = RouterFma(rows[k][c], theta_pad.row(c).data(), acc[k][0]);
+    for (int k = 0; k < S; ++k) {
+      T sum[8];
+      RouterStore(RouterAdd(RouterAdd(acc[k][0], acc[k][1]), RouterAdd(acc[k][2], acc[k][3])), sum);
+      for (int m = 0; m < M; ++m) pass.h(i + k, m) = sum[m];
+    }
+  };
+  auto logits = [&](int i, const T* const* rows, auto samples) {
+    constexpr int S = decltype(samples)::value;
+    if (M <= 8) {
+      logits8(i, rows, samples);
+    } else if (narrow) {
+      logits16(i, rows, samples);
     } else {
       for (int k = 0; k < S; ++k) {
-        const T* si = in.sums.row(i + k).data();
+        const T* si = rows[k];
         T* h = pass.h.row(i + k).data();
         std::fill(h, h + M, T(0));
         for (int c = 0; c < d; ++c)
@@ -367,9 +462,9 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
       pass.gate[i] = static_cast<T>(pi[best]);
     }
   };
-  // Sample i's share of the router's gradient (its slope is in G_).
-  auto router_gradient = [&](int i) {
-    const T* si = in.sums.row(i).data();
+  // Sample i's share of the router's gradient (its slope is in G_; sums: its patch sums).
+  auto router_gradient = [&](int i, const T* sums) {
+    const T* si = sums;
     const T* g = G_.row(i).data();
     const int best = pass.expert[i];
     if (s.gate == Gate::kNoisyValue) {  // one non-zero entry: column `best` += dL/dh * S_i
@@ -392,6 +487,7 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
   SwitchSlope<T> slope(pass, labels, loss, G_, s.gate, N);
   slope.sample_loss = sample_loss_.data();
   const bool batched = in.interleaved.rows() == N && ConvBatchable(s.P, s.J);
+  std::vector<T> batch_sums(batched ? static_cast<size_t>(kBatchSamples) * d : 0);
   work_.resize(static_cast<size_t>(kBatchSamples) * s.P * s.J);
   const size_t filters = static_cast<size_t>(d) * s.J;
   T f[2];
@@ -400,7 +496,21 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
     for (; i + kBatchSamples <= N; i += kBatchSamples) {
       int ids[kBatchSamples];
       ConvBatch<T> batch;
-      logits(i, std::integral_constant<int, kBatchSamples>());
+      // The batch's patch sums from its interleaved rows (the same additions as MakeSwitchInput's,
+      // so the same bits): the pass then streams only the interleaved patches, not in.sums too
+      // (3.2 MB a step at C-switch's size), and the rows are in cache for the experts next.
+      const T* rows[kBatchSamples];
+      for (int k = 0; k < kBatchSamples; ++k) {
+        const T* xi = in.interleaved.row(i + k).data();
+        T* out = batch_sums.data() + static_cast<size_t>(k) * d;
+        for (int c = 0; c < d; ++c) {
+          T sum = 0;
+          for (int p = 0; p < kBatchPatches; ++p) sum += xi[c * kBatchPatches + p];
+          out[c] = sum;
+        }
+        rows[k] = out;
+      }
+      logits(i, rows, std::integral_constant<int, kBatchSamples>());
       for (int k = 0; k < kBatchSamples; ++k) {
         ids[k] = i + k;
         route(i + k);
@@ -413,16 +523,17 @@ void SwitchMoe<T>::ForwardBackward(const SwitchInput<T>& in, const int* labels,
       }
       slope.ids = ids;
       ConvForwardBackward4(batch, d, s.J, s.act, slope, 0, work_.data());
-      for (int k = 0; k < kBatchSamples; ++k) router_gradient(i + k);
+      for (int k = 0; k < kBatchSamples; ++k) router_gradient(i + k, rows[k]);
     }
   for (; i < N; ++i) {
-    logits(i, std::integral_constant<int, 1>());
+    const T* row = in.sums.row(i).data();
+    logits(i, &row, std::integral_constant<int, 1>());
     route(i);
     const size_t at = ExpertBegin(pass.expert[i]);
     slope.ids = &i;
     ConvForwardBackward(*in.x, s.P, &i, 1, params_.data() + at, params_.data() + at + filters, s.J,
                         s.act, f, slope, grad.data() + at, grad.data() + at + filters, work_, true);
-    router_gradient(i);
+    router_gradient(i, row);
   }
   if (s.gate == Gate::kNoisyValue) {
     for (int c = 0; c < d; ++c)

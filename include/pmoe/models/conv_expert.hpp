@@ -31,6 +31,12 @@ class ConvSlope {
  public:
   virtual ~ConvSlope() = default;
   virtual void operator()(int k, T f0, T f1, T& df0, T& df1) = 0;
+  // Samples k0 .. k0 + count - 1 at once (ConvForwardBackward4): f and df hold (f0, f1) and
+  // (df0, df1) of each in turn. By default one call of operator() each, in order.
+  virtual void Batch(int k0, int count, const T* f, T* df) {
+    for (int k = 0; k < count; ++k)
+      (*this)(k0 + k, f[2 * k], f[2 * k + 1], df[2 * k], df[2 * k + 1]);
+  }
 };
 
 // ConvForward and ConvBackward in one pass over the samples: each sample's outputs, then its

@@ -28,6 +28,22 @@ struct SwitchShape {
   double load_balance = 0;  // coefficient of the load-balancing term (0: off)
 };
 
+// The router noise r ~ U[0, 1) of N samples and M experts (numerics version 8): one draw from
+// `rng` per call, then element e = i M + m is the 24 top bits of splitmix64's e-th value from it,
+// times 2^-24. Integer arithmetic and one exact conversion, so the loop vectorizes with the same
+// bits on every CPU; deterministic from the stream, independent of threads.
+inline RowMat<float> RouterNoise(int N, int M, Rng& rng) {
+  RowMat<float> r(N, M);
+  const uint64_t key = rng.Next();
+  float* out = r.data();
+  const int64_t size = static_cast<int64_t>(N) * M;
+  for (int64_t e = 0; e < size; ++e)
+    out[e] = static_cast<float>(static_cast<uint32_t>(
+                 Mix64(key + static_cast<uint64_t>(e) * 0x9e3779b97f4a7c15ULL) >> 40)) *
+             0x1.0p-24f;
+  return r;
+}
+
 // A data set as the switch MoE reads it: patches (N * P, d) and their per-sample sums (N, d),
 // what the router sees, computed once; for training with the batched kernel
 // (ConvBatchable(P, J)) also each sample's patches interleaved, (N, d * P): coordinate c of

@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/exp_log1p.hpp"
 #include "pmoe/models/logistic.hpp"
+#include "pmoe/train/double_softmax_lanes.hpp"
 
 namespace pmoe {
 
@@ -20,6 +22,13 @@ class Loss {
   virtual double Value(const T* f, int label) const = 0;
   // The same, and slope[o] = dL/df[o] for every output.
   virtual double ValueAndSlope(const T* f, int label, double* slope) const = 0;
+  // ValueAndSlope of `count` samples at once, bit for bit: sample k's outputs are
+  // f[k outputs() ..], its slopes go to slope[k outputs() ..] and its loss to value[k].
+  virtual void ValuesAndSlopes(const T* f, const int* labels, int count, double* value,
+                               double* slope) const {
+    const int o = outputs();
+    for (int k = 0; k < count; ++k) value[k] = ValueAndSlope(f + k * o, labels[k], slope + k * o);
+  }
   // The slopes of ValueAndSlope, bit for bit, and whether the loss is finite, without computing
   // more of it than that needs (the training steps' divergence check; LossValue::kFiniteness).
   virtual bool SlopeAndFiniteness(const T* f, int label, double* slope) const {
@@ -94,8 +103,8 @@ class DoubleSoftmaxCrossEntropy final : public Loss<T> {
   int outputs() const override { return classes_; }
   double Value(const T* f, int label) const override {
     if (classes_ == 2) {
-      const double p = 1 / (1 + std::exp(static_cast<double>(f[1 - label]) - f[label]));
-      return std::log1p(std::exp(1 - 2 * p));
+      double slope[2];
+      return TwoClasses(f[label], f[1 - label], slope[0]);
     }
     double p[kMaxClasses];
     Softmax(f, p);
@@ -104,17 +113,14 @@ class DoubleSoftmaxCrossEntropy final : public Loss<T> {
     return std::log(total) - p[label];
   }
   // dL/df_j = p_j (q_j - sum_k q_k p_k), q = softmax(p) - e_label. Two classes (the switch
-  // MoE's, once per sample and step) in closed form: with p = p_label = sigmoid(f_label -
-  // f_other) and e = exp(1 - 2p), L = log(1 + e) and dL/df_label = -2 p (1 - p) e / (1 + e).
+  // MoE's, once per sample and step) in closed form (TwoClasses).
   double ValueAndSlope(const T* f, int label, double* slope) const override {
     if (classes_ == 2) {
-      const int other = 1 - label;
-      const double p = 1 / (1 + std::exp(static_cast<double>(f[other]) - f[label]));
-      const double e = std::exp(1 - 2 * p);
-      const double g = -2 * p * (1 - p) * e / (1 + e);
+      double g;
+      const double value = TwoClasses(f[label], f[1 - label], g);
       slope[label] = g;
-      slope[other] = -g;
-      return std::log1p(e);
+      slope[1 - label] = -g;
+      return value;
     }
     double p[kMaxClasses], q[kMaxClasses];
     Softmax(f, p);
@@ -128,10 +134,41 @@ class DoubleSoftmaxCrossEntropy final : public Loss<T> {
     for (int o = 0; o < classes_; ++o) slope[o] = p[o] * (q[o] - mean);
     return std::log(total) - p[label];
   }
+  // Two classes: four samples at a time through DoubleSoftmaxTwo4 (vectors on the AVX-512 and
+  // AVX2 paths), the same bits as ValueAndSlope sample by sample.
+  void ValuesAndSlopes(const T* f, const int* labels, int count, double* value,
+                       double* slope) const override {
+    if (classes_ != 2) return Loss<T>::ValuesAndSlopes(f, labels, count, value, slope);
+    for (int k0 = 0; k0 < count; k0 += 4) {
+      double mine[4] = {0, 0, 0, 0}, other[4] = {0, 0, 0, 0}, v[4], g[4];
+      const int n = std::min(4, count - k0);
+      for (int k = 0; k < n; ++k) {
+        const T* fk = f + 2 * (k0 + k);
+        const int label = labels[k0 + k];
+        mine[k] = static_cast<double>(fk[label]);
+        other[k] = static_cast<double>(fk[1 - label]);
+      }
+      DoubleSoftmaxTwo4(mine, other, v, g);
+      for (int k = 0; k < n; ++k) {
+        const int label = labels[k0 + k];
+        double* sk = slope + 2 * (k0 + k);
+        value[k0 + k] = v[k];
+        sk[label] = g[k];
+        sk[1 - label] = -g[k];
+      }
+    }
+  }
   bool Correct(const T* f, int label) const override { return argmax_.Correct(f, label); }
 
  private:
   static constexpr int kMaxClasses = 64;
+  // The two-class loss (numerics version 8: ExpD and Log1pD, not libm; DoubleSoftmaxTwoLanes):
+  // with p = p_label = sigmoid(f_label - f_other) and e = exp(1 - 2p), L = log(1 + e) and
+  // dL/df_label = -2 p (1 - p) e / (1 + e), into g.
+  static double TwoClasses(T mine, T other, double& g) {
+    return DoubleSoftmaxTwoLanes<ScalarLanes>(static_cast<double>(mine), static_cast<double>(other),
+                                              g);
+  }
   void Softmax(const T* f, double* p) const {
     const double top = *std::max_element(f, f + classes_);
     double total = 0;
