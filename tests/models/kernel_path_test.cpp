@@ -159,9 +159,10 @@ TEST_CASE("The row-lanes forward gives the broadcast kernel's bits", "[kernels][
 
 // The forward with neurons in the lanes (the broadcast kernel, 8 rows a block) and its fused
 // outputs, numerics version 8 (numerics-8-rows.md): on every path, z is the chain of FMAs over j
-// and h is ReluOutputs' on that z, for every q not taken by the dot-product forward (q = 20 and
-// 40: separate pMoE and the CNN; odd q; two passes at q = 53), patch dims off the 16-lane grid,
-// whole and partial 8-row blocks.
+// (or, for the last 4 neurons of q = 20 and 36, 4 chains summed) and h is ReluOutputs' on that z,
+// for every q not taken by the dot-product forward (q = 20 and 40: separate pMoE and the CNN;
+// odd q; two passes at q = 53), patch dims off the 16-lane grid and shorter than 4, whole and
+// partial 8-row blocks.
 TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on every path",
           "[kernels][portable]") {
   const KernelPath before = ActiveKernelPath();
@@ -169,7 +170,7 @@ TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on 
   int cases = 0;
   for (int q = 12; q <= 53; ++q) {
     if (DotForwardFaster(q)) continue;
-    for (int d : {1, 15, 17, 64, 100})
+    for (int d : {1, 2, 3, 15, 17, 64, 100})
       for (int R : {1, 7, 8, 9, 17, 37}) {
         std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q), a(q);
         for (auto* v : {&data, &wt, &a})
@@ -177,10 +178,26 @@ TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on 
         std::vector<const float*> rows(R);
         for (int r = 0; r < R; ++r) rows[r] = data.data() + ((r * 3) % R) * d;
         std::vector<float> chain(R * q, 0.0f), h_ref(R);
+        // Version 8: the last 4 neurons of q = 20 and 36 sum 4 chains over j = s, s + 4, ...
+        // (zeros padding j to a multiple of 4).
+        const int G = q == 20 || q == 36 ? 4 : 1;
+        const int chained = G > 1 ? q - q % 16 : q;
         for (int r = 0; r < R; ++r)
-          for (int k = 0; k < q; ++k)
-            for (int j = 0; j < d; ++j)
-              chain[r * q + k] = std::fma(rows[r][j], wt[j * q + k], chain[r * q + k]);
+          for (int k = 0; k < q; ++k) {
+            if (k < chained) {
+              for (int j = 0; j < d; ++j)
+                chain[r * q + k] = std::fma(rows[r][j], wt[j * q + k], chain[r * q + k]);
+              continue;
+            }
+            float p[4] = {};
+            for (int j0 = 0; j0 < d; j0 += G)
+              for (int s = 0; s < G; ++s) {
+                const bool in = j0 + s < d;
+                p[s] = std::fma(in ? rows[r][j0 + s] : 0.0f, in ? wt[(j0 + s) * q + k] : 0.0f,
+                                p[s]);
+              }
+            chain[r * q + k] = (p[0] + p[1]) + (p[2] + p[3]);
+          }
         for (KernelPath path : {KernelPath::kAvx512, KernelPath::kAvx2, KernelPath::kPortable}) {
           if (!CpuRuns(path)) continue;
           ForceKernelPath(path);
@@ -201,7 +218,7 @@ TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on 
       }
   }
   ForceKernelPath(before);
-  CHECK(cases > 30 * 5 * 6);
+  CHECK(cases > 30 * 7 * 6);
 }
 
 }  // namespace pmoe
