@@ -126,8 +126,8 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, unsi
         t = _mm512_maskz_mov_ps(tail16, _mm512_zextps256_ps512(tacc[i]));
       else
         t = _mm512_maskz_mov_ps(tail16, tacc[i]);
-      sum = _mm512_fmadd_ps(_mm512_max_ps(t, zero), _mm512_maskz_loadu_ps(tail16, a + 16 * NZ),
-                            sum);
+      sum =
+          _mm512_fmadd_ps(_mm512_max_ps(t, zero), _mm512_maskz_loadu_ps(tail16, a + 16 * NZ), sum);
     }
     h[i] = SumLanes16(sum);
   }

@@ -204,7 +204,8 @@ void TailBlock(const float* const* rows, int d, const float* packed, int t, int 
 #pragma GCC unroll 16
   for (int i = 0; i < RB; ++i) lo[i] = hi[i] = _mm256_setzero_ps();
   for (int j = 0, jg = 0; j < d; j += G, ++jg) {
-    const __m256 wlo = _mm256_loadu_ps(packed + 16 * jg), whi = _mm256_loadu_ps(packed + 16 * jg + 8);
+    const __m256 wlo = _mm256_loadu_ps(packed + 16 * jg),
+                 whi = _mm256_loadu_ps(packed + 16 * jg + 8);
 #pragma GCC unroll 16
     for (int i = 0; i < RB; ++i) {
       const float* src = rows[i] + j;

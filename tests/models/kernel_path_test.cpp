@@ -193,8 +193,8 @@ TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on 
             for (int j0 = 0; j0 < d; j0 += G)
               for (int s = 0; s < G; ++s) {
                 const bool in = j0 + s < d;
-                p[s] = std::fma(in ? rows[r][j0 + s] : 0.0f, in ? wt[(j0 + s) * q + k] : 0.0f,
-                                p[s]);
+                p[s] =
+                    std::fma(in ? rows[r][j0 + s] : 0.0f, in ? wt[(j0 + s) * q + k] : 0.0f, p[s]);
               }
             chain[r * q + k] = (p[0] + p[1]) + (p[2] + p[3]);
           }
@@ -211,8 +211,8 @@ TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on 
           CHECK(std::memcmp(z.data() + 1, chain.data(), R * q * 4) == 0);
           CHECK(std::memcmp(zf.data() + 1, chain.data(), R * q * 4) == 0);
           CHECK(std::memcmp(hf.data() + 1, h_ref.data(), R * 4) == 0);
-          CHECK((z.front() == 9.0f && z.back() == 9.0f && zf.front() == 9.0f &&
-                 zf.back() == 9.0f && hf.front() == 9.0f && hf.back() == 9.0f));
+          CHECK((z.front() == 9.0f && z.back() == 9.0f && zf.front() == 9.0f && zf.back() == 9.0f &&
+                 hf.front() == 9.0f && hf.back() == 9.0f));
         }
         ++cases;
       }
