@@ -61,7 +61,7 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, int 
 template <int NV>
 void ForwardChunk(const float* const* rows, int R, int d, const float* wt, int ld, int width,
                   float* z) {
-  constexpr int RB = NV == 1 ? 8 : 4;
+  constexpr int RB = NV == 1 ? 8 : NV == 2 ? 6 : 4;
   int r = 0;
   for (; r + RB <= R; r += RB) ForwardBlock<NV, RB>(rows + r, d, wt, ld, width, z + r * ld);
   for (; r < R; ++r) ForwardBlock<NV, 1>(rows + r, d, wt, ld, width, z + r * ld);
@@ -199,7 +199,7 @@ void ReluGradientImpl(const float* z, int R, int q, const float* a, const float*
 // AVX-512 kernel's vector as two 8-lane halves, x[j .. j + G) broadcast as a group, the last
 // partial group zero-padded; then each neuron's chains summed in the same tree.
 template <int G, int RB>
-void TailBlock(const float* const* rows, int d, const float* packed, int t, int ld, float* z) {
+void TailBlock(const float* const* rows, int d, const float* packed, int ld, float* z) {
   __m256 lo[RB], hi[RB];
 #pragma GCC unroll 16
   for (int i = 0; i < RB; ++i) lo[i] = hi[i] = _mm256_setzero_ps();
@@ -219,12 +219,12 @@ void TailBlock(const float* const* rows, int d, const float* packed, int t, int 
       hi[i] = _mm256_fmadd_ps(x, whi, hi[i]);
     }
   }
+  // Two horizontal additions give lanes 0, 4, 1, 5 = neurons 0-3, each (p0 + p1) + (p2 + p3).
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0);
   for (int i = 0; i < RB; ++i) {
-    float p[16];
-    _mm256_storeu_ps(p, lo[i]);
-    _mm256_storeu_ps(p + 8, hi[i]);
-    for (int m = 0; m < t; ++m)
-      z[i * ld + m] = (p[4 * m] + p[4 * m + 1]) + (p[4 * m + 2] + p[4 * m + 3]);
+    const __m256 pairs = _mm256_hadd_ps(lo[i], hi[i]);
+    const __m256 sums = _mm256_permutevar8x32_ps(_mm256_hadd_ps(pairs, pairs), order);
+    _mm_storeu_ps(z + i * ld, _mm256_castps256_ps128(sums));
   }
 }
 
@@ -233,10 +233,9 @@ void TailChainsForward(const float* const* rows, int R, int d, const float* wt, 
   thread_local std::vector<float> packed;
   packed.resize(static_cast<size_t>(16) * ((d + G - 1) / G));
   portable::PackTailWeights(wt, d, q, G, packed.data());
-  const int t = q % 16;
   int r = 0;
-  for (; r + 4 <= R; r += 4) TailBlock<G, 4>(rows + r, d, packed.data(), t, q, z + r * q + q - t);
-  for (; r < R; ++r) TailBlock<G, 1>(rows + r, d, packed.data(), t, q, z + r * q + q - t);
+  for (; r + 4 <= R; r += 4) TailBlock<G, 4>(rows + r, d, packed.data(), q, z + r * q + q - 4);
+  for (; r < R; ++r) TailBlock<G, 1>(rows + r, d, packed.data(), q, z + r * q + q - 4);
 }
 
 #pragma GCC pop_options
