@@ -4,8 +4,8 @@
 // tail matters on cores that split 512-bit operations into two 256-bit halves (AMD Zen 4): q = 20
 // costs 3 half-slots instead of 4, q = 40 costs 5 instead of 6. Each output element is the same
 // chain of FMAs over j whatever the vector holding it. Register blocking: 8 rows at a time.
-// Where that tail is at most half full on a core with full-width 512-bit units (Zen 5, Intel),
-// the rows go in the lanes instead (row_lanes_forward.cpp): the same chains, the same bits.
+// For q = 7, 8 and 17 the rows go in the lanes instead (row_lanes_forward.cpp,
+// RowLanesForwardFaster): the same chains, the same bits.
 // Weight gradient: vectorized over the patch dimension instead, 64 columns x up to 6 neurons in
 // 24 accumulators, each row segment read once per block: full lanes whatever q (joint pMoE's
 // q = 5 would fill 5 of 16 lanes the other way), and rows read as whole vectors.
@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "pmoe/core/errors.hpp"
@@ -50,6 +51,7 @@ struct HalfTail {  // 1-8 lanes in a 256-bit vector
   using V = __m256;
   static V Zero() { return _mm256_setzero_ps(); }
   static V Set1(float x) { return _mm256_set1_ps(x); }
+  static V Low(__m512 v) { return _mm512_castps512_ps256(v); }
   static V Load(__mmask8 m, const float* p) { return _mm256_maskz_loadu_ps(m, p); }
   static void Store(__mmask8 m, float* p, V v) { _mm256_mask_storeu_ps(p, m, v); }
   static V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
@@ -59,6 +61,7 @@ struct FullTail {  // 9-15 lanes in a masked 512-bit vector
   using V = __m512;
   static V Zero() { return _mm512_setzero_ps(); }
   static V Set1(float x) { return _mm512_set1_ps(x); }
+  static V Low(__m512 v) { return v; }
   static V Load(__mmask16 m, const float* p) { return _mm512_maskz_loadu_ps(m, p); }
   static void Store(__mmask16 m, float* p, V v) { _mm512_mask_storeu_ps(p, m, v); }
   static V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
@@ -67,10 +70,23 @@ struct FullTail {  // 9-15 lanes in a masked 512-bit vector
 // The lanes of the tail vector used by a q-wide row.
 unsigned TailMask(int q) { return (1u << (q % 16)) - 1; }
 
-// RB rows at a time (RB <= 8) against NZ full vectors and the tail.
+// The 16 lanes' sum in a fixed tree (halves, quarters, then lanes 0+2 and 1+3): the one
+// GCC's _mm512_reduce_add_ps uses, spelled out so that the portable twin can follow it.
+inline float SumLanes16(__m512 v) {
+  const __m256 halves = _mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_extractf32x8_ps(v, 0));
+  const __m128 quarters =
+      _mm_add_ps(_mm256_extractf128_ps(halves, 1), _mm256_extractf128_ps(halves, 0));
+  const __m128 pairs = _mm_add_ps(quarters, _mm_shuffle_ps(quarters, quarters, 0x4e));
+  return _mm_cvtss_f32(pairs) + _mm_cvtss_f32(_mm_shuffle_ps(pairs, pairs, 0x55));
+}
+
+// RB rows at a time (RB <= 8) against NZ full vectors and the tail. With h (not null), also
+// h[i] = sum_k a[k] max(z[i][k], 0) from the accumulators, by Avx512ReluOutputs' operations (FMAs
+// from +0 over 16-lane chunks, lanes past q +0 in both factors, then SumLanes16): the same bits
+// without a second pass over z. Only for a pass that covers the whole row (q <= 48).
 template <int NZ, typename Tail, int RB>
 void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, unsigned tail_mask,
-                  float* z) {
+                  float* z, const float* a, float* h) {
   using TV = typename Tail::V;
   __m512 acc[RB][NZ > 0 ? NZ : 1];
   TV tacc[RB];
@@ -85,24 +101,126 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, unsi
     TV tw;
     if constexpr (Tail::kVectors) tw = Tail::Load(tail_mask, wrow + 16 * NZ);
     for (int i = 0; i < RB; ++i) {
-      const float x = rows[i][j];
-      const __m512 xb = _mm512_set1_ps(x);
+      // One broadcast from memory serves the row's vectors and its tail (the tail's lanes are
+      // the broadcast's low lanes): a broadcast from a register would take a shuffle-port slot,
+      // which Intel's cores share with the second FMA unit (16 of them per 24 FMAs at q = 40).
+      const __m512 xb = _mm512_set1_ps(rows[i][j]);
       for (int v = 0; v < NZ; ++v) acc[i][v] = _mm512_fmadd_ps(xb, w[v], acc[i][v]);
-      if constexpr (Tail::kVectors) tacc[i] = Tail::Fma(Tail::Set1(x), tw, tacc[i]);
+      if constexpr (Tail::kVectors) tacc[i] = Tail::Fma(Tail::Low(xb), tw, tacc[i]);
     }
   }
   for (int i = 0; i < RB; ++i) {
     for (int v = 0; v < NZ; ++v) _mm512_storeu_ps(z + i * ld + 16 * v, acc[i][v]);
     if constexpr (Tail::kVectors) Tail::Store(tail_mask, z + i * ld + 16 * NZ, tacc[i]);
   }
+  if (h == nullptr) return;
+  const __m512 zero = _mm512_setzero_ps();
+  const __mmask16 tail16 = static_cast<__mmask16>(tail_mask);
+  for (int i = 0; i < RB; ++i) {
+    __m512 sum = zero;
+    for (int v = 0; v < NZ; ++v)
+      sum = _mm512_fmadd_ps(_mm512_max_ps(acc[i][v], zero), _mm512_loadu_ps(a + 16 * v), sum);
+    if constexpr (Tail::kVectors) {
+      __m512 t;
+      if constexpr (std::is_same_v<Tail, HalfTail>)
+        t = _mm512_maskz_mov_ps(tail16, _mm512_zextps256_ps512(tacc[i]));
+      else
+        t = _mm512_maskz_mov_ps(tail16, tacc[i]);
+      sum =
+          _mm512_fmadd_ps(_mm512_max_ps(t, zero), _mm512_maskz_loadu_ps(tail16, a + 16 * NZ), sum);
+    }
+    h[i] = SumLanes16(sum);
+  }
+}
+
+// x[j .. j + 4) of a row broadcast to every group of 4 lanes (lane 4 m + s gets x[j + s]), from
+// memory (a load, no shuffle); the masked form for the last, partial group (zeros past the end).
+inline __m512 GroupBroadcast(const float* x) { return _mm512_broadcast_f32x4(_mm_loadu_ps(x)); }
+inline __m512 GroupBroadcastMasked(const float* x, __mmask8 m) {
+  return _mm512_broadcast_f32x4(_mm_maskz_loadu_ps(m, x));
+}
+
+// The tail's neuron m in lane m (lanes past the tail +0) from its 4 chains in lanes 4 m + s:
+// (p0 + p1) + (p2 + p3) (row_kernels_portable.hpp).
+inline __m512 SumChains(__m512 t) {
+  const __m512 u = _mm512_add_ps(t, _mm512_permute_ps(t, 0xb1));  // lanes 4m, 4m+2: pairs
+  const __m512 v = _mm512_add_ps(u, _mm512_permute_ps(u, 0x4e));  // lanes 4m: both pairs
+  return _mm512_maskz_permutexvar_ps(
+      0x000f, _mm512_setr_epi32(0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), v);
+}
+
+// ForwardBlock for a tail of 4 neurons with G = 4 chains each (numerics version 8; q = 20, 36):
+// the tail's FMAs fill all 16 lanes, one per four values of j, instead of one 4-lane FMA per j
+// (at q = 20 five FMAs per row and four j where there were eight). `packed`: the tail's weights
+// (PackTailWeights).
+template <int NZ, int G, int RB>
+void ForwardBlockChains(const float* const* rows, int d, const float* wt, int ld,
+                        unsigned tail_mask, const float* packed, float* z, const float* a,
+                        float* h) {
+  __m512 acc[RB][NZ > 0 ? NZ : 1], tacc[RB];
+  for (int i = 0; i < RB; ++i) {
+    for (int v = 0; v < NZ; ++v) acc[i][v] = _mm512_setzero_ps();
+    tacc[i] = _mm512_setzero_ps();
+  }
+  auto chained_step = [&](int j) __attribute__((always_inline)) {
+    const float* wrow = wt + j * ld;
+    __m512 w[NZ > 0 ? NZ : 1];
+    for (int v = 0; v < NZ; ++v) w[v] = _mm512_loadu_ps(wrow + 16 * v);
+    for (int i = 0; i < RB; ++i) {
+      const __m512 xb = _mm512_set1_ps(rows[i][j]);
+      for (int v = 0; v < NZ; ++v) acc[i][v] = _mm512_fmadd_ps(xb, w[v], acc[i][v]);
+    }
+  };
+  int j = 0;
+  for (; j + G <= d; j += G) {
+    for (int s = 0; s < G; ++s) chained_step(j + s);
+    const __m512 tw = _mm512_loadu_ps(packed + 16 * (j / G));
+    for (int i = 0; i < RB; ++i)
+      tacc[i] = _mm512_fmadd_ps(GroupBroadcast(rows[i] + j), tw, tacc[i]);
+  }
+  if (j < d) {
+    for (int s = j; s < d; ++s) chained_step(s);
+    const __m512 tw = _mm512_loadu_ps(packed + 16 * (j / G));
+    const __mmask8 m = static_cast<__mmask8>((1u << (d - j)) - 1);
+    for (int i = 0; i < RB; ++i)
+      tacc[i] = _mm512_fmadd_ps(GroupBroadcastMasked(rows[i] + j, m), tw, tacc[i]);
+  }
+  const __m512 zero = _mm512_setzero_ps();
+  const __mmask16 tail16 = static_cast<__mmask16>(tail_mask);
+  for (int i = 0; i < RB; ++i) {
+    const __m512 t = SumChains(tacc[i]);
+    for (int v = 0; v < NZ; ++v) _mm512_storeu_ps(z + i * ld + 16 * v, acc[i][v]);
+    _mm512_mask_storeu_ps(z + i * ld + 16 * NZ, tail16, t);
+    if (h == nullptr) continue;
+    __m512 sum = zero;  // as in ForwardBlock
+    for (int v = 0; v < NZ; ++v)
+      sum = _mm512_fmadd_ps(_mm512_max_ps(acc[i][v], zero), _mm512_loadu_ps(a + 16 * v), sum);
+    sum = _mm512_fmadd_ps(_mm512_max_ps(t, zero), _mm512_maskz_loadu_ps(tail16, a + 16 * NZ), sum);
+    h[i] = SumLanes16(sum);
+  }
 }
 
 template <int NZ, typename Tail>
-void Forward(const float* const* rows, int R, int d, const float* wt, int ld, int width, float* z) {
+void Forward(const float* const* rows, int R, int d, const float* wt, int ld, int width, float* z,
+             const float* a, float* h, const float* packed, int chains) {
   const unsigned tail_mask = TailMask(width);
   int r = 0;
-  for (; r + 8 <= R; r += 8) ForwardBlock<NZ, Tail, 8>(rows + r, d, wt, ld, tail_mask, z + r * ld);
-  for (; r < R; ++r) ForwardBlock<NZ, Tail, 1>(rows + r, d, wt, ld, tail_mask, z + r * ld);
+  if constexpr (std::is_same_v<Tail, HalfTail>) {
+    if (chains == 4) {
+      constexpr int RB = NZ >= 2 ? 7 : 8;  // q = 36: 21 accumulators, GCC spilled 24
+      for (; r + RB <= R; r += RB)
+        ForwardBlockChains<NZ, 4, RB>(rows + r, d, wt, ld, tail_mask, packed, z + r * ld, a,
+                                      h ? h + r : nullptr);
+      for (; r < R; ++r)
+        ForwardBlockChains<NZ, 4, 1>(rows + r, d, wt, ld, tail_mask, packed, z + r * ld, a,
+                                     h ? h + r : nullptr);
+      return;
+    }
+  }
+  for (; r + 8 <= R; r += 8)
+    ForwardBlock<NZ, Tail, 8>(rows + r, d, wt, ld, tail_mask, z + r * ld, a, h ? h + r : nullptr);
+  for (; r < R; ++r)
+    ForwardBlock<NZ, Tail, 1>(rows + r, d, wt, ld, tail_mask, z + r * ld, a, h ? h + r : nullptr);
 }
 
 // Calls F<NZ, Tail> for the lane split of `width` neurons (1 to 48).
@@ -138,9 +256,9 @@ void Dispatch(int width, Args... args) {
 template <int NZ, typename Tail>
 struct ForwardOp {
   static void Run(const float* const* rows, int R, int d, const float* wt, int ld, int width,
-                  float* z) {
+                  float* z, const float* a, float* h, const float* packed, int chains) {
     if constexpr (NZ + Tail::kVectors >= 1 && NZ + Tail::kVectors <= 3)
-      Forward<NZ, Tail>(rows, R, d, wt, ld, width, z);
+      Forward<NZ, Tail>(rows, R, d, wt, ld, width, z, a, h, packed, chains);
   }
 };
 
@@ -286,21 +404,23 @@ void WeightGradient(const float* const* rows, int R, int d, const float* g, int 
   }
 }
 
-// The 16 lanes' sum in a fixed tree (halves, quarters, then lanes 0+2 and 1+3): the one
-// GCC's _mm512_reduce_add_ps uses, spelled out so that the portable twin can follow it.
-inline float SumLanes16(__m512 v) {
-  const __m256 halves = _mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_extractf32x8_ps(v, 0));
-  const __m128 quarters =
-      _mm_add_ps(_mm256_extractf128_ps(halves, 1), _mm256_extractf128_ps(halves, 0));
-  const __m128 pairs = _mm_add_ps(quarters, _mm_shuffle_ps(quarters, quarters, 0x4e));
-  return _mm_cvtss_f32(pairs) + _mm_cvtss_f32(_mm_shuffle_ps(pairs, pairs, 0x55));
-}
-
-void Avx512RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
+// With a and h (q <= 48 only), also h = ReluOutputs(z, a) in the same pass.
+void Avx512RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q, float* z,
+                       const float* a = nullptr, float* h = nullptr) {
+  PMOE_CHECK(h == nullptr || q <= kMaxWidth) << "fused outputs for q = " << q;
+  // The tail's G chains (q <= 48: one pass), its weights packed in their lane order.
+  const int chains = portable::TailChains(q);
+  const float* packed = nullptr;
+  if (chains > 1) {
+    thread_local std::vector<float> packed_storage;
+    packed_storage.resize(static_cast<size_t>(16) * ((d + chains - 1) / chains));
+    portable::PackTailWeights(wt, d, q, chains, packed_storage.data());
+    packed = packed_storage.data();
+  }
   // Up to 48 neurons (24 accumulators over 8 rows) per pass over the rows.
   for (int k0 = 0; k0 < q; k0 += kMaxWidth) {
     const int width = std::min(kMaxWidth, q - k0);
-    Dispatch<ForwardOp>(width, rows, R, d, wt + k0, q, width, z + k0);
+    Dispatch<ForwardOp>(width, rows, R, d, wt + k0, q, width, z + k0, a, h, packed, chains);
   }
 }
 
@@ -439,7 +559,8 @@ void RowsTimesWt(const float* const* rows, int R, int d, const float* wt, int q,
     RowsTimesW(rows, R, d, DotWeights(wt, d, q), q, z);
     return;
   }
-  if (UseAvx512() && RowLanesForwardFaster(q))  // the same bits, the rows in the lanes
+  // The row-lanes forward computes one chain per output: never where the tail has G chains.
+  if (UseAvx512() && RowLanesForwardFaster(q) && portable::TailChains(q) == 1)
     RowLanesForward(rows, R, d, wt, q, z);
   else if (UseAvx512())
     Avx512RowsTimesWt(rows, R, d, wt, q, z);
@@ -455,8 +576,12 @@ void RowsTimesWtReluOutputs(const float* const* rows, int R, int d, const float*
     RowsTimesW(rows, R, d, DotWeights(wt, d, q), q, z, a, h);
     return;
   }
-  if (UseAvx512() && RowLanesForwardFaster(q)) {
+  if (UseAvx512() && RowLanesForwardFaster(q) && portable::TailChains(q) == 1) {
     RowLanesForward(rows, R, d, wt, q, z, a, h);
+    return;
+  }
+  if (UseAvx512() && q <= kMaxWidth) {  // h from the accumulators, in the same pass
+    Avx512RowsTimesWt(rows, R, d, wt, q, z, a, h);
     return;
   }
   RowsTimesWt(rows, R, d, wt, q, z);

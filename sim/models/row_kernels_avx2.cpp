@@ -9,8 +9,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "pmoe/core/errors.hpp"
+#include "row_kernels_portable.hpp"
 
 namespace pmoe::avx2 {
 namespace {
@@ -59,7 +61,7 @@ void ForwardBlock(const float* const* rows, int d, const float* wt, int ld, int 
 template <int NV>
 void ForwardChunk(const float* const* rows, int R, int d, const float* wt, int ld, int width,
                   float* z) {
-  constexpr int RB = NV == 1 ? 8 : 4;
+  constexpr int RB = NV == 1 ? 8 : NV == 2 ? 6 : 4;
   int r = 0;
   for (; r + RB <= R; r += RB) ForwardBlock<NV, RB>(rows + r, d, wt, ld, width, z + r * ld);
   for (; r < R; ++r) ForwardBlock<NV, 1>(rows + r, d, wt, ld, width, z + r * ld);
@@ -193,6 +195,49 @@ void ReluGradientImpl(const float* z, int R, int q, const float* a, const float*
   }
 }
 
+// The tail's G = 4 chains (row_kernels_portable.hpp), RB rows at a time: lanes m G + s of the
+// AVX-512 kernel's vector as two 8-lane halves, x[j .. j + G) broadcast as a group, the last
+// partial group zero-padded; then each neuron's chains summed in the same tree.
+template <int G, int RB>
+void TailBlock(const float* const* rows, int d, const float* packed, int ld, float* z) {
+  __m256 lo[RB], hi[RB];
+#pragma GCC unroll 16
+  for (int i = 0; i < RB; ++i) lo[i] = hi[i] = _mm256_setzero_ps();
+  for (int j = 0, jg = 0; j < d; j += G, ++jg) {
+    const __m256 wlo = _mm256_loadu_ps(packed + 16 * jg),
+                 whi = _mm256_loadu_ps(packed + 16 * jg + 8);
+#pragma GCC unroll 16
+    for (int i = 0; i < RB; ++i) {
+      const float* src = rows[i] + j;
+      float group[4] = {};
+      if (j + G > d) {  // the last, partial group: zeros past the row's end
+        for (int s2 = 0; s2 < d - j; ++s2) group[s2] = src[s2];
+        src = group;
+      }
+      const __m256 x = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(src));
+      lo[i] = _mm256_fmadd_ps(x, wlo, lo[i]);
+      hi[i] = _mm256_fmadd_ps(x, whi, hi[i]);
+    }
+  }
+  // Two horizontal additions give lanes 0, 4, 1, 5 = neurons 0-3, each (p0 + p1) + (p2 + p3).
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0);
+  for (int i = 0; i < RB; ++i) {
+    const __m256 pairs = _mm256_hadd_ps(lo[i], hi[i]);
+    const __m256 sums = _mm256_permutevar8x32_ps(_mm256_hadd_ps(pairs, pairs), order);
+    _mm_storeu_ps(z + i * ld, _mm256_castps256_ps128(sums));
+  }
+}
+
+template <int G>
+void TailChainsForward(const float* const* rows, int R, int d, const float* wt, int q, float* z) {
+  thread_local std::vector<float> packed;
+  packed.resize(static_cast<size_t>(16) * ((d + G - 1) / G));
+  portable::PackTailWeights(wt, d, q, G, packed.data());
+  int r = 0;
+  for (; r + 4 <= R; r += 4) TailBlock<G, 4>(rows + r, d, packed.data(), q, z + r * q + q - 4);
+  for (; r < R; ++r) TailBlock<G, 1>(rows + r, d, packed.data(), q, z + r * q + q - 4);
+}
+
 #pragma GCC pop_options
 
 }  // namespace
@@ -208,11 +253,13 @@ void ReluGradient(const float* z, int R, int q, const float* a, const float* coe
 
 void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q,
                           float* z) {
-  // Chunks of at most 24 neurons (three vectors): q = 20 in one pass over the rows at 20 of 24
-  // lanes, not a pass of 16 and a latency-bound one of 4 (pmoe-bench's S-sep and I-sep on this
-  // path 12-13 % faster, measured on a Zen 5 with PMOE_KERNELS=avx2).
-  for (int k0 = 0; k0 < q;) {
-    const int width = std::min(24, q - k0);
+  // Chunks of at most 24 neurons (three vectors), not a pass of 16 and a latency-bound one of 4
+  // (12-13 % faster on Zen 5 with PMOE_KERNELS=avx2, when q = 20 was one chunk of 20). Where
+  // the tail has G > 1 chains (row_kernels_portable.hpp) it has a pass of its own.
+  const int G = portable::TailChains(q), chained = G > 1 ? q - q % 16 : q;
+  if (G == 4) TailChainsForward<4>(rows, R, d, wt, q, z);
+  for (int k0 = 0; k0 < chained;) {
+    const int width = std::min(24, chained - k0);
     if (width > 16)
       ForwardChunk<3>(rows, R, d, wt + k0, q, width, z + k0);
     else if (width > 8)

@@ -11,13 +11,24 @@ namespace pmoe::portable {
 
 void RowsTimesWtBroadcast(const float* const* rows, int R, int d, const float* wt, int q,
                           float* z) {
+  const int G = TailChains(q), chained = G > 1 ? q - q % 16 : q;
   for (int r = 0; r < R; ++r) {
     float* out = z + static_cast<size_t>(r) * q;
-    for (int k = 0; k < q; ++k) out[k] = 0.0f;
+    for (int k = 0; k < chained; ++k) out[k] = 0.0f;
     for (int j = 0; j < d; ++j) {
       const float x = rows[r][j];
       const float* w = wt + static_cast<size_t>(j) * q;
-      for (int k = 0; k < q; ++k) out[k] = std::fma(x, w[k], out[k]);
+      for (int k = 0; k < chained; ++k) out[k] = std::fma(x, w[k], out[k]);
+    }
+    for (int k = chained; k < q; ++k) {  // the tail's G = 4 chains (G > 1 only)
+      float p[4] = {};
+      for (int j0 = 0; j0 < d; j0 += G)
+        for (int s = 0; s < G; ++s) {
+          const bool in = j0 + s < d;
+          p[s] = std::fma(in ? rows[r][j0 + s] : 0.0f,
+                          in ? wt[static_cast<size_t>(j0 + s) * q + k] : 0.0f, p[s]);
+        }
+      out[k] = (p[0] + p[1]) + (p[2] + p[3]);
     }
   }
 }

@@ -208,11 +208,13 @@ bool RowLanesForwardTakes(int q) { return q >= 4 && q <= 48; }
 
 // Measured against the broadcast kernel on Zen 5 (d = 64 and 784, 80-120 rows; GFLOP/s, 215
 // peak): q = 7: 93 vs 73, q = 20: 128 vs 100, q = 36: 131 vs 131, q = 16: 133 vs 152, q = 28: 126
-// vs 175. The broadcast kernel loses where q's last vector is at most half full (a 256-bit FMA
-// costs a 512-bit one's slot on cores with full-width units); it wins where its lanes are full.
-bool RowLanesForwardFaster(int q) {
-  return q == 7 || q == 8 || (q >= 17 && q <= 24) || (q >= 33 && q <= 37);
-}
+// vs 175. Those broadcast figures were taken while its broadcasts went through a register (a
+// shuffle each). With broadcasts from memory (numerics-8-rows.md), on the Intel Xeon (model 167,
+// GFLOP/s, 240 peak, broadcast vs rows in lanes): d = 64: q = 17: 114 vs 124, q = 20: 133 vs 130,
+// q = 24: 159 vs 126, q = 33: 152 vs 120, q = 36: 166 vs 121; d = 784: q = 20: 137 vs 99,
+// q = 36: 168 vs 125; q = 7, 8 even at d = 64. Rows in lanes keep q = 7, 8 (joint pMoE's gating)
+// and 17, where the broadcast kernel's last vector holds one neuron.
+bool RowLanesForwardFaster(int q) { return q == 7 || q == 8 || q == 17; }
 
 void RowLanesForward(const float* const* rows, int R, int d, const float* wt, int q, float* z,
                      const float* a, float* h) {

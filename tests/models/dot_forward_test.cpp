@@ -170,4 +170,56 @@ TEST_CASE("The joint pMoE gives the same loss, gradient and outputs on every ker
   ForceKernelPath(before);
 }
 
+// Separate pMoE (q = m / k neurons per expert: 20 and 36, whose last 4 neurons sum 4 chains in
+// numerics version 8, and 13) and the CNN (q = m: 40, 72, 26) on the broadcast forward and its
+// fused outputs (numerics-8-rows.md): the same bits on every path, at patch dims on and off the
+// 16-lane grid and mini-batches that leave partial row blocks.
+TEST_CASE("Separate pMoE and the CNN give the same loss and gradient bits on every kernel path",
+          "[kernels][separate][cnn]") {
+  const std::vector<KernelPath> paths = PathsHere();
+  const KernelPath before = ActiveKernelPath();
+  for (const char* kind : {"separate", "cnn"})
+    for (int d : {64, 70, 13})
+      for (int m : {40, 72, 26}) {
+        DataSpec data;
+        data.n = 16;
+        data.d = d;
+        data.p = 4;
+        data.l_star = 2;
+        PatternModel source(PlanPatternModel(data), /*data_seed=*/7);
+        const int samples = 37;
+        const Dataset set = source.Draw(Split::kTrain, samples);
+        ModelSpec spec;
+        spec.kind = kind;
+        spec.m = m;
+        spec.k = 2;
+        spec.l = 5;
+        spec.output_init = "gaussian";
+        std::vector<int> batch(29);
+        for (int i = 0; i < 29; ++i) batch[i] = (i * 7) % samples;
+        std::vector<Vec<float>> grads;
+        std::vector<std::vector<float>> outputs;
+        std::vector<double> losses;
+        for (KernelPath path : paths) {
+          ForceKernelPath(path);
+          auto model = MakeModel<float>(spec, d, /*init_seed=*/11);
+          const PatchBlocks<float> in = model->Prepare(set.x, samples);
+          Vec<float> grad;
+          losses.push_back(model->LossAndGradient(in, batch.data(), 29, set.label.data(), grad));
+          grads.push_back(grad);
+          outputs.emplace_back(samples * model->loss().outputs());
+          model->Forward(in, 0, samples, outputs.back().data());
+        }
+        for (size_t i = 1; i < paths.size(); ++i) {
+          INFO(KernelPathName(paths[i]) << ": " << kind << ", d = " << d << ", m = " << m);
+          CHECK(losses[i] == losses[0]);
+          REQUIRE(grads[i].size() == grads[0].size());
+          CHECK(SameBits(grads[i].data(), grads[0].data(), grads[0].size()));
+          CHECK(SameBits(outputs[i].data(), outputs[0].data(), outputs[0].size()));
+        }
+        CHECK(grads[0].cwiseAbs().maxCoeff() > 0.0f);
+      }
+  ForceKernelPath(before);
+}
+
 }  // namespace pmoe

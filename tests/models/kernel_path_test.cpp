@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
+#include "pmoe/models/dot_forward.hpp"
 #include "pmoe/models/row_kernels.hpp"
 #include "pmoe/models/row_lanes_forward.hpp"
 #include "pmoe/models/topl.hpp"
@@ -154,6 +155,70 @@ TEST_CASE("The row-lanes forward gives the broadcast kernel's bits", "[kernels][
   }
   CHECK(cases == 45 * 6 * 8);
   CHECK(faster > 0);
+}
+
+// The forward with neurons in the lanes (the broadcast kernel, 8 rows a block) and its fused
+// outputs, numerics version 8 (numerics-8-rows.md): on every path, z is the chain of FMAs over j
+// (or, for the last 4 neurons of q = 20 and 36, 4 chains summed) and h is ReluOutputs' on that z,
+// for every q not taken by the dot-product forward (q = 20 and 40: separate pMoE and the CNN;
+// odd q; two passes at q = 53), patch dims off the 16-lane grid and shorter than 4, whole and
+// partial 8-row blocks.
+TEST_CASE("The broadcast forward and its fused outputs give the chain's bits on every path",
+          "[kernels][portable]") {
+  const KernelPath before = ActiveKernelPath();
+  Rng rng(31);
+  int cases = 0;
+  for (int q = 12; q <= 53; ++q) {
+    if (DotForwardFaster(q)) continue;
+    for (int d : {1, 2, 3, 15, 17, 64, 100})
+      for (int R : {1, 7, 8, 9, 17, 37}) {
+        std::vector<float> data(static_cast<size_t>(R) * d), wt(d * q), a(q);
+        for (auto* v : {&data, &wt, &a})
+          for (float& x : *v) x = Value(rng);
+        std::vector<const float*> rows(R);
+        for (int r = 0; r < R; ++r) rows[r] = data.data() + ((r * 3) % R) * d;
+        std::vector<float> chain(R * q, 0.0f), h_ref(R);
+        // Version 8: the last 4 neurons of q = 20 and 36 sum 4 chains over j = s, s + 4, ...
+        // (zeros padding j to a multiple of 4).
+        const int G = q == 20 || q == 36 ? 4 : 1;
+        const int chained = G > 1 ? q - q % 16 : q;
+        for (int r = 0; r < R; ++r)
+          for (int k = 0; k < q; ++k) {
+            if (k < chained) {
+              for (int j = 0; j < d; ++j)
+                chain[r * q + k] = std::fma(rows[r][j], wt[j * q + k], chain[r * q + k]);
+              continue;
+            }
+            float p[4] = {};
+            for (int j0 = 0; j0 < d; j0 += G)
+              for (int s = 0; s < G; ++s) {
+                const bool in = j0 + s < d;
+                p[s] =
+                    std::fma(in ? rows[r][j0 + s] : 0.0f, in ? wt[(j0 + s) * q + k] : 0.0f, p[s]);
+              }
+            chain[r * q + k] = (p[0] + p[1]) + (p[2] + p[3]);
+          }
+        for (KernelPath path : {KernelPath::kAvx512, KernelPath::kAvx2, KernelPath::kPortable}) {
+          if (!CpuRuns(path)) continue;
+          ForceKernelPath(path);
+          ReluOutputs(chain.data(), R, q, a.data(), h_ref.data());
+          // One float past z and h on each side: the kernels must not write there.
+          std::vector<float> z(R * q + 2, 9.0f), zf(R * q + 2, 9.0f), hf(R + 2, 9.0f);
+          RowsTimesWt(rows.data(), R, d, wt.data(), q, z.data() + 1);
+          RowsTimesWtReluOutputs(rows.data(), R, d, wt.data(), q, a.data(), zf.data() + 1,
+                                 hf.data() + 1);
+          INFO(KernelPathName(path) << ": q = " << q << ", d = " << d << ", R = " << R);
+          CHECK(std::memcmp(z.data() + 1, chain.data(), R * q * 4) == 0);
+          CHECK(std::memcmp(zf.data() + 1, chain.data(), R * q * 4) == 0);
+          CHECK(std::memcmp(hf.data() + 1, h_ref.data(), R * 4) == 0);
+          CHECK((z.front() == 9.0f && z.back() == 9.0f && zf.front() == 9.0f && zf.back() == 9.0f &&
+                 hf.front() == 9.0f && hf.back() == 9.0f));
+        }
+        ++cases;
+      }
+  }
+  ForceKernelPath(before);
+  CHECK(cases > 30 * 7 * 6);
 }
 
 }  // namespace pmoe
