@@ -54,6 +54,11 @@ def build_numerics(sweep):
     raise SystemExit(f"{sweep} --version printed no numerics version")
 
 
+def key_names(path):
+    with h5py.File(path, "r") as f:
+        return set(f["cells"].keys())
+
+
 def summary(analyze, path):
     rows = json.loads(run([analyze, "summary", path, "--json"]).stdout)
     keys = [k for k in rows[0] if k in ("model.kind", "model.activation", "data.n", "N")]
@@ -66,14 +71,21 @@ def nstar(analyze, path, over):
             for r in json.loads(run(args).stdout)["nstar"]}
 
 
-def mean_within(name, a, b):
-    """Mean test accuracy of two cells within Z combined standard errors (+ 0.002: a cell whose
-    trials all reach the same accuracy has no spread to compare with)."""
-    se = math.sqrt(a["test_acc_sd"] ** 2 / a["trials"] + b["test_acc_sd"] ** 2 / b["trials"])
-    diff = abs(a["test_acc"] - b["test_acc"])
-    check(diff <= Z * se + 0.002,
-          f"{name}: test accuracy {a['test_acc']:.4f} (v{OLD}) vs {b['test_acc']:.4f}, "
-          f"apart by {diff:.4f} > {Z} x {se:.4f}")
+def paired_within(kind, old, new, keys):
+    """Test accuracy per cell, trial by trial: both versions draw the same data set for trial t
+    of a cell (data seeds did not move), so the mean of the paired differences must lie within
+    Z standard errors of 0 (+ 0.002: cells whose trials all agree have no spread)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis", "python"))
+    import pmoe
+    a, b = pmoe.load(old), pmoe.load(new)
+    joined = a.merge(b, on=keys + ["trial"], suffixes=("_7", "_8"))
+    check(len(joined) == len(a) == len(b), f"{kind}: {len(joined)} paired trials of {len(a)}")
+    for key, rows in joined.groupby(keys):
+        diff = rows["test_acc_8"] - rows["test_acc_7"]
+        se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else 0.0
+        check(abs(diff.mean()) <= Z * se + 0.002,
+              f"{kind} {key}: test accuracy moved by {diff.mean():+.4f} (paired over "
+              f"{len(diff)} trials), more than {Z} x {se:.4f}")
 
 
 def rate_within(name, what, a, b):
@@ -86,17 +98,32 @@ def rate_within(name, what, a, b):
           f"{name}: {what} {pa:.3f} (v{OLD}) vs {pb:.3f}: apart by more than {Z} x {se:.3f}")
 
 
-def intervals_meet(name, reading, a, b, est, lo, hi):
+def finite_reading(r, est, lo, hi, grid):
+    """(estimate, lo, hi) of a reading with its open ends closed: an estimate or bound beyond
+    the N grid is put at twice N_max or half N_min (where the grid cannot tell them apart);
+    None when the reading has no estimate at all."""
+    def edge(side):
+        return r["N_max"] * 2 if side == "above" else r["N_min"] / 2
+    e = r[est] if r[est] is not None else (edge(r[grid]) if r[grid] in ("above", "below")
+                                           else None)
+    if e is None:
+        return None
+    return (e, r[lo] if r[lo] is not None else r["N_min"] / 2,
+            r[hi] if r[hi] is not None else r["N_max"] * 2)
+
+
+def intervals_meet(name, reading, a, b, est, lo, hi, grid):
     """Two estimates of the same reading within Z combined standard errors on the log scale,
-    each error read from its 95 % bootstrap interval."""
-    if a[est] is None or b[est] is None or a[lo] is None or b[lo] is None:
-        check(a[est] is None and b[est] is None or a["grid"] != "inside" or b["grid"] != "inside",
+    each error read from its 95 % bootstrap interval (open ends closed at the grid's edges)."""
+    fa, fb = finite_reading(a, est, lo, hi, grid), finite_reading(b, est, lo, hi, grid)
+    if fa is None or fb is None:
+        check(fa is None and fb is None,
               f"{name}: {reading} estimated in one version only ({a[est]} vs {b[est]})")
         return
-    se = math.hypot(math.log(a[hi] / a[lo]), math.log(b[hi] / b[lo])) / (2 * 1.96)
-    check(abs(math.log(a[est] / b[est])) <= Z * se,
-          f"{name}: {reading} {a[est]:.1f} [{a[lo]:.1f}, {a[hi]:.1f}] (v{OLD}) vs "
-          f"{b[est]:.1f} [{b[lo]:.1f}, {b[hi]:.1f}]: apart by more than {Z} standard errors")
+    se = math.hypot(math.log(fa[2] / fa[1]), math.log(fb[2] / fb[1])) / (2 * 1.96)
+    check(abs(math.log(fa[0] / fb[0])) <= Z * max(se, 0.05),
+          f"{name}: {reading} {a[est]} [{a[lo]}, {a[hi]}] (v{OLD}) vs "
+          f"{b[est]} [{b[lo]}, {b[hi]}]: apart by more than {Z} standard errors")
 
 
 def trials_of(path):
@@ -125,21 +152,23 @@ def compare(sweep, analyze, tmp, numerics):
         for key in cells_old.keys() & cells_new.keys():
             name = f"{kind} {', '.join(key)}"
             a, b = cells_old[key], cells_new[key]
-            check(a["trials"] == b["trials"] and b["ok"] == b["trials"],
-                  f"{name}: {b['ok']} of {b['trials']} trials ok")
-            mean_within(name, a, b)
+            check(a["trials"] == b["trials"], f"{name}: {b['trials']} trials, {a['trials']} in v{OLD}")
+            # A trial may diverge in either version (the cubic switch MoE does in about 0.3 %
+            # of them, measured over 6000 per version): the shares, not the rows, must agree.
+            rate_within(name, "ok", dict(a, ok=a["ok"] / a["trials"]),
+                        dict(b, ok=b["ok"] / b["trials"]))
             rate_within(name, "converged", a, b)
             rate_within(name, "success_rate", a, b)
+        keys = [k for k in ("model.kind", "model.activation", "data.n", "N") if k in key_names(old)]
+        paired_within(kind, old, new, keys)
         over = "data.n" if kind == "kinds_pattern" else None
         series_old, series_new = nstar(analyze, old, over), nstar(analyze, new, over)
         check(series_old.keys() == series_new.keys(), f"{kind}: other series")
         for key in series_old.keys() & series_new.keys():
             name = f"{kind} {key[0]} at {key[1]}"
             a, b = series_old[key], series_new[key]
-            intervals_meet(name, "N*", a, b, "N_star", "lo", "hi")
-            a_acc = dict(a, grid=a["acc_grid"])
-            b_acc = dict(b, grid=b["acc_grid"])
-            intervals_meet(name, "N_acc", a_acc, b_acc, "N_acc", "acc_lo", "acc_hi")
+            intervals_meet(name, "N*", a, b, "N_star", "lo", "hi", "grid")
+            intervals_meet(name, "N_acc", a, b, "N_acc", "acc_lo", "acc_hi", "acc_grid")
 
 
 def readable(sweep, analyze, tmp):
