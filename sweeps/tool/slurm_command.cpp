@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,22 +26,31 @@
 #include "pmoe/sweep/store/sweep_store.hpp"
 #include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"
-#include "slurm_estimate.hpp"
+#include "slurm_job.hpp"
 #include "slurm_scripts.hpp"
 
 namespace pmoe {
 namespace {
 
-struct SlurmOptions {
-  std::string config, out;
-  int shards = 0, cpus = 4;
-  size_t pilot = 16;
-  double margin = 2;
-  int time_minutes = 0, mem_mb = 0;  // 0: estimated
-  std::vector<std::string> extra, setup;
-  int throttle = 0, retries = 2, array_limit = -1;  // array_limit -1: ask scontrol
+// The request and what to do with the job it makes.
+struct SlurmOptions : SlurmRequest {
   bool print = false, submit = false, json = false;
 };
+
+// --sbatch LINE as an #SBATCH line ("#SBATCH " added when absent); a shell line is refused.
+std::string SbatchLine(const std::string& text) {
+  std::string line = text;
+  if (line.find_first_of("\n\r") != std::string::npos)
+    throw ConfigError("--sbatch: one line at a time");
+  if (line.rfind("#SBATCH ", 0) != 0) line = "#SBATCH " + line;
+  // An #SBATCH line holds sbatch options; "module load gcc" would be ignored there.
+  if (line.find_first_not_of(' ', 8) == std::string::npos ||
+      line[line.find_first_not_of(' ', 8)] != '-')
+    throw ConfigError("--sbatch \"" + line.substr(8) +
+                      "\": expected an sbatch option such as --partition=P; a shell line "
+                      "(module load ..., source ...) goes in with --setup");
+  return line;
+}
 
 SlurmOptions Parse(const cli::Parsed& args) {
   SlurmOptions o;
@@ -83,19 +91,9 @@ SlurmOptions Parse(const cli::Parsed& args) {
       o.setup.push_back(text);
     } else if (name == "mem")
       o.mem_mb = static_cast<int>(whole(1, 1e9, "whole megabytes, 1 or more"));
-    else if (name == "sbatch") {
-      std::string line = text;
-      if (line.find_first_of("\n\r") != std::string::npos)
-        throw ConfigError("--sbatch: one line at a time");
-      if (line.rfind("#SBATCH ", 0) != 0) line = "#SBATCH " + line;
-      // An #SBATCH line holds sbatch options; "module load gcc" would be ignored there.
-      if (line.find_first_not_of(' ', 8) == std::string::npos ||
-          line[line.find_first_not_of(' ', 8)] != '-')
-        throw ConfigError("--sbatch \"" + line.substr(8) +
-                          "\": expected an sbatch option such as --partition=P; a shell line "
-                          "(module load ..., source ...) goes in with --setup");
-      o.extra.push_back(line);
-    } else if (name == "sbatch-file")
+    else if (name == "sbatch")
+      o.extra.push_back(SbatchLine(text));
+    else if (name == "sbatch-file")
       ReadTemplate(text, &o.extra);
     else if (name == "print")
       o.print = true;
@@ -122,20 +120,6 @@ std::string SubmittedId(const std::string& command) {
     throw ConfigError("\"" + command + "\" failed" + (output.empty() ? "" : ": " + output) +
                       (output.find("not found") != std::string::npos ? " (no Slurm here?)" : ""));
   return id;
-}
-
-// "P" of an #SBATCH --partition=P or -p P line; "" when none names one.
-std::string PartitionOf(const std::vector<std::string>& extra) {
-  std::string partition;
-  for (const std::string& line : extra) {
-    for (const char* key : {"--partition=", "-p "}) {
-      const size_t at = line.find(key);
-      if (at == std::string::npos) continue;
-      const size_t start = line.find_first_not_of(' ', at + std::strlen(key));
-      if (start != std::string::npos) partition = line.substr(start, line.find(' ', start) - start);
-    }
-  }
-  return partition;
 }
 
 // Writes a generated script without following a link at its path; a file there that is not
@@ -215,69 +199,9 @@ cli::Command SlurmCommand() {
 
 namespace {
 
-// Computes the job and writes, prints or submits its scripts, saying so on stdout.
-int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJob& job) {
-  const SweepSetup setup = PrepareSweep(o.config, o.out, {});
-  job.name = setup.config.name;
-  job.tool = std::filesystem::canonical("/proc/self/exe").string();
-  job.workdir = std::filesystem::current_path().string();
-  job.config = o.config;
-  job.out = setup.merged_path;
-  job.script_dir = SlurmDir(job.out);
-  job.shards = o.shards;
-  job.cpus = o.cpus;
-  job.extra = o.extra;
-  job.setup = o.setup;
-  job.throttle = o.throttle;
-  job.retries = o.retries;
-  job.generated_by = command_line;
-  job.looks = setup.config.precision.has_value();  // a look chain over the whole array
-  CheckJob(job);  // a newline in a path: refused before anything is measured or written
-  RefuseAnotherBuild(o.config, o.out, o.shards, job.out);
-  int max_array = o.array_limit > 0 ? o.array_limit : SlurmMaxArraySize();
-  if (max_array <= 0) {  // no controller answered: Slurm's default, not "no limit"
-    max_array = kDefaultMaxArraySize;
-    if (o.shards > max_array - 1)
-      job.notes.push_back("array: scontrol did not answer; Slurm's default MaxArraySize " +
-                          std::to_string(max_array) + " assumed (--array-limit N says)");
-  }
-  if (o.shards > max_array - 1) {
-    job.chunk = max_array - 1;
-    job.notes.push_back("array: " + std::to_string(o.shards) + " shards in chunks of " +
-                        std::to_string(job.chunk) + " tasks (the cluster's MaxArraySize is " +
-                        std::to_string(max_array) + ")");
-  }
-
-  EstimateJob(setup, {o.shards, o.cpus, o.pilot, o.margin, o.time_minutes, o.mem_mb}, job);
-
-  const std::string array = ArrayScript(job),
-                    merge = job.looks ? DecideScript(job) : MergeScript(job);
-  const std::string partition = PartitionOf(o.extra);
-  if (const int node_cpus = SlurmMaxNodeCpus(partition); node_cpus > 0 && o.cpus > node_cpus)
-    std::cerr << "pmoe-sweep: warning: --cpus " << o.cpus << " but the nodes of "
-              << (partition.empty() ? "the default partition" : "partition " + partition)
-              << " have at most " << node_cpus << " CPUs: the tasks would stay pending forever "
-              << "(use --cpus " << node_cpus << " or less)\n";
-  if (o.print) {
-    std::cout << "# " << ArrayScriptPath(job.out) << "\n"
-              << array << "\n# " << AfterScriptPath(job) << "\n"
-              << merge;
-    return 0;
-  }
-  std::filesystem::create_directories(job.script_dir + "/logs");
-  WriteScript(ArrayScriptPath(job.out), array, "#!/bin/bash\n# Sweep ");
-  WriteScript(AfterScriptPath(job), merge,
-              job.looks ? "#!/bin/bash\n# Decides a look" : "#!/bin/bash\n# Merges the ");
-  std::cout << "wrote " << ArrayScriptPath(job.out) << " (" << o.shards << " tasks, " << o.cpus
-            << (o.cpus == 1 ? " CPU, " : " CPUs, ") << SlurmTime(job.time_minutes) << ", "
-            << job.mem_mb << " MB each) and " << AfterScriptPath(job) << "; logs go to "
-            << job.script_dir << "/logs\n";
-  for (const std::string& note : job.notes) std::cout << "  " << note << "\n";
-  const std::string submit = SubmitCommand(job);
-  if (!o.submit) {
-    std::cout << "submit with:\n  " << submit << "\n";
-    return 0;
-  }
+// Submits the array (in chunks) and the job after it; says so on `out`.
+void SubmitSlurmJob(const SlurmOptions& o, const std::string& command_line, const SlurmJob& job,
+                    std::ostream& out) {
   std::vector<int> every_shard;
   for (int i = 1; i <= o.shards; ++i) every_shard.push_back(i);
   std::string array_id, after;
@@ -291,33 +215,46 @@ int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line, SlurmJ
   std::vector<std::string> missing = {tool, "missing", o.config, "--shards",
                                       std::to_string(o.shards)};
   if (!o.out.empty()) missing.insert(missing.end(), {"--out", o.out});
-  std::cout << "submitted job array " << array_id << " (" << o.shards << " tasks) and "
-            << (job.looks ? "decide" : "merge") << " job " << merge_id << " after it\n"
-            << "  watch: "
-            << ShellCommand({tool, "watch", o.config, "--shards", std::to_string(o.shards)})
-            << (o.out.empty() ? "" : " --out " + ShellQuote(o.out))
-            << ";  after it: " << ShellCommand(missing) << "\n";
+  out << "submitted job array " << array_id << " (" << o.shards << " tasks) and "
+      << (job.looks ? "decide" : "merge") << " job " << merge_id << " after it\n"
+      << "  watch: "
+      << ShellCommand({tool, "watch", o.config, "--shards", std::to_string(o.shards)})
+      << (o.out.empty() ? "" : " --out " + ShellQuote(o.out))
+      << ";  after it: " << ShellCommand(missing) << "\n";
+}
+
+// Prints the job's scripts, or writes them (and submits them), saying so on `out`.
+int WriteSlurmJob(const SlurmOptions& o, const std::string& command_line,
+                  const SlurmJobScripts& made, std::ostream& out) {
+  const SlurmJob& job = made.job;
+  if (!made.cpu_warning.empty()) std::cerr << "pmoe-sweep: warning: " << made.cpu_warning << "\n";
+  if (o.print) {
+    out << "# " << ArrayScriptPath(job.out) << "\n"
+        << made.array_script << "\n# " << AfterScriptPath(job) << "\n"
+        << made.after_script;
+    return 0;
+  }
+  std::filesystem::create_directories(job.script_dir + "/logs");
+  WriteScript(ArrayScriptPath(job.out), made.array_script, "#!/bin/bash\n# Sweep ");
+  WriteScript(AfterScriptPath(job), made.after_script,
+              job.looks ? "#!/bin/bash\n# Decides a look" : "#!/bin/bash\n# Merges the ");
+  out << "wrote " << ArrayScriptPath(job.out) << " (" << o.shards << " tasks, " << o.cpus
+      << (o.cpus == 1 ? " CPU, " : " CPUs, ") << SlurmTime(job.time_minutes) << ", " << job.mem_mb
+      << " MB each) and " << AfterScriptPath(job) << "; logs go to " << job.script_dir << "/logs\n";
+  for (const std::string& note : job.notes) out << "  " << note << "\n";
+  const std::string submit = SubmitCommand(job);
+  if (!o.submit) {
+    out << "submit with:\n  " << submit << "\n";
+    return 0;
+  }
+  SubmitSlurmJob(o, command_line, job, out);
   return 0;
 }
 
-}  // namespace
-
-int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line) {
-  const SlurmOptions o = Parse(args);
-  SlurmJob job;
-  if (!o.json) return WriteSlurmJob(o, command_line, job);
-  // --json: the same work, its text captured and given as "text" beside the job's numbers.
-  std::ostringstream text;
-  std::streambuf* const stdout_buffer = std::cout.rdbuf(text.rdbuf());
-  int status = 0;
-  try {
-    status = WriteSlurmJob(o, command_line, job);
-  } catch (...) {
-    std::cout.rdbuf(stdout_buffer);
-    throw;
-  }
-  std::cout.rdbuf(stdout_buffer);
-  JsonWriter w(std::cout);
+// The job's numbers, its notes and what the command said ("text"), as one JSON object.
+void RenderSlurmJson(const SlurmOptions& o, const SlurmJob& job, const std::string& text,
+                     std::ostream& out) {
+  JsonWriter w(out);
   w.BeginObject()
       .Field("array_script", ArrayScriptPath(job.out))
       .Field("merge_script", AfterScriptPath(job))
@@ -332,8 +269,21 @@ int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line) {
       .Field("merge_mem_mb", job.merge_mem_mb);
   w.Key("notes").BeginArray();
   for (const std::string& note : job.notes) w.Value(note);
-  w.EndArray().Field("text", text.str()).EndObject();
-  std::cout << "\n";
+  w.EndArray().Field("text", text).EndObject();
+  out << "\n";
+}
+
+}  // namespace
+
+// Parse, compute (MakeSlurmJob: slurm_job.hpp), write or submit, render.
+int RunSlurmCommand(const cli::Parsed& args, const std::string& command_line) {
+  const SlurmOptions o = Parse(args);
+  const SlurmJobScripts made = MakeSlurmJob(o, command_line);
+  if (!o.json) return WriteSlurmJob(o, command_line, made, std::cout);
+  // --json: the same work, its text captured and given as "text" beside the job's numbers.
+  std::ostringstream text;
+  const int status = WriteSlurmJob(o, command_line, made, text);
+  RenderSlurmJson(o, made.job, text.str(), std::cout);
   return status;
 }
 
