@@ -115,14 +115,50 @@ def test_the_claim_pages_print_it(result):
     assert "How to cite" in html
 
 
-def test_per_model_settings_and_a_precision_design():
-    """The shipped decade file: the CNN's own step cap ([model.cnn]) is a per-model setting, not
-    an axis, and its trials per cell are what its precision target decided."""
-    path = os.path.join(ROOT, "results", "reference", "paper", "f_ratio_decade.h5")
-    m = methods.of(results.read(path))
-    rows = by_name(m)
+PER_MODEL = """name = per_model
+seed = 5
+trials = 1
+N_test = 100
+[data]
+p = 10
+[model]
+m = 10
+epochs = 0
+max_steps = 30
+[model.cnn]
+max_steps = 50
+[grid]
+model.kind = separate,cnn
+N = 20
+"""
+
+
+def test_per_model_settings(tmp_path):
+    """A per-model setting ([model.cnn]) is a note on its parameter, not an axis."""
+    sweep = os.environ.get("PMOE_SWEEP") or os.path.join(ROOT, "build", "sweeps", "pmoe-sweep")
+    if not os.access(sweep, os.X_OK):
+        pytest.skip("pmoe-sweep is not built (ctest passes PMOE_SWEEP)")
+    config = tmp_path / "per_model.ini"
+    config.write_text(PER_MODEL)
+    out = str(tmp_path / "per_model.h5")
+    subprocess.run([sweep, "run", str(config), "--out", out], check=True, capture_output=True)
+    rows = by_name(methods.of(results.read(out)))
     assert not rows["model.max_steps"]["swept"]
-    assert "per model: CNN 200000; separate pMoE 50000" in rows["model.max_steps"]["note"]
+    assert "per model: CNN 50; separate pMoE 30" in rows["model.max_steps"]["note"], \
+        rows["model.max_steps"]
+
+
+def test_a_precision_design():
+    """The shipped decade file: its trials per cell are what its precision target decided."""
+    path = os.path.join(ROOT, "results", "reference", "paper", "f_ratio_decade.h5")
+    rf = results.read(path)
+    m = methods.of(rf)
+    rows = by_name(m)
     assert rows["data.n"]["swept"] and rows["model.l"]["swept"]
     assert m["design"].startswith("precision target (target=ratio_exponent")
-    assert m["design"].endswith("40-1449 trials per cell")
+    counts = {}
+    for cell in rf.trials["cell_id"]:
+        counts[int(cell)] = counts.get(int(cell), 0) + 1
+    fewest, most = min(counts.values()), max(counts.values())
+    spread = f"{fewest}" if fewest == most else f"{fewest}-{most}"
+    assert m["design"].endswith(f"{spread} trials per cell"), m["design"]

@@ -34,9 +34,17 @@ def test_the_page_and_the_precision_target_agree(monkeypatch, tmp_path, source, 
     finding = rule(ev, str(tmp_path))
     shown = dict(finding.numbers)
     assert any("precision target" in q for q in shown)
-    # (b) and (f) decide on the theorem's reading N(0.9); the targets decided N_acc, whose
-    # verdict the page shows beside it. (Both files' routers had fewer samples than Lemma 4.1
-    # asks: the page's own verdict is "not testable" there, with the rows' verdict beside it.)
-    decided = shown["the N_acc reading would say (the rule reads N(0.9), the theorem's)"]
-    assert finding.verdict == "not testable" and "Lemma 4.1" in finding.reason
-    assert decided.split(":")[0] == PAGE_VERDICT[target.verdict]
+    # (b) and (f) decide on the theorem's reading, N(0.9). A target that decided it decides the
+    # page (the decade file, inside Lemma 4.1's hypotheses); a target of another reading (N_acc:
+    # b_separate_l, whose router had fewer samples than Lemma 4.1 asks, so that the page's own
+    # verdict is "not testable") has its verdict shown beside the page's.
+    settings = precision_record._settings(str(ev.attrs.get("precision", "")))
+    theorem_reading = target.reading == "success" and \
+        abs(float(settings.get("success_threshold", 0.5)) - 0.9) < 1e-12
+    if theorem_reading:
+        assert shown["Lemma 4.1's router sample"] == "met in every separate pMoE cell"
+        assert finding.verdict == PAGE_VERDICT[target.verdict], (finding.verdict, finding.reason)
+    else:
+        decided = shown["the N_acc reading would say (the rule reads N(0.9), the theorem's)"]
+        assert finding.verdict == "not testable" and "Lemma 4.1" in finding.reason
+        assert decided.split(":")[0] == PAGE_VERDICT[target.verdict]

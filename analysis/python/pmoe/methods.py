@@ -134,7 +134,8 @@ def _design(rf):
     counts = {}
     for cell in rf.trials.get("cell_id", []):
         counts[int(cell)] = counts.get(int(cell), 0) + 1
-    spread = f"{min(counts.values())}-{max(counts.values())}" if counts else "0"
+    fewest, most = (min(counts.values()), max(counts.values())) if counts else (0, 0)
+    spread = f"{fewest}" if fewest == most else f"{fewest}-{most}"
     if a.get("precision"):
         return f"precision target ({a['precision']}): {spread} trials per cell"
     if a.get("adaptive"):

@@ -188,6 +188,15 @@ def exponent_condition(e):
     return outcome, f"exponent {interval(e['exponent'], e['lo'], e['hi'], 2)}"
 
 
+def within_note(row):
+    """What an open verdict adds when a precision target ran it to the precision it asked for
+    (the rule's "within"): more trials would narrow it, not move it past the effect size."""
+    if not (row or {}).get("within"):
+        return ""
+    return (", at the precision its target asked for (within: the effect size lies inside an "
+            "interval as narrow as asked)")
+
+
 def claim_b(ev, workdir):
     return exponent_growth(ev, workdir, "model.l", "l", "separate")
 
@@ -218,7 +227,8 @@ def growth_condition(ev, finding, tables, rows, reading, axis, short):
     outcome, text = exponent_condition(decided)
     finding.check(f"{name} grows with {short}", outcome, {
         HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
-        OPEN: f"{text}: growth of at least {short}^{EXPONENT_EFFECT} neither shown nor excluded",
+        OPEN: f"{text}: growth of at least {short}^{EXPONENT_EFFECT} neither shown nor excluded"
+              + within_note(decided),
         UNTESTABLE: f"fewer than 3 values of {short} have {name} inside the N grid"}[outcome])
     return text
 
@@ -471,7 +481,8 @@ def f_conditions(finding, ratio, own, name, axis="n"):
     outcome, text = exponent_condition(ratio)
     finding.check(f"{name} ratio grows with {axis}", outcome, {
         HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
-        OPEN: f"{text}: growth of at least ({axis})^{EXPONENT_EFFECT} neither shown nor excluded",
+        OPEN: f"{text}: growth of at least ({axis})^{EXPONENT_EFFECT} neither shown nor excluded"
+              + within_note(ratio),
         UNTESTABLE: f"fewer than 3 values of {axis} with both estimates inside the N grid"}[outcome])
     grows, text = exponent_condition(own)
     # Flat is the other side of the same decision: growth of the effect size excluded.

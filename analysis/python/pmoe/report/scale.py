@@ -43,7 +43,9 @@ def scale_of(ev):
     trials = f"{lo} trials per cell" if lo == hi else f"{lo}-{hi} trials per cell"
     attrs = getattr(ev, "attrs", {}) or {}
     if attrs.get("precision"):
-        trials += " (grown by a precision target)"
+        # A target decided at its first look added nothing: every cell kept the grid's count.
+        trials += (" (grown by a precision target)" if lo != hi
+                   else " (a precision target's first look decided)")
     ranges = axis_ranges(ev.cells)
     axes = ", ".join(f"{k} = {v}" for k, v in sorted(ranges.items(), key=lambda kv: kv[0] != "N"))
     return trials + (f"; {axes}" if axes else "")

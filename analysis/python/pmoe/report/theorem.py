@@ -43,7 +43,7 @@ def with_target(ev, row, statistic, over, where=None, reading="mean_accuracy",
                                   EXPONENT_EFFECT, where, success_threshold)
     if t is None or row is None:
         return row, ""
-    return dict(row, exponent=t.estimate, lo=t.lo, hi=t.hi), t.text()
+    return dict(row, exponent=t.estimate, lo=t.lo, hi=t.hi, within=t.verdict == "within"), t.text()
 
 
 def router_samples(cell):
