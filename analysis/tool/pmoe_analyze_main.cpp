@@ -24,6 +24,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "report_command.hpp"
+#include "statistic_command.hpp"
 #include "summary_command.hpp"
 
 namespace pmoe {
@@ -217,6 +218,10 @@ int Run(const std::string& command, const cli::Parsed& args) {
   }
   if (a.command == "summary") {
     PrintSummary(results, a.format, a.wide);
+    return 0;
+  }
+  if (a.command == "statistic") {
+    PrintStatistic(results, args, a.axis, a.options, a.format);
     return 0;
   }
   if (a.command == "table") {
