@@ -1,7 +1,9 @@
 """One result file as the report's rules read it: pmoe-analyze's tables (summary, sample
-complexity, exponents; every fit lives there) and the per-trial values that paired comparisons of
-mean accuracy need, with the paired bootstrap over trial indices that pmoe-analyze uses (trial t
-of every cell shares its data set, so differences keep that pairing)."""
+complexity, exponents; every fit lives there), the claims' statistics with their intervals
+(pmoe-analyze statistic: accuracies, paired accuracy differences, accuracy slopes, rates and
+sample shares, computed by the precision targets' own C++ code, so that a claim page and a
+precision target decide one claim on the same rows alike: issue 41), and the per-trial values
+the pages count and draw."""
 import functools
 import json
 import math
@@ -65,6 +67,32 @@ class Evidence:
         return [i for i, c in enumerate(self.cells)
                 if all(c.get(k) == v for k, v in want.items())]
 
+    def where_of(self, cell, *leave):
+        """--where for one cell: its values of every swept parameter but `leave` (dotted
+        names), which single it out among the file's cells."""
+        swept = [k for k in sorted({k for c in self.cells for k in c})
+                 if len({c[k] for c in self.cells if k in c}) > 1 and k not in leave]
+        return {k: self.cells[cell][k] for k in swept if k in self.cells[cell]}
+
+    def statistic(self, target, where=None, model=None, baseline=None, metric=None, over=None,
+                  reading=None, start=None, to=None):
+        """pmoe-analyze statistic --target TARGET (share, accuracy, accuracy_slope, rate,
+        accuracy_difference): the estimate with its 95 % interval as a one-look precision target
+        draws it (the paired bootstrap over trial indices, widened as Student's t), the paired
+        trial count and the places read. An end the bootstrap leaves open is ±inf; an estimate
+        that cannot be computed (an N_acc outside the grid) NaN."""
+        options = [("--over", over), ("--from", start), ("--to", to), ("--model", model),
+                   ("--baseline", baseline), ("--metric", metric), ("--reading", reading),
+                   ("--where", ",".join(f"{k}={v}" for k, v in where.items()) if where else None)]
+        args = ["statistic", "--target", target]
+        for name, value in options:
+            if value is not None:
+                args += [name, str(value)]
+        out = dict(self._json(*args))
+        for key, missing in (("estimate", math.nan), ("lo", -math.inf), ("hi", math.inf)):
+            out[key] = missing if out[key] is None else float(out[key])
+        return out
+
     def per_trial(self, cell, column):
         """The column's values of one cell by trial index (NaN where missing or not ok)."""
         values = np.full(self.trials_per_cell, np.nan)
@@ -107,7 +135,10 @@ def small_sample_factor(trials):
 
 
 def bootstrap(statistic, trials, seed=1):
-    """statistic(weights) -> float, weights one per trial index; returns (value, lo, hi), the
+    """Only for what no result column holds, so that pmoe-analyze statistic cannot read it: Chen
+    claim (4)'s first and last recorded entropies, read off the per-trial entropy curves. Every
+    other claim statistic comes from pmoe-analyze statistic (Evidence.statistic).
+    statistic(weights) -> float, weights one per trial index; returns (value, lo, hi), the
     interval the paired bootstrap's percentile interval (NaN replicates left out) widened about
     the value by small_sample_factor(trials)."""
     value = statistic(np.ones(trials))
@@ -125,19 +156,3 @@ def bootstrap(statistic, trials, seed=1):
         return value, float(lo), float(hi)
     f = small_sample_factor(trials)
     return value, float(value - f * max(0.0, value - lo)), float(value + f * max(0.0, hi - value))
-
-
-def weighted_mean(values, weights):
-    ok = ~np.isnan(values)
-    w = weights[ok]
-    return float(np.sum(values[ok] * w) / np.sum(w)) if np.sum(w) > 0 else math.nan
-
-
-def slope_vs_log(xs, columns, weights):
-    """Least-squares slope of the weighted cell means against log x (NaN with < 2 points)."""
-    means = [weighted_mean(c, weights) for c in columns]
-    pts = [(math.log(x), m) for x, m in zip(xs, means) if not math.isnan(m)]
-    if len(pts) < 2:
-        return math.nan
-    lx, ly = np.array(pts).T
-    return float(np.polyfit(lx, ly, 1)[0])
