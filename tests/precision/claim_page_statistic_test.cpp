@@ -97,14 +97,15 @@ TEST_CASE("A claim page's statistic equals its precision target's on the same ro
   RowStatisticSpec share = Spec("share", "separate");
   share.curve.reading = CurveReading::kMeanAccuracy;
   const std::vector<ClaimCase> cases = {
-      // (d): the separate router's hit rate at router_N = 300 against 0.95.
+      // (d): the separate router's hit rate at router_N = 100 against 0.95 (at 300 every trial
+      // hits: a rate of 1 with no spread would test little).
       {"d_router_separate",
-       {{"target", "rate"}, {"metric", "router_hit"}, {"where", "model.router_N=300"}},
-       {{"model.router_N", "300"}},
+       {{"target", "rate"}, {"metric", "router_hit"}, {"where", "model.router_N=100"}},
+       {{"model.router_N", "100"}},
        Spec("rate", "", "router_hit"),
        0.95},
-      // (e): the joint router's class-2 rate against 0.92.
-      {"e_router_joint",
+      // (e): the joint router's class-2 rate against 0.92, on MNIST (0.87, a wide interval).
+      {"e_mnist_router_joint",
        {{"target", "rate"}, {"metric", "router_hit_neg"}},
        {},
        Spec("rate", "", "router_hit_neg"),
