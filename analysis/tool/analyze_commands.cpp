@@ -179,7 +179,12 @@ cli::Tool AnalyzeTool() {
              "(default cnn)",
              {},
              ""},
-            {"metric", "NAME", "rate: the per-trial metric averaged (router_hit, ...)", {}, ""},
+            {"metric",
+             "NAME",
+             "rate: the per-trial metric averaged (router_hit, ...); NAME.first or NAME.last: "
+             "a list column's first or last point (curve_entropy.last)",
+             {},
+             ""},
             {"reading",
              "success|mean_accuracy",
              "share: N* of the success probability (--threshold) or N_acc of the mean test "

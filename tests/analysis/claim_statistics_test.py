@@ -6,6 +6,7 @@ same cells, and the page's outcome of each condition is the C++ decision rule's 
 to the precision target's own look on the same rows. Needs pmoe-analyze (PMOE_ANALYZE, set by
 ctest; else build/analysis/pmoe-analyze)."""
 import json
+import math
 import os
 import subprocess
 
@@ -60,6 +61,12 @@ CASES = [
      ["--target", "accuracy_difference", "--where", "data.gamma_hi=3,data.sigma_p=1",
       "--model", "model.activation=cubic,model.kind=switch",
       "--baseline", "model.activation=linear,model.kind=single", "--against", "0.01"]),
+    # Chen (4): the entropy curves' last points (a list column's end, curve_entropy.last).
+    ("chen/chen_curves", chen_claims.claim_4, "MoE cubic: last recorded entropy",
+     f"the cubic MoE's last entropy below {math.log(4) / 4:.3f}",
+     ["--target", "rate", "--metric", "curve_entropy.last", "--model",
+      "model.activation=cubic,model.kind=switch", "--against", str(math.log(4) / 4),
+      "--side", "below"]),
     ("chen/chen_table", chen_claims.claim_3, "setting 2: MoE cubic dispatch entropy", None,
      ["--target", "rate", "--metric", "dispatch_entropy", "--where",
       "data.gamma_hi=3,data.sigma_p=2", "--model", "model.activation=cubic,model.kind=switch"]),
@@ -73,6 +80,7 @@ def test_the_page_shows_the_targets_statistic_and_decides_as_its_rule(
     assert os.path.exists(ANALYZE), f"{ANALYZE}: build pmoe-analyze first"
     monkeypatch.setattr(claims, "figures", NoFigures())
     monkeypatch.setattr(chen_claims, "table_figure", lambda *a, **k: None)
+    monkeypatch.setattr(chen_claims, "curve_figure", lambda *a, **k: None)
     monkeypatch.setattr(evidence, "BOOTSTRAP", 300)
     path = os.path.join(REFERENCE, source + ".h5")
     finding = rule(Evidence(path, ANALYZE), str(tmp_path))
@@ -93,11 +101,11 @@ def test_the_page_shows_the_targets_statistic_and_decides_as_its_rule(
 
 
 def test_no_python_twin_of_the_target_statistics_is_left():
-    """The accuracy, difference, slope and rate helpers of the pages are gone; the only bootstrap
-    left in Python is Chen claim (4)'s, over entropy curves no result column holds."""
-    for name in ("weighted_mean", "slope_vs_log"):
-        assert not hasattr(evidence, name)
+    """The pages' Python bootstrap and its mean, slope and widening helpers are gone: every
+    claim interval is pmoe-analyze's."""
+    for name in ("bootstrap", "weighted_mean", "slope_vs_log", "small_sample_factor",
+                 "t_quantile"):
+        assert not hasattr(evidence, name), name
     for module in (claims, chen_claims):
         source = open(module.__file__).read()
-        assert "weighted_mean" not in source and "slope_vs_log" not in source
-    assert "bootstrap(" not in open(claims.__file__).read()
+        assert "weighted_mean" not in source and "bootstrap(" not in source

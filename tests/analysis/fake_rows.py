@@ -18,9 +18,10 @@ ANALYZE = os.environ.get("PMOE_ANALYZE", os.path.join(ROOT, "build", "analysis",
 DEFAULTS = {"N": "100", "model.kind": "separate"}
 
 
-def write(path, cells, values, trials):
+def write(path, cells, values, trials, curves=None):
     """cells: parameter dicts (text values); values: per cell {column: trials values, NaN where
-    none}. A NaN test accuracy is a trial that did not finish ok (status 1), as in a sweep."""
+    none}. A NaN test accuracy is a trial that did not finish ok (status 1), as in a sweep.
+    curves: per cell, trial by trial, its curve_entropy list (a trial beyond them: none)."""
     params = [dict(DEFAULTS, **c) for c in cells]
     contents = synthetic.make(cells=[{"N": 100} for _ in params], trials=trials)
     keys = [synthetic.key_of(p) for p in params]
@@ -47,6 +48,11 @@ def write(path, cells, values, trials):
             contents["columns"].insert(len(synthetic.CORE), (name, "f64", table[name],
                                                              {"description": name, "metric": 1,
                                                               "rate": rate}))
+    if curves is not None:
+        lists = [np.asarray(curves[i][t] if t < len(curves[i]) else [], dtype=float)
+                 for i, t in rows]
+        contents["lists"]["curve_entropy"] = lists
+        synthetic.set_column(contents, "curve_entropy", np.array([len(x) for x in lists]))
     contents["attrs"]["trial_columns"] = ",".join(f"{n}:{k}" for n, k, _, _ in contents["columns"])
     synthetic.write(path, contents)
     return path
@@ -60,8 +66,18 @@ class Statistics:
     def statistic(self, *args, **kwargs):
         if self._file is None:
             path = os.path.join(tempfile.mkdtemp(prefix="fake_rows_"), "fake.h5")
-            write(path, self.cells, self.values, self.trials_per_cell)
+            write(path, self.cells, self.values, self.trials_per_cell, self.curves())
             self._file = Evidence(path, ANALYZE)
         return self._file.statistic(*args, **kwargs)
+
+    def curves(self):
+        """Per cell, the curve_entropy lists a fake holds as rows (cell_of, lists), or None."""
+        lists = getattr(self, "lists", {}).get("curve_entropy")
+        if lists is None:
+            return None
+        per_cell = [[] for _ in self.cells]
+        for row, cell in enumerate(self.cell_of):
+            per_cell[cell].append(lists[row])
+        return per_cell
 
     where_of = Evidence.where_of

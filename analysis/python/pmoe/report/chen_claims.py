@@ -5,14 +5,13 @@ result file (an Evidence) and returns a Finding.
 
 The published table's settings: 1 = gamma 0.5..3, sigma_p 1; 2 = 0.5..3, 2; 3 = 0.5..2, 1;
 4 = 0.5..2, 2. Intervals are 95 % paired bootstrap intervals over trial indices: of accuracies,
-rates and accuracy differences pmoe-analyze statistic's (the precision targets' own code), of the
-entropy curves' first and last points evidence.py's."""
+rates, accuracy differences and the entropy curves' first and last points pmoe-analyze
+statistic's (the precision targets' own code)."""
 import math
 
 import numpy as np
 
 from pmoe import atomic
-from pmoe.report.evidence import bootstrap
 from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, UNTESTABLE, Finding,
                                at_least, enough, figure_path, fmt, interval,
                                level_at_least, level_below)
@@ -305,11 +304,9 @@ def claim_4(ev, workdir):
             finding.check(f"MoE {act}", UNTESTABLE, f"{len(series)} trial(s) with curves, the "
                                                     f"rule needs {MIN_TRIALS}")
             continue
-        first = np.array([c[0] for c in series])
-        last = np.array([c[-1] for c in series])
-        # The curves are no result column: the one statistic pmoe-analyze cannot read.
-        f, flo, fhi = bootstrap(lambda w: float(np.sum(w * first) / np.sum(w)), len(series))
-        l, llo, lhi = bootstrap(lambda w: float(np.sum(w * last) / np.sum(w)), len(series))
+        # The curves' ends as per-trial values (pmoe-analyze's NAME.first, NAME.last).
+        f, flo, fhi = mean_interval(ev, cell, "curve_entropy.first")
+        l, llo, lhi = mean_interval(ev, cell, "curve_entropy.last")
         finding.numbers.append((f"MoE {act}: first recorded entropy", interval(f, flo, fhi)))
         finding.numbers.append((f"MoE {act}: last recorded entropy", interval(l, llo, lhi)))
         if act == "cubic":

@@ -4,11 +4,9 @@ complexity, exponents; every fit lives there), the claims' statistics with their
 sample shares, computed by the precision targets' own C++ code, so that a claim page and a
 precision target decide one claim on the same rows alike: issue 41), and the per-trial values
 the pages count and draw."""
-import functools
 import json
 import math
 import os
-import statistics
 import subprocess
 
 import numpy as np
@@ -16,7 +14,6 @@ import numpy as np
 from pmoe import results
 
 BOOTSTRAP = 1000
-LEVEL = 0.95
 
 
 class Evidence:
@@ -102,57 +99,3 @@ class Evidence:
             data[data == -1] = np.nan
         values[self.trial[rows]] = data
         return values
-
-
-@functools.lru_cache(maxsize=None)
-def t_quantile(p, df):
-    """Student's t quantile, by bisection on the density integrated numerically (numpy only)."""
-    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-
-    def cdf(t):
-        x = np.linspace(0.0, t, 20001)
-        y = np.exp(log_c - (df + 1) / 2 * np.log1p(x * x / df))
-        return 0.5 + float(np.sum((y[1:] + y[:-1]) / 2) * (x[1] - x[0]))
-    lo, hi = 0.0, 1000.0
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
-    return (lo + hi) / 2
-
-
-def small_sample_factor(trials):
-    """How much wider than the percentile bootstrap's a rule's interval over `trials` trial
-    indices is drawn: t over z (a t interval's small-sample widening) times sqrt(n / (n - 1))
-    (the bootstrap's variance is the plug-in one). A bootstrap over n indices never leaves the n
-    values seen: with 3 paired trials its 95 % interval excluded 0 in 27 % of simulated null
-    cases (10.5 % with 10, 6 % with 20); widened, 5-7 % at every n (docs/results/
-    precision-targets.md, "Small samples"). The precision targets widen the same way."""
-    if trials < 2:
-        return math.inf
-    p = (1 + LEVEL) / 2
-    return (t_quantile(p, trials - 1) / statistics.NormalDist().inv_cdf(p)
-            * math.sqrt(trials / (trials - 1)))
-
-
-def bootstrap(statistic, trials, seed=1):
-    """Only for what no result column holds, so that pmoe-analyze statistic cannot read it: Chen
-    claim (4)'s first and last recorded entropies, read off the per-trial entropy curves. Every
-    other claim statistic comes from pmoe-analyze statistic (Evidence.statistic).
-    statistic(weights) -> float, weights one per trial index; returns (value, lo, hi), the
-    interval the paired bootstrap's percentile interval (NaN replicates left out) widened about
-    the value by small_sample_factor(trials)."""
-    value = statistic(np.ones(trials))
-    rng = np.random.default_rng(seed)
-    reps = []
-    for _ in range(BOOTSTRAP):
-        weights = np.bincount(rng.integers(0, trials, trials), minlength=trials).astype(float)
-        r = statistic(weights)
-        if not math.isnan(r):
-            reps.append(r)
-    if not reps:
-        return value, math.nan, math.nan
-    lo, hi = np.percentile(reps, [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2])
-    if math.isnan(value):
-        return value, float(lo), float(hi)
-    f = small_sample_factor(trials)
-    return value, float(value - f * max(0.0, value - lo)), float(value + f * max(0.0, hi - value))
