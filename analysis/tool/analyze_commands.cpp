@@ -150,6 +150,65 @@ cli::Tool AnalyzeTool() {
           "grid holds l = n, the baseline/other ratio there (section controls) "
           "should include 1.",
           {RangeOptions(), EstimateOptions(), FormatOptions()}),
+      AnalyzeCommand(
+          "statistic",
+          "one claim's statistic with its interval, computed by the precision targets' code: "
+          "an accuracy, a paired accuracy difference, an accuracy's slope over an axis, a "
+          "rate, or the sample share N*(model)/N*(baseline)",
+          "The cells --where (and --from/--to) selects are placed as a precision target "
+          "places them (--target KIND, the target key's values; --baseline on side 0 of a "
+          "paired kind, --model's cells on the other), each trial valued as a target values it, "
+          "and the interval is a one-look target's at --level: the paired bootstrap over trial "
+          "indices, widened as Student's t with (fewest trials) - 1 degrees of freedom, no alpha "
+          "spending. The claim pages read their accuracies, differences, slopes, rates and "
+          "shares here (docs/guide/precision-targets.md).",
+          {{{"target",
+             "KIND",
+             "share, accuracy, accuracy_slope, rate or accuracy_difference (required)",
+             {},
+             ""},
+            {"model",
+             "KIND",
+             "the model read (default: the cells' one kind); a kind, or P=V,... naming its "
+             "cells (model.kind=switch,model.activation=cubic)",
+             {},
+             ""},
+            {"baseline",
+             "KIND",
+             "share, accuracy_difference: the model compared against, as --model names it "
+             "(default cnn)",
+             {},
+             ""},
+            {"metric",
+             "NAME",
+             "rate: the per-trial metric averaged (router_hit, ...); NAME.first or NAME.last: "
+             "a list column's first or last point (curve_entropy.last)",
+             {},
+             ""},
+            {"reading",
+             "success|mean_accuracy",
+             "share: N* of the success probability (--threshold) or N_acc of the mean test "
+             "accuracy (--target-accuracy); default success",
+             {},
+             ""},
+            {"threshold", "P", "success probability that defines N* (default 0.5)", {}, ""},
+            {"target-accuracy",
+             "A",
+             "mean test accuracy that defines N_acc (default 0.95)",
+             {"target_accuracy"},
+             ""},
+            {"against",
+             "V",
+             "also decide the claim that the statistic lies on --side of V by the one "
+             "decision rule (shown, excluded, open, untestable)",
+             {},
+             ""},
+            {"side", "above|below", "the claimed side of --against (default above)", {}, ""},
+            {"bootstrap", "B", "bootstrap replicates (default 1000)", {}, ""},
+            {"level", "L", "confidence level of the interval (default 0.95)", {}, ""},
+            {"seed", "S", "bootstrap seed (default 1)", {}, ""}},
+           RangeOptions(),
+           FormatOptions()}),
       AnalyzeCommand("table",
                      "a pivot table: one row per value of --rows, one column per value of "
                      "--cols, cells \"mean ± sd (n)\" of each --metrics",

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "estimate_tables.hpp"
 #include "pmoe/analysis/cell_summary.hpp"
 #include "pmoe/analysis/completeness.hpp"
+#include "pmoe/analysis/list_endpoints.hpp"
 #include "pmoe/analysis/pivot_table.hpp"
 #include "pmoe/analysis/results.hpp"
 #include "pmoe/analysis/sample_complexity.hpp"
@@ -24,6 +26,7 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "report_command.hpp"
+#include "statistic_command.hpp"
 #include "summary_command.hpp"
 
 namespace pmoe {
@@ -207,6 +210,11 @@ int Run(const std::string& command, const cli::Parsed& args) {
   RequireSweptAxis(results, a);
   const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
   if (!missing.empty()) std::cerr << "pmoe-analyze: " << missing << "\n";
+  // statistic --metric curve_entropy.last: a list column's end, read in the file's row order
+  // before a filter renumbers the rows.
+  if (a.command == "statistic")
+    if (const std::optional<std::string> metric = args.Get("metric"))
+      AddListEndpoint(results, *metric);
   // --where first: a derived axis (n/l) may need one leg of the sweep to have one cell per value.
   if (!a.where.empty()) results = KeepWhere(results, a.where);
   if (std::isfinite(a.from) || std::isfinite(a.to)) {
@@ -217,6 +225,10 @@ int Run(const std::string& command, const cli::Parsed& args) {
   }
   if (a.command == "summary") {
     PrintSummary(results, a.format, a.wide);
+    return 0;
+  }
+  if (a.command == "statistic") {
+    PrintStatistic(results, args, a.axis, a.options, a.format);
     return 0;
   }
   if (a.command == "table") {

@@ -8,6 +8,7 @@
 #include "pmoe/core/axis_name.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/stats/target_kind.hpp"
 
 namespace pmoe {
 namespace {
@@ -49,7 +50,7 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
                         "accuracy_difference or rate",
                         value);
     c.target = value;
-    c.paired = value == "ratio_exponent" || value == "share" || value == "accuracy_difference";
+    c.paired = TargetIsPaired(value);
   } else if (key == "baseline") {
     c.baseline = OneName(path, name, value, "one model kind (cnn, separate, ...)");
   } else if (key == "metric") {
@@ -125,8 +126,7 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
 }
 
 void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
-  const bool axis =
-      c.target == "exponent" || c.target == "ratio_exponent" || c.target == "accuracy_slope";
+  const bool axis = TargetReadsAxis(c.target);
   if (axis && c.over.empty())
     throw ConfigError(path + ": [precision] target = " + c.target +
                       " needs over (the axis of its slope, e.g. n/l)");

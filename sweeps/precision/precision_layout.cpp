@@ -8,6 +8,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/stats/target_kind.hpp"
 
 namespace pmoe {
 namespace {
@@ -144,44 +145,9 @@ void CheckKinds(std::vector<CellParams>& cells, const PrecisionConfig& c, const 
                       " leaves no " + c.baseline + " cell: the baseline's side is empty");
 }
 
-// The places' N values as text, when a target that reads one N got several.
-std::string OneN(const std::vector<CurveCell>& curve) {
-  std::set<double> N;
-  for (const CurveCell& c : curve) N.insert(c.N);
-  if (N.size() == 1) return "";
-  std::string list;
-  for (double n : N) list += (list.empty() ? "" : ", ") + FormatDouble(n);
-  return "it reads one N: select it with where = N=V (its cells have N = " + list + ")";
-}
-
+// The kind's statistic (stats/target_kind.hpp: pmoe-analyze statistic builds the same).
 TargetStatistic StatisticOf(const std::vector<CurveCell>& curve, const PrecisionConfig& c) {
-  const std::string& t = c.target;
-  if (t == "exponent" || t == "ratio_exponent") return NStarExponent(curve, c.curve);
-  if (t == "share") return NStarShare(curve, c.curve);
-  if (const std::string problem = OneN(curve); !problem.empty())
-    throw std::invalid_argument(problem);
-  if (t == "accuracy_slope") {
-    std::vector<double> x;
-    std::set<double> axis;
-    for (const CurveCell& cell : curve) x.push_back(cell.axis), axis.insert(cell.axis);
-    if (axis.size() != curve.size() || axis.size() < 2)
-      throw std::invalid_argument("it needs one cell at each of at least two axis values");
-    return MeanSlope(x);
-  }
-  size_t at[2] = {curve.size(), curve.size()};  // the place of each side
-  for (size_t i = 0; i < curve.size(); ++i) {
-    const int side = curve[i].side;
-    if (at[side] != curve.size())
-      throw std::invalid_argument(
-          "it reads one cell per model, and the cells differ in more "
-          "than N and the model (narrow them with where)");
-    at[side] = i;
-  }
-  if (at[0] == curve.size() || (c.paired && at[1] == curve.size()))
-    throw std::invalid_argument("it needs a cell of " +
-                                (c.paired ? "both models" : std::string("its model")));
-  if (t == "accuracy_difference") return MeanDifference(at[1], at[0]);
-  return CellMean(at[0]);  // accuracy, rate
+  return TargetStatisticOf(c.target, curve, c.curve);
 }
 
 std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/precision/target_statistics.hpp"
+#include "pmoe/stats/target_statistics.hpp"
 
 namespace pmoe {
 namespace {

@@ -9,7 +9,8 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/precision/looks_table.hpp"
-#include "pmoe/precision/sequential_interval.hpp"
+#include "pmoe/stats/sequential_interval.hpp"
+#include "pmoe/stats/target_kind.hpp"
 
 namespace pmoe {
 
@@ -60,12 +61,10 @@ PrecisionSource::PrecisionSource(const std::vector<Cell>& cells, const Precision
 // A row's per-trial value for the target: the metric of a rate, the test accuracy of the
 // accuracy targets and of the accuracy reading (NaN for a failed trial), success as 1/0 else.
 double PrecisionSource::ValueOf(const TrialRow& row) const {
-  const std::string& t = config_.target;
-  if (t == "rate") return row.result.metrics.Get(config_.metric);
-  const bool accuracy = t == "accuracy" || t == "accuracy_slope" || t == "accuracy_difference" ||
-                        config_.curve.reading == CurveReading::kMeanAccuracy;
-  if (!accuracy) return row.result.success ? 1.0 : 0.0;
-  return row.result.status == TrialStatus::kOk ? row.result.test_acc : NAN;
+  const TrialReading reading = TrialReadingOf(config_.target, config_.curve.reading);
+  return TrialValue(
+      reading, row.result.status == TrialStatus::kOk, row.result.success, row.result.test_acc,
+      reading == TrialReading::kMetric ? row.result.metrics.Get(config_.metric) : NAN);
 }
 
 std::vector<WorkItem> PrecisionSource::NextRound(const StoredRows& stored) {

@@ -9,8 +9,9 @@
 #include <stdexcept>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/precision/sequential_interval.hpp"
 #include "pmoe/stats/decision_rule.hpp"
+#include "pmoe/stats/paired_bootstrap.hpp"
+#include "pmoe/stats/sequential_interval.hpp"
 
 namespace pmoe {
 namespace {
@@ -136,23 +137,13 @@ Look PrecisionTarget::Evaluate(const std::vector<CellSample>& samples) {
   look.trials = plan_;
   for (const std::vector<size_t>& places : units_) look.total += plan_[places.front()];
   look.alpha = settings_.naive ? settings_.alpha : spending_[look.index];
-  // The paired bootstrap: one draw of trial indices per replicate, shared by every cell (trials of
-  // one index share their data across cells), each cell counting the drawn indices it holds.
-  const int indices = *std::max_element(plan_.begin(), plan_.end());
-  Rng rng(CombineSeed(CombineSeed(settings_.seed, look.index), 0));
-  std::vector<CellSample> replicate = samples;
-  std::vector<int> count(indices);
-  std::vector<double> replicates;
-  for (int r = 0; r < settings_.bootstrap; ++r) {
-    std::fill(count.begin(), count.end(), 0);
-    for (int t = 0; t < indices; ++t) ++count[rng.Below(indices)];
-    for (size_t c = 0; c < cells_; ++c)
-      std::copy(count.begin(), count.begin() + plan_[c], replicate[c].weights.begin());
-    replicates.push_back(statistic_(replicate));
-  }
-  const int fewest = *std::min_element(plan_.begin(), plan_.end());
-  const DecisionInterval d =
-      RobustInterval(statistic_(samples), replicates, look.alpha, settings_.naive ? 0 : fewest - 1);
+  // The paired bootstrap over trial indices (stats/paired_bootstrap.hpp), the look's own stream.
+  BootstrapSettings bootstrap;
+  bootstrap.alpha = look.alpha;
+  bootstrap.replicates = settings_.bootstrap;
+  bootstrap.stream = CombineSeed(settings_.seed, look.index);
+  bootstrap.widen = !settings_.naive;
+  const DecisionInterval d = PairedBootstrapInterval(statistic_, samples, bootstrap);
   look.estimate = d.estimate;
   look.lo = d.lo;
   look.hi = d.hi;

@@ -15,14 +15,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis", "python"))
 from pmoe.report import chen_claims  # noqa: E402
 from pmoe.report import evidence  # noqa: E402
+sys.path.insert(0, HERE)
+from fake_rows import Statistics  # noqa: E402
 
 evidence.BOOTSTRAP = 200
 TRIALS = 6
 SETTINGS = [("3", "1"), ("3", "2"), ("2", "1"), ("2", "2")]
 
 
-class FakeEvidence:
-    """Cells of the published table with per-trial values given by a function of the cell."""
+class FakeEvidence(Statistics):
+    """Cells of the published table with per-trial values given by a function of the cell; the
+    claims' statistics from pmoe-analyze statistic on the cells written to a file."""
 
     def __init__(self, value, variants=("published",), sample_complexity=None, noise=0.002):
         self.name, self.path, self.trials_per_cell = "fake", "fake.h5", TRIALS

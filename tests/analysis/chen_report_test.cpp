@@ -13,8 +13,10 @@
 namespace pmoe {
 
 TEST_CASE("Chen's claim rules give the known verdicts on made-up evidence", "[report][chen]") {
-  const auto run = test::RunCommand("/usr/bin/python3 " + std::string(PMOE_SOURCE_DIR) +
-                                    "/tests/analysis/chen_claims_test.py");
+  // The rules read their statistics from pmoe-analyze statistic (fake_rows.py).
+  const auto run =
+      test::RunCommand("PMOE_ANALYZE=" + std::string(PMOE_ANALYZE_PATH) + " /usr/bin/python3 " +
+                       std::string(PMOE_SOURCE_DIR) + "/tests/analysis/chen_claims_test.py");
   INFO(run.out << run.err);
   CHECK(run.status == 0);
   CHECK(run.err.find("\nOK") != std::string::npos);  // unittest reports on stderr

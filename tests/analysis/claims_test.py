@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import synthetic
+from fake_rows import Statistics
 from pmoe.report import claims, evidence, paper_report, rules
 from pmoe.report.evidence import Evidence
 
@@ -30,14 +31,23 @@ def no_figures(monkeypatch):
     monkeypatch.setattr(claims, "figures", StubFigures())
 
 
-class Fake:
-    """Cells (parameter dicts) with per-trial columns, and pmoe-analyze's tables as given."""
+class Fake(Statistics):
+    """Cells (parameter dicts) with per-trial columns, and pmoe-analyze's tables as given; the
+    claims' statistics from pmoe-analyze statistic on the cells written to a file."""
 
-    def __init__(self, cells, sc=None, exponents=None, name="fake", trials=TRIALS):
+    def __init__(self, cells, sc=None, exponents=None, name="fake", trials=TRIALS, shares=None):
         self.cells = [{k: str(v) for k, v in c.items() if k != "values"} for c in cells]
         self.values = [c["values"] for c in cells]
         self.name, self.trials_per_cell = name, trials
         self.sc, self.exp = sc or {"ratios": [], "nstar": []}, exponents or {}
+        self.shares = shares or {}
+
+    def statistic(self, target, **kwargs):
+        # A sample share as given, like the tables: made-up accuracies rarely cross 0.95 where
+        # a share needs them to; every other statistic from the rows, as a page computes it.
+        if target == "share":
+            return self.shares[kwargs["model"]]
+        return Statistics.statistic(self, target, **kwargs)
 
     cells_where = Evidence.cells_where
 
@@ -77,8 +87,10 @@ def evidence_a(gain, sd, shares):
         for j, kind in enumerate(("separate", "joint")):
             cells.append({"N": N, "model.kind": kind,
                           "values": {"test_acc": base + around(gain, sd, N + j)}})
+    share = {"estimate": shares.get("share") or math.nan, "lo": shares.get("lo") or -math.inf,
+             "hi": shares.get("hi") or math.inf}
     return Fake(cells, sc={"ratios": [share_row(k, **shares) for k in ("separate", "joint")],
-                           "nstar": []})
+                           "nstar": []}, shares={"separate": share, "joint": share})
 
 
 SHARE_60 = dict(share=0.6, lo=0.5, hi=0.7)

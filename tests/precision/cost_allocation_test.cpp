@@ -11,7 +11,7 @@
 #include "pmoe/precision/looks_table.hpp"
 #include "pmoe/precision/precision_simulation.hpp"
 #include "pmoe/precision/precision_source.hpp"
-#include "pmoe/precision/target_statistics.hpp"
+#include "pmoe/stats/target_statistics.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
 #include "pmoe/sweep/store/result_file.hpp"

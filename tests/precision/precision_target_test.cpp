@@ -11,8 +11,8 @@
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/precision/precision_simulation.hpp"
-#include "pmoe/precision/sequential_interval.hpp"
-#include "pmoe/precision/target_statistics.hpp"
+#include "pmoe/stats/sequential_interval.hpp"
+#include "pmoe/stats/target_statistics.hpp"
 
 namespace pmoe {
 namespace {

@@ -1,7 +1,7 @@
 // The precision targets' sample-complexity exponent agrees with pmoe-analyze's on the same rows
 // (both readings, a mean-accuracy curve with a dip too), and gives no number when an N* leaves its
 // grid.
-#include "pmoe/precision/target_statistics.hpp"
+#include "pmoe/stats/target_statistics.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

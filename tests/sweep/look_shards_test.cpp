@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "pmoe/precision/sequential_interval.hpp"
+#include "pmoe/stats/sequential_interval.hpp"
 #include "support/run_command.hpp"
 
 namespace pmoe {

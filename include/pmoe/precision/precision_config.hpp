@@ -47,8 +47,8 @@
 #include <vector>
 
 #include "pmoe/precision/precision_target.hpp"
-#include "pmoe/precision/target_statistics.hpp"
 #include "pmoe/stats/decision_rule.hpp"
+#include "pmoe/stats/target_statistics.hpp"
 
 namespace pmoe {
 

@@ -15,20 +15,9 @@
 #include <vector>
 
 #include "pmoe/stats/decision_rule.hpp"
+#include "pmoe/stats/target_statistics.hpp"  // CellSample, TargetStatistic
 
 namespace pmoe {
-
-// One cell's held trials 0..n-1: a per-trial value (1/0 for a success, an accuracy, any per-trial
-// statistic; NaN where the trial has none) and how often each trial counts in this evaluation
-// (1 for the point estimate; bootstrap multiplicities otherwise).
-struct CellSample {
-  std::vector<double> values;
-  std::vector<int> weights;
-};
-
-// The target quantity from every cell's sample; NaN when it cannot be computed (too few points,
-// an N* outside its grid). Must be a pure function of its argument.
-using TargetStatistic = std::function<double(const std::vector<CellSample>& cells)>;
 
 // kWithin: the interval holds the threshold but is no wider than half_width either side (the
 // value lies within half_width of the threshold, at the stated error rate): decided, as precise

@@ -5,14 +5,12 @@ report prints the rule beside it, so nobody has to trust a verdict they cannot r
 Every rule is a list of conditions decided against a stated effect size, with a data-sufficiency
 condition (pmoe.report.rules): verdicts "supported", "not supported", "undecided", "not testable"
 (with the reason), and "error" when a rule raises. Intervals are 95 % paired bootstrap intervals
-over trial indices (pmoe-analyze's for sample complexity, evidence.py's for accuracy differences
-and trends)."""
+over trial indices: pmoe-analyze's for sample complexity, and for accuracies, accuracy
+differences, slopes, rates and sample shares pmoe-analyze statistic's, which computes them with
+the precision targets' own code (a claim page and a precision target decide one claim alike)."""
 import math
 
-import numpy as np
-
 from pmoe.plots import figures
-from pmoe.report.evidence import bootstrap, slope_vs_log, weighted_mean
 from pmoe.report import decision
 from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, OUTCOME, UNTESTABLE,
                                Finding, at_least, at_most, enough, figure_path, finite, fmt,
@@ -71,10 +69,11 @@ def accuracy_condition(ev, finding, kind, Ns):
         c = ev.cells_where(model__kind="cnn", N=fmt_param(N))
         if not p or not c:
             continue
-        a, b = ev.per_trial(p[0], "test_acc"), ev.per_trial(c[0], "test_acc")
-        d, lo, hi = bootstrap(lambda w: weighted_mean(a - b, w), ev.trials_per_cell)
+        st = ev.statistic("accuracy_difference", where={"N": fmt_param(N)}, model=kind,
+                          baseline="cnn")
+        d, lo, hi = st["estimate"], st["lo"], st["hi"]
         finding.numbers.append((f"acc({kind}) − acc(CNN) at N = {N:g}", interval(d, lo, hi)))
-        if not np.sum(~np.isnan(a - b)) >= MIN_TRIALS:
+        if not st["paired_trials"] >= MIN_TRIALS:
             continue
         tested += 1
         decided = at_least(d, lo, hi, ACC_EFFECT)
@@ -96,27 +95,25 @@ def accuracy_condition(ev, finding, kind, Ns):
     return OPEN, "higher accuracy by 0.01 shown at no N, lower at none"
 
 
-def share_condition(ratio):
-    """Condition (2) of (a) from pmoe-analyze's cnn/pMoE N_acc ratio row: outcome, text. The
-    share N_acc(pMoE)/N_acc(CNN) is decided below 0.9 by the one rule (a bound is an interval
-    open at one end)."""
-    if ratio["bound"] == "n/a":
-        return UNTESTABLE, "n/a (both beyond the N grid)"
+def share_condition(share, ratio):
+    """Condition (2) of (a): outcome, text. The share N_acc(pMoE)/N_acc(CNN) with its interval is
+    pmoe-analyze statistic's (the share target's code); where an N_acc lies outside the N grid
+    the share has no number, and pmoe-analyze sample-complexity's cnn/pMoE ratio row states the
+    bound instead. Decided below 0.9 by the one rule (a bound is an interval open at one end)."""
     limit = 1 - SHARE_EFFECT
-    if ratio["bound"]:
-        op, value = ratio["bound"].split()
-        share = 1 / float(value)
-        # "> r" on the ratio is "< 1/r" on the share, and the other way round.
-        lo_s, hi_s = (0.0, share) if op == ">" else (share, math.inf)
-        text = f"{'<' if op == '>' else '>'} {share:.3g} (a bound)"
-    else:
-        share = 1 / ratio["N_star_ratio"]
-        # An open interval end (null: beyond what the bootstrap resolved) gives 0 or inf.
-        lo_s = 1 / ratio["hi"] if ratio["hi"] else 0.0
-        hi_s = 1 / ratio["lo"] if ratio["lo"] else math.inf
-        text = interval(share, lo_s, hi_s) + (", 0.6 inside" if lo_s <= 0.6 <= hi_s
+    if math.isfinite(share["estimate"]):
+        value, lo_s, hi_s = share["estimate"], max(share["lo"], 0.0), share["hi"]
+        text = interval(value, lo_s, hi_s) + (", 0.6 inside" if lo_s <= 0.6 <= hi_s
                                               else ", 0.6 outside")
-    return OUTCOME[decision.decide(share, lo_s, hi_s, limit, decision.BELOW)], text
+    elif ratio is None or not ratio["bound"] or ratio["bound"] == "n/a":
+        return UNTESTABLE, "n/a (both beyond the N grid)"
+    else:
+        op, bound = ratio["bound"].split()
+        value = 1 / float(bound)
+        # "> r" on the ratio is "< 1/r" on the share, and the other way round.
+        lo_s, hi_s = (0.0, value) if op == ">" else (value, math.inf)
+        text = f"{'<' if op == '>' else '>'} {value:.3g} (a bound)"
+    return OUTCOME[decision.decide(value, lo_s, hi_s, limit, decision.BELOW)], text
 
 
 def claim_a(ev, workdir):
@@ -131,7 +128,8 @@ def claim_a(ev, workdir):
         if ratio is None:
             finding.check(f"{kind}: samples", UNTESTABLE, f"no {kind} or CNN series")
             continue
-        outcome, text = share_condition(ratio)
+        share = ev.statistic("share", model=kind, baseline="cnn", reading="mean_accuracy")
+        outcome, text = share_condition(share, ratio)
         finding.numbers.append((f"N_acc({kind}) / N_acc(CNN)", text +
                                 (" (budget flag)" if ratio["flag"] else "")))
         finding.check(f"{kind}: samples", outcome, {
@@ -309,21 +307,25 @@ def claim_c(ev, workdir):
         else:
             use = []
             for v in values:
-                i = ev.cells_where(N=fmt_param(N), **{axis.replace(".", "__"): fmt_param(v)})[0]
-                hit = weighted_mean(ev.per_trial(i, "router_hit"), _ones(ev))
+                hit = ev.statistic("rate", metric="router_hit",
+                                   where={"N": fmt_param(N), axis: fmt_param(v)})["estimate"]
                 if hit >= 0.95:
                     use.append(v)
             note = "k with Assumption 4.4 (" + (", ".join(f"{v:g}" for v in use) or "none") + ")"
         if len(use) < 2:
             finding.numbers.append((f"slope at N = {N:g}", f"not testable: {note}"))
             continue
-        columns = [ev.per_trial(ev.cells_where(N=fmt_param(N), **{axis.replace(".", "__"):
-                                                                  fmt_param(v)})[0], "test_acc")
-                   for v in use]
-        s, lo, hi = bootstrap(lambda w: slope_vs_log(use, columns, w), ev.trials_per_cell)
+        if [v for v in values if use[0] <= v <= use[-1]] != use:
+            # The statistic reads an axis range (--from, --to): a gap in the usable k is none.
+            finding.numbers.append((f"slope at N = {N:g}",
+                                    f"not testable: {note} are not a range of {short}"))
+            continue
+        st = ev.statistic("accuracy_slope", over=axis, where={"N": fmt_param(N)},
+                          start=fmt_param(use[0]), to=fmt_param(use[-1]))
+        s, lo, hi = st["estimate"], st["lo"], st["hi"]
         finding.numbers.append((f"d(accuracy)/d(log {short}) at N = {N:g}, {note}",
                                 interval(s, lo, hi)))
-        if min(int(np.sum(~np.isnan(c))) for c in columns) < MIN_TRIALS or not finite(lo, hi):
+        if min(p["values"] for p in st["places"]) < MIN_TRIALS or not finite(lo, hi):
             continue
         testable += 1
         decided = at_most(s, lo, hi, SLOPE_EFFECT)
@@ -367,9 +369,12 @@ def claim_c(ev, workdir):
     return finding
 
 
-def _ones(ev):
-    """Bootstrap weights of the original sample: every trial index once."""
-    return np.ones(ev.trials_per_cell)
+def rate(ev, cell, metric):
+    """The mean of a per-trial metric over one cell's trials with its 95 % interval, from
+    pmoe-analyze statistic --target rate (the rate target's code): (mean, lo, hi)."""
+    st = ev.statistic("rate", metric=metric, where=ev.where_of(cell),
+                      model=ev.cells[cell].get("model.kind"))
+    return st["estimate"], st["lo"], st["hi"]
 
 
 # (d) ---------------------------------------------------------------------------------------------
@@ -387,7 +392,7 @@ def claim_d(ev, workdir):
     for c in sorted(set(int(c["model.router_N"]) for c in ev.cells)):
         i = ev.cells_where(**{"model__router_N": c})[0]
         hits = ev.per_trial(i, "router_hit")
-        m, lo, hi = bootstrap(lambda w: weighted_mean(hits, w), ev.trials_per_cell)
+        m, lo, hi = rate(ev, i, "router_hit")
         finding.numbers.append((f"router hit rate, router_N = {c}", interval(m, lo, hi)))
         if c == 300:
             at_300 = (hits, m, lo, hi)
@@ -424,7 +429,7 @@ def claim_e(ev, workdir):
     for column, target, name in (("router_hit_pos", 0.95, "class 1 (o1)"),
                                  ("router_hit_neg", 0.92, "class 2 (o2)")):
         values = ev.per_trial(i, column)
-        m, lo, hi = bootstrap(lambda w: weighted_mean(values, w), ev.trials_per_cell)
+        m, lo, hi = rate(ev, i, column)
         rates[name] = (m, lo, hi, target)
         finding.numbers.append((f"Assumption 4.4 rate, {name} (claimed {target:.2f})",
                                 interval(m, lo, hi)))
@@ -632,7 +637,7 @@ def claim_g(ev, workdir):
             hits = ev.per_trial(i, "router_hit")
             if not enough(finding, f"hit rate at {where}, l = {ev.cells[i]['model.l']}", hits):
                 continue
-            m, lo, hi = bootstrap(lambda w: weighted_mean(hits, w), ev.trials_per_cell)
+            m, lo, hi = rate(ev, i, "router_hit")
             outcomes.append(level_at_least(lo, hi, 0.999))
             if worst is None or m < worst[0]:
                 worst = (m, lo, hi, ev.cells[i]["model.l"])

@@ -1,12 +1,12 @@
 """One result file as the report's rules read it: pmoe-analyze's tables (summary, sample
-complexity, exponents; every fit lives there) and the per-trial values that paired comparisons of
-mean accuracy need, with the paired bootstrap over trial indices that pmoe-analyze uses (trial t
-of every cell shares its data set, so differences keep that pairing)."""
-import functools
+complexity, exponents; every fit lives there), the claims' statistics with their intervals
+(pmoe-analyze statistic: accuracies, paired accuracy differences, accuracy slopes, rates and
+sample shares, computed by the precision targets' own C++ code, so that a claim page and a
+precision target decide one claim on the same rows alike: issue 41), and the per-trial values
+the pages count and draw."""
 import json
 import math
 import os
-import statistics
 import subprocess
 
 import numpy as np
@@ -14,7 +14,6 @@ import numpy as np
 from pmoe import results
 
 BOOTSTRAP = 1000
-LEVEL = 0.95
 
 
 class Evidence:
@@ -65,6 +64,32 @@ class Evidence:
         return [i for i, c in enumerate(self.cells)
                 if all(c.get(k) == v for k, v in want.items())]
 
+    def where_of(self, cell, *leave):
+        """--where for one cell: its values of every swept parameter but `leave` (dotted
+        names), which single it out among the file's cells."""
+        swept = [k for k in sorted({k for c in self.cells for k in c})
+                 if len({c[k] for c in self.cells if k in c}) > 1 and k not in leave]
+        return {k: self.cells[cell][k] for k in swept if k in self.cells[cell]}
+
+    def statistic(self, target, where=None, model=None, baseline=None, metric=None, over=None,
+                  reading=None, start=None, to=None):
+        """pmoe-analyze statistic --target TARGET (share, accuracy, accuracy_slope, rate,
+        accuracy_difference): the estimate with its 95 % interval as a one-look precision target
+        draws it (the paired bootstrap over trial indices, widened as Student's t), the paired
+        trial count and the places read. An end the bootstrap leaves open is ±inf; an estimate
+        that cannot be computed (an N_acc outside the grid) NaN."""
+        options = [("--over", over), ("--from", start), ("--to", to), ("--model", model),
+                   ("--baseline", baseline), ("--metric", metric), ("--reading", reading),
+                   ("--where", ",".join(f"{k}={v}" for k, v in where.items()) if where else None)]
+        args = ["statistic", "--target", target]
+        for name, value in options:
+            if value is not None:
+                args += [name, str(value)]
+        out = dict(self._json(*args))
+        for key, missing in (("estimate", math.nan), ("lo", -math.inf), ("hi", math.inf)):
+            out[key] = missing if out[key] is None else float(out[key])
+        return out
+
     def per_trial(self, cell, column):
         """The column's values of one cell by trial index (NaN where missing or not ok)."""
         values = np.full(self.trials_per_cell, np.nan)
@@ -74,70 +99,3 @@ class Evidence:
             data[data == -1] = np.nan
         values[self.trial[rows]] = data
         return values
-
-
-@functools.lru_cache(maxsize=None)
-def t_quantile(p, df):
-    """Student's t quantile, by bisection on the density integrated numerically (numpy only)."""
-    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-
-    def cdf(t):
-        x = np.linspace(0.0, t, 20001)
-        y = np.exp(log_c - (df + 1) / 2 * np.log1p(x * x / df))
-        return 0.5 + float(np.sum((y[1:] + y[:-1]) / 2) * (x[1] - x[0]))
-    lo, hi = 0.0, 1000.0
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
-    return (lo + hi) / 2
-
-
-def small_sample_factor(trials):
-    """How much wider than the percentile bootstrap's a rule's interval over `trials` trial
-    indices is drawn: t over z (a t interval's small-sample widening) times sqrt(n / (n - 1))
-    (the bootstrap's variance is the plug-in one). A bootstrap over n indices never leaves the n
-    values seen: with 3 paired trials its 95 % interval excluded 0 in 27 % of simulated null
-    cases (10.5 % with 10, 6 % with 20); widened, 5-7 % at every n (docs/results/
-    precision-targets.md, "Small samples"). The precision targets widen the same way."""
-    if trials < 2:
-        return math.inf
-    p = (1 + LEVEL) / 2
-    return (t_quantile(p, trials - 1) / statistics.NormalDist().inv_cdf(p)
-            * math.sqrt(trials / (trials - 1)))
-
-
-def bootstrap(statistic, trials, seed=1):
-    """statistic(weights) -> float, weights one per trial index; returns (value, lo, hi), the
-    interval the paired bootstrap's percentile interval (NaN replicates left out) widened about
-    the value by small_sample_factor(trials)."""
-    value = statistic(np.ones(trials))
-    rng = np.random.default_rng(seed)
-    reps = []
-    for _ in range(BOOTSTRAP):
-        weights = np.bincount(rng.integers(0, trials, trials), minlength=trials).astype(float)
-        r = statistic(weights)
-        if not math.isnan(r):
-            reps.append(r)
-    if not reps:
-        return value, math.nan, math.nan
-    lo, hi = np.percentile(reps, [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2])
-    if math.isnan(value):
-        return value, float(lo), float(hi)
-    f = small_sample_factor(trials)
-    return value, float(value - f * max(0.0, value - lo)), float(value + f * max(0.0, hi - value))
-
-
-def weighted_mean(values, weights):
-    ok = ~np.isnan(values)
-    w = weights[ok]
-    return float(np.sum(values[ok] * w) / np.sum(w)) if np.sum(w) > 0 else math.nan
-
-
-def slope_vs_log(xs, columns, weights):
-    """Least-squares slope of the weighted cell means against log x (NaN with < 2 points)."""
-    means = [weighted_mean(c, weights) for c in columns]
-    pts = [(math.log(x), m) for x, m in zip(xs, means) if not math.isnan(m)]
-    if len(pts) < 2:
-        return math.nan
-    lx, ly = np.array(pts).T
-    return float(np.polyfit(lx, ly, 1)[0])

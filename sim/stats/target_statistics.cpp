@@ -1,5 +1,5 @@
 // Exponents and differences as precision-target statistics over weighted samples.
-#include "pmoe/precision/target_statistics.hpp"
+#include "pmoe/stats/target_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Look schedule, alpha spending and the robust bootstrap interval of a precision target.
-#include "pmoe/precision/sequential_interval.hpp"
+#include "pmoe/stats/sequential_interval.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>

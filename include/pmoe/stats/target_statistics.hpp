@@ -1,17 +1,30 @@
-// Target statistics for precision targets (precision_target.hpp): pure functions of the cells'
-// weighted samples. The sample-complexity exponent follows analysis/lib/sample_complexity.cpp
+// Target statistics: pure functions of the cells' weighted samples. The precision targets
+// (precision/precision_target.hpp) decide on them look by look, and pmoe-analyze statistic (the
+// // claim pages) on one fixed sample: one implementation, in the layer both may include.
+// The sample-complexity exponent follows analysis/lib/sample_complexity.cpp
 // (N* from a logistic fit of success on log N, or N_acc where the monotone fit of the mean test
 // accuracy reaches its target, interpolated in log N), with one difference that a decision needs:
 // an N* outside its cell's N grid makes the statistic NaN (no number, so no decision on it), where
 // the report drops that axis value from the fit.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "pmoe/precision/precision_target.hpp"
-
 namespace pmoe {
+
+// One cell's held trials 0..n-1: a per-trial value (1/0 for a success, an accuracy, any per-trial
+// statistic; NaN where the trial has none) and how often each trial counts in this evaluation
+// (1 for the point estimate; bootstrap multiplicities otherwise).
+struct CellSample {
+  std::vector<double> values;
+  std::vector<int> weights;
+};
+
+// The target quantity from every cell's sample; NaN when it cannot be computed (too few points,
+// an N* outside its grid). Must be a pure function of its argument.
+using TargetStatistic = std::function<double(const std::vector<CellSample>& cells)>;
 
 // The slope of log(mean of cell c) against log x[c]: an exponent of a per-trial quantity over an
 // axis. NaN when a mean is not positive or fewer than two cells have data.
