@@ -20,8 +20,9 @@ LAYERS = {
     "train": ["core", "models", "data"],
     "family": ["core", "io", "data", "models", "train"],
     "trial": ["core", "io", "data", "models", "train", "family"],
-    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial", "precision"],
-    # Precision targets are a work source of the sweep layer: each names the other.
+    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial"],
+    # Precision targets are a work source registered with the sweep engine (config_section.hpp),
+    # which never names them.
     "precision": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep"],
     "analysis": ["core", "io", "stats"],
     # The command-line layer of the three tools: base and io only, so pmoe-analyze stays apart.
