@@ -16,10 +16,10 @@ LAYERS = {
     "io": ["core"],
     "stats": ["core"],
     "data": ["core", "io"],  # the data sets read nothing of the models or their training
-    # Models and their training still name each other (the losses and the optimizer step, in
-    # train/, are what a model's forward and backward use): issue 43 asks for one way.
-    "models": ["core", "train"],
-    "train": ["core", "models", "data"],
+    # The losses and the optimizer step live with the models that use them (models/loss.hpp,
+    # optimizer.hpp); training drives models over data sets.
+    "models": ["core"],
+    "train": ["core", "data", "models"],
     "family": ["core", "io", "data", "models", "train"],
     "trial": ["core", "io", "data", "models", "train", "family"],
     "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial"],
