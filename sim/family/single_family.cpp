@@ -8,8 +8,8 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "pmoe/models/optimizer.hpp"
 #include "pmoe/models/single_conv.hpp"
-#include "pmoe/train/optimizer.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
 
 namespace pmoe {

@@ -10,9 +10,8 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
-#include "pmoe/precision/precision_config.hpp"
-#include "pmoe/precision/precision_source.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/grid/config_section.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 
 namespace pmoe {
@@ -71,6 +70,13 @@ void CheckLinkedAxes(const SweepConfig& config) {
   }
 }
 
+// "precision.budget" -> "precision" when a work source registered that section; "" otherwise.
+std::string RegisteredSectionOf(const std::string& key) {
+  for (const std::string& name : RegisteredSections())
+    if (key.rfind(name + ".", 0) == 0) return name;
+  return "";
+}
+
 }  // namespace
 
 SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
@@ -80,6 +86,8 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   config.text = text;
   config.name = std::filesystem::path(path).stem().string();
   bool trials_set = false;
+  std::unique_ptr<ConfigSection> section;  // a registered section's keys ([precision])
+  std::string section_name;
   for (const IniEntry& entry : ini.entries) {
     if (const std::string kind = KindSection(entry.key, "grid"); !kind.empty()) {
       config.axes.push_back(KindAxis(config, kind, entry.key, entry.value));
@@ -99,9 +107,11 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else if (entry.key.rfind("adaptive.", 0) == 0) {
       if (!config.adaptive) config.adaptive.emplace();
       SetAdaptiveKey(path, entry.key.substr(9), entry.value, *config.adaptive);
-    } else if (entry.key.rfind("precision.", 0) == 0) {
-      if (!config.precision) config.precision.emplace();
-      SetPrecisionKey(path, entry.key.substr(10), entry.value, *config.precision);
+    } else if (const std::string name = RegisteredSectionOf(entry.key); !name.empty()) {
+      if (section && name != section_name)
+        throw ConfigError(path + ": [" + section_name + "] and [" + name + "]: choose one");
+      if (!section) section = MakeConfigSection(section_name = name);
+      section->Set(path, entry.key.substr(name.size() + 1), entry.value);
     } else if (entry.key == "name") {
       config.name = entry.value;
     } else if (entry.key == "seed") {
@@ -117,14 +127,18 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
+      std::vector<std::string> sections = {"data", "model", "grid", "adaptive"};
+      std::string settings = "[adaptive]";
+      for (const std::string& name : RegisteredSections()) {
+        sections.push_back(name);
+        settings += " or a [" + name + "]";
+      }
       throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
-                        DidYouMeanConfigKey(entry.key,
-                                            {"data", "model", "grid", "adaptive", "precision"},
-                                            {"name", "seed", "trials"}) +
+                        DidYouMeanConfigKey(entry.key, sections, {"name", "seed", "trials"}) +
                         " (expected name, seed, "
                         "trials, N, N_test, success, a [data] or [model] parameter of "
-                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an "
-                        "[adaptive] or a [precision] setting)");
+                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an " +
+                        settings + " setting)");
     }
   }
   // The name becomes results/NAME.h5 and the Slurm job name: one file name of safe characters
@@ -144,28 +158,15 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                       config.name);
   CheckLinkedAxes(config);
   if (config.adaptive) FinishAdaptive(config, trials_set);
-  if (config.precision) {
-    FinishPrecision(path, *config.precision);
-    if (config.adaptive) throw ConfigError(path + ": [precision] and [adaptive]: choose one");
-    if (trials_set)
-      throw ConfigError(path +
-                        ": trials: a precision target decides its trials itself; set "
-                        "precision.start and precision.budget instead");
-    // A budget in CPU-hours becomes trials here, once the cells are known, so that every later
-    // step (identity, plan, the targets) reads trials alike.
-    if (config.precision->budget_hours > 0) {
-      config.trials = 1;  // the grid's size check, before the budget is known
-      config.precision->settings.budget =
-          BudgetFromHours(ExpandGrid(config), *config.precision, path);
-    }
-    // A cell may get every trial of the budget but the other cells' first look.
-    config.trials = config.precision->settings.budget;
+  if (section) {
+    section->Finish(path, trials_set, config);
+    config.section = std::move(section);
   }
   return config;
 }
 
 bool TrialsDecidedByRounds(const SweepConfig& config) {
-  return config.adaptive.has_value() || config.precision.has_value();
+  return config.adaptive.has_value() || config.section != nullptr;
 }
 
 SweepConfig LoadSweepConfig(const std::string& path) {

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "pmoe/core/errors.hpp"
-#include "pmoe/precision/precision_source.hpp"
 #include "pmoe/sweep/adaptive/adaptive_source.hpp"
+#include "pmoe/sweep/grid/config_section.hpp"
 #include "pmoe/sweep/run/grid_source.hpp"
 #include "trial_executor.hpp"
 
@@ -32,9 +32,7 @@ std::vector<WorkItem> Unstored(const std::vector<WorkItem>& round, const StoredR
 std::unique_ptr<WorkSource> MakeWorkSource(const SweepSetup& setup) {
   if (setup.config.adaptive)
     return std::make_unique<AdaptiveSource>(setup.cells, *setup.config.adaptive, setup.shard);
-  if (setup.config.precision)
-    return std::make_unique<PrecisionSource>(setup.cells, *setup.config.precision, setup.shard,
-                                             setup.config.path);
+  if (setup.config.section) return setup.config.section->MakeSource(setup);  // registered
   return std::make_unique<GridSource>(setup.cells, setup.work);
 }
 

@@ -9,8 +9,8 @@
 #include "pmoe/core/version.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/file_kind.hpp"
-#include "pmoe/precision/precision_config.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/grid/config_section.hpp"
 
 namespace pmoe {
 
@@ -47,8 +47,9 @@ SweepSetup PrepareSweep(const std::string& config_path, const std::string& out,
       throw ConfigError(path + ": " + problem +
                         " (--out names the result file; its journal and "
                         "temp file go beside it)");
-  // An adaptive sweep's work is decided round by round while it runs (AdaptiveSource).
-  if (!s.config.adaptive && !s.config.precision)
+  // An adaptive sweep's work is decided round by round while it runs (AdaptiveSource), as is
+  // that of a registered section's source (precision targets).
+  if (!TrialsDecidedByRounds(s.config))
     s.work = ShardOf(PlanWork(s.cells, s.config.trials), shard.index, shard.count);
   return s;
 }
@@ -84,7 +85,7 @@ ResultMeta MetaFor(const SweepSetup& setup, const std::string& command_line) {
   meta.tool_version = kToolVersion;
   meta.git_describe = kGitDescribe;
   meta.adaptive = setup.identity.adaptive;
-  if (setup.config.precision) meta.precision = PrecisionIdentity(*setup.config.precision);
+  if (setup.config.section) setup.config.section->Annotate(meta);  // [precision]: its identity
   return meta;
 }
 

@@ -13,6 +13,7 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/json_writer.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/run/plan.hpp"
@@ -106,7 +107,7 @@ void RenderPlanJson(const PlanOptions& o, const SweepSetup& setup, const Plan& p
   w.Field("output", setup.out_path).Field("shard", setup.shard.Text());
   w.Field("shard_trials", plan.shard_trials).Field("would_skip", plan.skipped);
   w.Field("grows", plan.growth);
-  if (config.precision && setup.shard.count > 0)
+  if (PrecisionOf(config) && setup.shard.count > 0)
     PlanLookChain(o.path, o.output, setup.shard.count, nullptr, &w);
   if (plan.pilot) {
     const PilotEstimate& e = *plan.pilot;
@@ -168,7 +169,7 @@ void RenderPlanHead(const PlanOptions& o, const SweepSetup& setup, const Plan& p
                 plan.test_sets, plan.trials, plan.test_set_bytes / 1e6);
   out << line;
   // A precision config on Slurm runs as a look chain: each task gets a share of every look.
-  if (config.precision && setup.shard.count > 0)
+  if (PrecisionOf(config) && setup.shard.count > 0)
     PlanLookChain(o.path, o.output, setup.shard.count, &out, nullptr);
 }
 

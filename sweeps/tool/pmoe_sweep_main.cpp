@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "schema_reference.hpp"
 #include "slurm_looks.hpp"
 
@@ -78,5 +79,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) then fails the write with EFBIG, which the store reports by
   // path, instead of killing the process without a word.
   std::signal(SIGXFSZ, SIG_IGN);
+  // The work sources the engine runs without naming them (config_section.hpp): [precision].
+  pmoe::RegisterPrecisionTargets();
   return pmoe::cli::Dispatch(SweepTool(), args, command_line);
 }

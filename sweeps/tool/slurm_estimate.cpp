@@ -12,7 +12,8 @@
 
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/family/family.hpp"
-#include "pmoe/sweep/run/look_shards.hpp"
+#include "pmoe/precision/look_shards.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/sweep/run/pilot.hpp"
 #include "pmoe/sweep/store/sweep_store.hpp"
 #include "slurm_looks.hpp"
@@ -75,8 +76,8 @@ TaskWork LookWork(const SweepSetup& setup, int shards) {
 }  // namespace
 
 void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job) {
-  const TaskWork work =
-      setup.config.precision ? LookWork(setup, in.shards) : GridWork(setup, in.shards);
+  const bool looks = PrecisionOf(setup.config) != nullptr;  // a look chain over the array
+  const TaskWork work = looks ? LookWork(setup, in.shards) : GridWork(setup, in.shards);
   double peak_trial = 0;
   for (const Cell& c : setup.cells) peak_trial = std::max(peak_trial, EstimateTrialBytes(c.spec));
   job.test_cache_mb = static_cast<int>(std::min(1000.0, std::ceil(work.test_set_bytes / 1e6)));
@@ -118,7 +119,7 @@ void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job
     job.notes.push_back("time: " + work.what +
                         Format(" ~%.1f min on %.0f CPU(s) by ", shard_minutes, in.cpus) + how +
                         Format("; x margin %.3g, + 3 min", in.margin));
-  if (setup.config.precision)
+  if (looks)
     job.notes.push_back(
         Format("CPU-hours: ~%.2f over every look and shard", work.total_seconds * ratio / 3600));
   if (in.mem_mb > 0)
@@ -126,9 +127,9 @@ void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job
   else
     job.notes.push_back(Format("memory: (max(%.0f MB static, %.0f MB measured) + %.0f MB ",
                                static_mb, rss_mb, job.test_cache_mb) +
-                        (setup.config.precision ? "test sets held at most)" : "test-set cache)") +
+                        (looks ? "test sets held at most)" : "test-set cache)") +
                         Format(" x margin %.3g", in.margin));
-  if (setup.config.precision) {
+  if (looks) {
     // The limits above are the bound over every look; each look's array asks for its own.
     job.first_limits = LookLimits(job, work.pilot, setup.cells);
     job.notes.push_back(

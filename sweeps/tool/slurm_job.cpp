@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/sweep/run/sweep_setup.hpp"
 #include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"
@@ -42,7 +43,7 @@ SlurmJob JobOf(const SlurmRequest& r, const SweepSetup& setup, const std::string
   job.throttle = r.throttle;
   job.retries = r.retries;
   job.generated_by = command_line;
-  job.looks = setup.config.precision.has_value();  // a look chain over the whole array
+  job.looks = PrecisionOf(setup.config) != nullptr;  // a look chain over the whole array
   return job;
 }
 

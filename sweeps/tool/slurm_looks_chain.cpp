@@ -10,7 +10,7 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/file_kind.hpp"
-#include "pmoe/sweep/run/look_shards.hpp"
+#include "pmoe/precision/look_shards.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
 #include "slurm_checks.hpp"
 #include "slurm_cluster.hpp"

@@ -17,7 +17,8 @@
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/file_kind.hpp"
-#include "pmoe/sweep/run/look_shards.hpp"
+#include "pmoe/precision/look_shards.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
 #include "slurm_checks.hpp"
@@ -36,7 +37,7 @@ void OnStop(int signal) {
 SweepSetup WholeSweep(const std::string& config, const std::string& out) {
   cli::RequireConfigFile(config);
   SweepSetup whole = PrepareSweep(config, out, {});
-  if (!whole.config.precision)
+  if (!PrecisionOf(whole.config))
     throw ConfigError(config +
                       ": has no [precision] section: a look chain runs precision "
                       "targets' looks (`pmoe-sweep run --shard I/K` runs a grid's share)");

@@ -10,9 +10,9 @@
 
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/data/cluster_model.hpp"
+#include "pmoe/models/optimizer.hpp"
 #include "pmoe/models/single_conv.hpp"
 #include "pmoe/train/loss_rise_rule.hpp"
-#include "pmoe/train/optimizer.hpp"
 #include "pmoe/trial/trial.hpp"
 
 namespace pmoe {

@@ -8,11 +8,15 @@
 #include "fuzz_support.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/ini_file.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pmoe;
+  // The [precision] section is parsed too, as pmoe-sweep registers it before reading a config.
+  static const bool registered = (RegisterPrecisionTargets(), true);
+  (void)registered;
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const IniFile ini = ParseIniText("fuzz.ini", text);

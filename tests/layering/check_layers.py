@@ -15,13 +15,16 @@ LAYERS = {
     "core": [],
     "io": ["core"],
     "stats": ["core"],
-    "data": ["core", "io", "models", "train"],
-    "models": ["core", "train", "data"],
-    "train": ["core", "models", "data"],
+    "data": ["core", "io"],  # the data sets read nothing of the models or their training
+    # The losses and the optimizer step live with the models that use them (models/loss.hpp,
+    # optimizer.hpp); training drives models over data sets.
+    "models": ["core"],
+    "train": ["core", "data", "models"],
     "family": ["core", "io", "data", "models", "train"],
     "trial": ["core", "io", "data", "models", "train", "family"],
-    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial", "precision"],
-    # Precision targets are a work source of the sweep layer: each names the other.
+    "sweep": ["core", "io", "stats", "data", "models", "train", "family", "trial"],
+    # Precision targets are a work source registered with the sweep engine (config_section.hpp),
+    # which never names them.
     "precision": ["core", "io", "stats", "data", "models", "train", "family", "trial", "sweep"],
     "analysis": ["core", "io", "stats"],
     # The command-line layer of the three tools: base and io only, so pmoe-analyze stays apart.

@@ -11,10 +11,10 @@
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/data/cluster_model.hpp"
+#include "pmoe/models/double_softmax_lanes.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "pmoe/models/loss.hpp"
 #include "pmoe/models/switch_moe.hpp"
-#include "pmoe/train/double_softmax_lanes.hpp"
-#include "pmoe/train/loss.hpp"
 
 namespace pmoe {
 namespace {

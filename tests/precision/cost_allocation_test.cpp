@@ -9,6 +9,7 @@
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/version.hpp"
 #include "pmoe/precision/looks_table.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/precision/precision_simulation.hpp"
 #include "pmoe/precision/precision_source.hpp"
 #include "pmoe/stats/target_statistics.hpp"
@@ -145,15 +146,15 @@ TEST_CASE("The reference precision files read, keep their identity and replay ev
     const ResultContents file =
         ReadResultFile(std::string(PMOE_SOURCE_DIR) + "/results/reference/paper/" + name + ".h5");
     const SweepConfig config = ParseSweepConfig(file.meta.config_path, file.meta.config);
-    REQUIRE(config.precision);
-    CHECK(PrecisionIdentity(*config.precision) == file.meta.precision);
+    REQUIRE(PrecisionOf(config));
+    CHECK(PrecisionIdentity(*PrecisionOf(config)) == file.meta.precision);
     if (file.meta.numerics_version != kNumericsVersion) {
       WARN(name << ": numerics version " << file.meta.numerics_version
                 << ", not replayed until the reference answers are regenerated");
       continue;
     }
     const std::vector<Cell> cells = ExpandGrid(config);
-    PrecisionSource source(cells, *config.precision, ShardSpec{}, file.meta.config_path);
+    PrecisionSource source(cells, *PrecisionOf(config), ShardSpec{}, file.meta.config_path);
     StoredRows stored;
     stored.Insert(file.rows);
     source.NextRound(stored);

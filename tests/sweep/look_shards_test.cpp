@@ -1,7 +1,7 @@
 // Issue 41: a precision config's looks spread over K shards. What each array task is asked for
 // is the largest share of any look (a K-way split), not a whole target's budget; the shares of
 // a look are disjoint and cover it.
-#include "pmoe/sweep/run/look_shards.hpp"
+#include "pmoe/precision/look_shards.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pmoe/core/matrix.hpp"
-#include "pmoe/train/loss.hpp"
+#include "pmoe/models/loss.hpp"
 
 namespace pmoe {
 

@@ -8,7 +8,7 @@
 #include "pmoe/core/matrix.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/models/conv_expert.hpp"
-#include "pmoe/train/loss.hpp"
+#include "pmoe/models/loss.hpp"
 
 namespace pmoe {
 

@@ -11,8 +11,8 @@
 #include "pmoe/core/matrix.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/models/conv_expert.hpp"
-#include "pmoe/train/loss.hpp"
-#include "pmoe/train/optimizer.hpp"
+#include "pmoe/models/loss.hpp"
+#include "pmoe/models/optimizer.hpp"
 
 namespace pmoe {
 

@@ -7,7 +7,7 @@
 
 #include "pmoe/core/rng.hpp"
 #include "pmoe/models/model.hpp"
-#include "pmoe/train/optimizer.hpp"
+#include "pmoe/models/optimizer.hpp"
 #include "pmoe/train/train_outcome.hpp"
 
 namespace pmoe {

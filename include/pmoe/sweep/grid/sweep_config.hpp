@@ -3,14 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pmoe/core/spec.hpp"
-#include "pmoe/precision/precision_config.hpp"
 #include "pmoe/sweep/adaptive/psi_search.hpp"
 #include "pmoe/sweep/grid/axis.hpp"
+#include "pmoe/sweep/grid/config_section.hpp"
 
 namespace pmoe {
 
@@ -32,9 +33,10 @@ struct SweepConfig {
   // [adaptive]: each series searches its N* round by round (adaptive_config.hpp); the grid's
   // last axis is then N over the search's candidates, and `trials` is the budget per series.
   std::optional<AdaptiveSettings> adaptive;
-  // [precision]: trials are added until a target's interval excludes its threshold
-  // (precision_config.hpp); `trials` is then the budget, the most one cell may get.
-  std::optional<PrecisionConfig> precision;
+  // A registered section (config_section.hpp), e.g. [precision]: trials are added until a
+  // target's interval excludes its threshold; `trials` is then the budget, the most one cell may
+  // get. Null for a grid or an adaptive search.
+  std::shared_ptr<const ConfigSection> section;
 };
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.

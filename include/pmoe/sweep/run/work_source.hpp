@@ -5,7 +5,8 @@
 // asks for the next one, so a source sees its own rows come back through `stored`.
 //
 // The grid (grid_source.hpp) and the adaptive N* search (adaptive_source.hpp) are sources;
-// MakeWorkSource (sweep_runner.hpp) picks one for a config. A source may add trials to cells
+// MakeWorkSource (sweep_runner.hpp) picks one for a config, or asks the config's registered
+// section (config_section.hpp) for its own. A source may add trials to cells
 // that already have rows and may choose its next round from any statistic of the stored rows:
 // a precision target is a source that asks for more trials where an interval is too wide.
 #pragma once

@@ -1,6 +1,6 @@
 // DoubleSoftmaxTwo4's dispatch and its portable twin: each sample through ScalarLanes, the
 // operations the AVX2 kernel applies to each of its four lanes.
-#include "pmoe/train/double_softmax_lanes.hpp"
+#include "pmoe/models/double_softmax_lanes.hpp"
 
 #include "pmoe/core/exp_log1p.hpp"
 #include "pmoe/models/kernel_path.hpp"

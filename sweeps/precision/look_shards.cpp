@@ -1,5 +1,5 @@
 // A look's pairs, their split over the shards of a job array, and what each shard is asked for.
-#include "pmoe/sweep/run/look_shards.hpp"
+#include "pmoe/precision/look_shards.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "pmoe/core/param_table.hpp"
+#include "pmoe/precision/precision_section.hpp"
 #include "pmoe/precision/precision_source.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 
@@ -86,7 +87,7 @@ LookShardEstimate EstimateLookShards(const SweepSetup& whole, const StoredRows& 
   LookShardEstimate e;
   AddLook(CurrentLook(whole, base), whole.cells, count, e);
   // The looks after it: how many trials each adds is fixed (LookTotals); where they go is not.
-  PrecisionSource source(whole.cells, *whole.config.precision, {}, whole.config.path);
+  PrecisionSource source(whole.cells, *PrecisionOf(whole.config), {}, whole.config.path);
   source.NextRound(base);
   double largest_set = 0;
   for (const Cell& c : whole.cells)

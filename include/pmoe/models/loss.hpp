@@ -8,8 +8,8 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/exp_log1p.hpp"
+#include "pmoe/models/double_softmax_lanes.hpp"
 #include "pmoe/models/logistic.hpp"
-#include "pmoe/train/double_softmax_lanes.hpp"
 
 namespace pmoe {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "pmoe/train/double_softmax_lanes.hpp"
+#include "pmoe/models/double_softmax_lanes.hpp"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
