@@ -46,6 +46,21 @@ class KindReads {
   std::set<std::string> per_kind_;
 };
 
+// Whether `param` follows the axis: in the cells that hold both, each axis value comes with one
+// value of `param`, and the axis takes at least two values there. Such a parameter (Lemma 4.1's
+// router sample, model.router_samples = 1.5625 * ${data.n} * ${data.n}, over data.n; a zip of
+// the axis with another parameter) moves with the axis instead of beside it: naming series by it
+// would leave one point per series, and no curve over the axis.
+bool FollowsAxis(const Results& results, const std::string& axis, const std::string& param) {
+  std::map<std::string, std::string> value_at;
+  for (const CellRecord& cell : results.cells) {
+    if (!cell.params.count(axis) || !cell.params.count(param)) continue;
+    const auto [it, fresh] = value_at.emplace(cell.Text(axis), cell.Text(param));
+    if (!fresh && it->second != cell.Text(param)) return false;
+  }
+  return value_at.size() >= 2;
+}
+
 }  // namespace
 
 // `defining`: the parameters a derived axis is made of (n and l of n/l), which then name no
@@ -75,6 +90,10 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
           axis + " already, without --over");
   }
   const KindReads reads(results);
+  std::set<std::string> following;  // parameters that move with the axis: they name no series
+  for (const std::string& p : swept)
+    if (!axis.empty() && p != "N" && p != axis && FollowsAxis(results, axis, p))
+      following.insert(p);
   std::vector<Series> series;
   std::map<std::string, size_t> index;
   for (size_t c = 0; c < results.cells.size(); ++c) {
@@ -82,7 +101,7 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
     std::string label, others;
     const std::string kind = cell.Text("model.kind");
     for (const std::string& p : swept) {
-      if (p == "N" || p == axis || !reads.Reads(kind, p) ||
+      if (p == "N" || p == axis || !reads.Reads(kind, p) || following.count(p) ||
           std::find(defining.begin(), defining.end(), p) != defining.end())
         continue;
       const std::string part = p + "=" + cell.Text(p);

@@ -4,6 +4,7 @@
 #include "pmoe/analysis/derived_axis.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "pmoe/analysis/sample_complexity.hpp"
@@ -146,6 +147,44 @@ TEST_CASE("Bad derived axes are refused naming what is wrong", "[analysis][expon
   CHECK_THROWS_WITH(EstimateSampleComplexity(product, "n/l", options),
                     Contains("holds two cells") && Contains("data.n=16, model.l=4") &&
                         Contains("data.n=32, model.l=8"));
+}
+
+}  // namespace pmoe
+
+namespace pmoe {
+
+TEST_CASE("A parameter that follows the axis names no series, and the CNN/pMoE ratio pairs",
+          "[analysis][exponent]") {
+  // f_ratio_n.ini: Lemma 4.1's router sample, 1.5625 n^2, moves with n. Naming separate pMoE's
+  // series by it would leave one n per series, and no exponent or ratio over n.
+  Results r;
+  Rng rng(77);
+  for (int n : {8, 16, 32, 64}) {
+    const std::string samples = std::to_string(static_cast<int>(1.5625 * n * n));
+    test::AddLogisticCells(r,
+                           {{"data.n", std::to_string(n)},
+                            {"model.kind", "separate"},
+                            {"model.router_samples", samples}},
+                           "data.n=" + std::to_string(n) + ", separate", 40, 3.0, 30, rng);
+    test::AddLogisticCells(r, {{"data.n", std::to_string(n)}, {"model.kind", "cnn"}},
+                           "data.n=" + std::to_string(n) + ", cnn", 40.0 * n / 8, 3.0, 30, rng);
+  }
+  SampleComplexityOptions options;
+  options.bootstrap = 100;
+  const SampleComplexity sc = EstimateSampleComplexity(r, "data.n", options);
+  REQUIRE(sc.series.size() == 2);
+  for (const Series& s : sc.series) {
+    INFO(s.label);
+    CHECK(s.label.find("router_samples") == std::string::npos);
+    CHECK(s.points.size() == 4);
+  }
+  const std::vector<Exponent> e = RatioExponents(sc, options);
+  REQUIRE(e.size() == 1);
+  const auto ratio = e.begin();
+  CHECK(ratio->label.rfind("cnn/separate", 0) == 0);
+  CHECK(ratio->points == 4);
+  CHECK(ratio->lo < 1.0);  // N*(CNN)/N*(separate) = n / 8: exponent 1
+  CHECK(ratio->hi > 1.0);
 }
 
 }  // namespace pmoe

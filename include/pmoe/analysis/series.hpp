@@ -26,7 +26,9 @@ struct Series {
   std::vector<AxisPoint> points;  // sorted by axis value
 };
 
-// `defining`: the parameters a derived axis is made of (n and l of n/l), which name no series.
+// `defining`: the parameters a derived axis is made of (n and l of n/l), which name no series;
+// nor does a parameter that follows the axis (one value per axis value: Lemma 4.1's router
+// sample over data.n).
 // Throws std::invalid_argument when the cells do not vary N, the axis is not a numeric parameter,
 // or two cells of a series share an axis value and N.
 std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
