@@ -51,14 +51,19 @@ class KindReads {
 // router sample, model.router_samples = 1.5625 * ${data.n} * ${data.n}, over data.n; a zip of
 // the axis with another parameter) moves with the axis instead of beside it: naming series by it
 // would leave one point per series, and no curve over the axis.
+// A parameter that keeps one value wherever the axis is read (the model kind of the cells that
+// read l) does not follow it: it moves beside the axis elsewhere, if at all.
 bool FollowsAxis(const Results& results, const std::string& axis, const std::string& param) {
+  if (param == "model.kind") return false;
   std::map<std::string, std::string> value_at;
+  std::set<std::string> values;
   for (const CellRecord& cell : results.cells) {
     if (!cell.params.count(axis) || !cell.params.count(param)) continue;
     const auto [it, fresh] = value_at.emplace(cell.Text(axis), cell.Text(param));
     if (!fresh && it->second != cell.Text(param)) return false;
+    values.insert(cell.Text(param));
   }
-  return value_at.size() >= 2;
+  return value_at.size() >= 2 && values.size() >= 2;
 }
 
 }  // namespace

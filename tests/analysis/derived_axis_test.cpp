@@ -3,8 +3,8 @@
 // with the same bootstrap intervals as over one parameter; bad axes are refused by name.
 #include "pmoe/analysis/derived_axis.hpp"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "pmoe/analysis/sample_complexity.hpp"
