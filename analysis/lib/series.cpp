@@ -47,12 +47,12 @@ class KindReads {
 };
 
 // Whether `param` follows the axis: in the cells that hold both, each axis value comes with one
-// value of `param`, and the axis takes at least two values there. Such a parameter (Lemma 4.1's
-// router sample, model.router_samples = 1.5625 * ${data.n} * ${data.n}, over data.n; a zip of
-// the axis with another parameter) moves with the axis instead of beside it: naming series by it
-// would leave one point per series, and no curve over the axis.
-// A parameter that keeps one value wherever the axis is read (the model kind of the cells that
-// read l) does not follow it: it moves beside the axis elsewhere, if at all.
+// value of `param`, and both take at least two values there. Such a parameter (Lemma 4.1's router
+// sample, model.router_samples = 1.5625 * ${data.n} * ${data.n}, over data.n; a zip of the axis
+// with another parameter) moves with the axis instead of beside it: naming series by it would
+// leave one point per series, and no curve over the axis. One that keeps one value wherever the
+// axis is read (the model kind of the cells that read l) does not follow it; nor does the model
+// kind ever, whose series must never merge.
 bool FollowsAxis(const Results& results, const std::string& axis, const std::string& param) {
   if (param == "model.kind") return false;
   std::map<std::string, std::string> value_at;
@@ -64,6 +64,16 @@ bool FollowsAxis(const Results& results, const std::string& axis, const std::str
     values.insert(cell.Text(param));
   }
   return value_at.size() >= 2 && values.size() >= 2;
+}
+
+// The swept parameters that follow the axis (FollowsAxis): they name no series.
+std::set<std::string> AxisFollowers(const Results& results, const std::string& axis,
+                                    const std::vector<std::string>& swept) {
+  std::set<std::string> following;
+  for (const std::string& p : swept)
+    if (!axis.empty() && p != "N" && p != axis && FollowsAxis(results, axis, p))
+      following.insert(p);
+  return following;
 }
 
 }  // namespace
@@ -95,10 +105,7 @@ std::vector<Series> BuildSeries(const Results& results, const std::string& axis,
           axis + " already, without --over");
   }
   const KindReads reads(results);
-  std::set<std::string> following;  // parameters that move with the axis: they name no series
-  for (const std::string& p : swept)
-    if (!axis.empty() && p != "N" && p != axis && FollowsAxis(results, axis, p))
-      following.insert(p);
+  const std::set<std::string> following = AxisFollowers(results, axis, swept);
   std::vector<Series> series;
   std::map<std::string, size_t> index;
   for (size_t c = 0; c < results.cells.size(); ++c) {

@@ -38,9 +38,9 @@ def test_the_page_and_the_precision_target_agree(monkeypatch, tmp_path, source, 
     # page (the decade file, inside Lemma 4.1's hypotheses); a target of another reading (N_acc:
     # b_separate_l, whose router had fewer samples than Lemma 4.1 asks, so that the page's own
     # verdict is "not testable") has its verdict shown beside the page's.
-    settings = precision_record._settings(str(ev.attrs.get("precision", "")))
-    theorem_reading = target.reading == "success" and \
-        abs(float(settings.get("success_threshold", 0.5)) - 0.9) < 1e-12
+    theorem_reading = precision_record.matching(ev.attrs, target.statistic, target.over,
+                                                "success", target.threshold,
+                                                success_threshold=0.9) is not None
     if theorem_reading:
         assert shown["Lemma 4.1's router sample"] == "met in every separate pMoE cell"
         assert finding.verdict == PAGE_VERDICT[target.verdict], (finding.verdict, finding.reason)
