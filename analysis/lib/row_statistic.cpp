@@ -82,9 +82,8 @@ std::vector<int> Sides(const Results& results, const RowStatisticSpec& spec) {
   return side;
 }
 
-}  // namespace
-
-RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec& spec) {
+// The spec's checks before any cell is read; returns the --metric's column (-1: none).
+int CheckedMetric(const Results& results, const RowStatisticSpec& spec) {
   if (!kKinds.count(spec.target))
     throw ConfigError("command line", "--target", Listed(kKinds), spec.target);
   if (TargetReadsAxis(spec.target) != !spec.axis.empty())
@@ -93,16 +92,57 @@ RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec
                                          : " reads no axis: drop --over (select with --where)"));
   if ((spec.target == "rate") != !spec.metric.empty())
     throw ConfigError("command line: --metric goes with --target rate, and rate needs it");
-  int metric = -1;
-  if (!spec.metric.empty()) {
-    metric = results.MetricIndex(spec.metric);
-    if (metric < 0) {
-      std::set<std::string> declared;
-      for (const MetricColumnInfo& m : results.metrics) declared.insert(m.name);
-      throw ConfigError("command line", "--metric",
-                        "a metric the files declare (" + Listed(declared) + ")", spec.metric);
-    }
+  if (spec.metric.empty()) return -1;
+  const int metric = results.MetricIndex(spec.metric);
+  if (metric < 0) {
+    std::set<std::string> declared;
+    for (const MetricColumnInfo& m : results.metrics) declared.insert(m.name);
+    throw ConfigError("command line", "--metric",
+                      "a metric the files declare (" + Listed(declared) + ")", spec.metric);
   }
+  return metric;
+}
+
+// Each place's trials by index, valued as a target values them (stats/target_kind.hpp).
+std::vector<CellSample> PlaceSamples(const Results& results,
+                                     const std::vector<size_t>& cell_of_place, TrialReading reading,
+                                     int metric) {
+  std::vector<CellSample> samples(cell_of_place.size());
+  std::vector<long> place_of(results.cells.size(), -1);
+  for (size_t p = 0; p < cell_of_place.size(); ++p) place_of[cell_of_place[p]] = long(p);
+  for (const TrialRecord& t : results.trials) {
+    const long p = place_of[t.cell];
+    if (p < 0 || t.trial < 0) continue;
+    std::vector<double>& values = samples[p].values;
+    if (values.size() <= size_t(t.trial)) values.resize(t.trial + 1, NAN);
+    values[t.trial] = TrialValue(reading, t.status == 0, t.success, t.test_acc,
+                                 metric >= 0 ? t.metrics[metric] : NAN);
+  }
+  return samples;
+}
+
+// The trial counts the page reads: per place, the fewest, and the indices paired in every place.
+void CountTrials(const std::vector<CellSample>& samples, RowStatistic* out) {
+  size_t indices = 0;
+  out->fewest_trials = samples.empty() ? 0 : int(samples.front().values.size());
+  for (size_t p = 0; p < samples.size(); ++p) {
+    const std::vector<double>& v = samples[p].values;
+    out->places[p].trials = int(v.size());
+    out->places[p].values =
+        int(std::count_if(v.begin(), v.end(), [](double x) { return std::isfinite(x); }));
+    out->fewest_trials = std::min(out->fewest_trials, int(v.size()));
+    indices = std::max(indices, v.size());
+  }
+  for (size_t t = 0; t < indices; ++t)
+    out->paired_trials += std::all_of(samples.begin(), samples.end(), [&](const CellSample& s) {
+      return t < s.values.size() && std::isfinite(s.values[t]);
+    });
+}
+
+}  // namespace
+
+RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec& spec) {
+  const int metric = CheckedMetric(results, spec);
   const std::vector<int> side = Sides(results, spec);
   RowStatistic out;
   std::vector<size_t> cell_of_place;
@@ -124,33 +164,9 @@ RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec
   } catch (const std::invalid_argument& e) {
     throw ConfigError("command line: --target " + spec.target + ": " + e.what());
   }
-  // Each place's trials by index, valued as a target values them (stats/target_kind.hpp).
-  const TrialReading reading = TrialReadingOf(spec.target, spec.curve.reading);
-  std::vector<CellSample> samples(curve.size());
-  std::vector<long> place_of(results.cells.size(), -1);
-  for (size_t p = 0; p < cell_of_place.size(); ++p) place_of[cell_of_place[p]] = long(p);
-  for (const TrialRecord& t : results.trials) {
-    const long p = place_of[t.cell];
-    if (p < 0 || t.trial < 0) continue;
-    std::vector<double>& values = samples[p].values;
-    if (values.size() <= size_t(t.trial)) values.resize(t.trial + 1, NAN);
-    values[t.trial] = TrialValue(reading, t.status == 0, t.success, t.test_acc,
-                                 metric >= 0 ? t.metrics[metric] : NAN);
-  }
-  size_t indices = 0;
-  out.fewest_trials = samples.empty() ? 0 : int(samples.front().values.size());
-  for (size_t p = 0; p < samples.size(); ++p) {
-    const std::vector<double>& v = samples[p].values;
-    out.places[p].trials = int(v.size());
-    out.places[p].values =
-        int(std::count_if(v.begin(), v.end(), [](double x) { return std::isfinite(x); }));
-    out.fewest_trials = std::min(out.fewest_trials, int(v.size()));
-    indices = std::max(indices, v.size());
-  }
-  for (size_t t = 0; t < indices; ++t)
-    out.paired_trials += std::all_of(samples.begin(), samples.end(), [&](const CellSample& s) {
-      return t < s.values.size() && std::isfinite(s.values[t]);
-    });
+  const std::vector<CellSample> samples =
+      PlaceSamples(results, cell_of_place, TrialReadingOf(spec.target, spec.curve.reading), metric);
+  CountTrials(samples, &out);
   BootstrapSettings bootstrap;
   bootstrap.alpha = 1 - spec.level;
   bootstrap.replicates = spec.bootstrap;
