@@ -77,6 +77,23 @@ std::string RegisteredSectionOf(const std::string& key) {
   return "";
 }
 
+// A key no section reads, with the closest known one and the sections the registered work
+// sources add.
+ConfigError UnknownKey(const std::string& path, const std::string& key) {
+  std::vector<std::string> sections = {"data", "model", "grid", "adaptive"};
+  std::string settings = "[adaptive]";
+  for (const std::string& name : RegisteredSections()) {
+    sections.push_back(name);
+    settings += " or a [" + name + "]";
+  }
+  return ConfigError(path + ": unknown key \"" + key + "\"" +
+                     DidYouMeanConfigKey(key, sections, {"name", "seed", "trials"}) +
+                     " (expected name, seed, "
+                     "trials, N, N_test, success, a [data] or [model] parameter of "
+                     "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an " +
+                     settings + " setting)");
+}
+
 }  // namespace
 
 SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
@@ -127,18 +144,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       SetParam(config.base, entry.key, entry.value, path);
       config.base_keys.push_back(entry.key);
     } else {
-      std::vector<std::string> sections = {"data", "model", "grid", "adaptive"};
-      std::string settings = "[adaptive]";
-      for (const std::string& name : RegisteredSections()) {
-        sections.push_back(name);
-        settings += " or a [" + name + "]";
-      }
-      throw ConfigError(path + ": unknown key \"" + entry.key + "\"" +
-                        DidYouMeanConfigKey(entry.key, sections, {"name", "seed", "trials"}) +
-                        " (expected name, seed, "
-                        "trials, N, N_test, success, a [data] or [model] parameter of "
-                        "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an " +
-                        settings + " setting)");
+      throw UnknownKey(path, entry.key);
     }
   }
   // The name becomes results/NAME.h5 and the Slurm job name: one file name of safe characters
