@@ -27,6 +27,17 @@ std::vector<std::string> RegisteredSections() {
   return out;
 }
 
+ClaimCheck& RegisteredClaimCheck() {
+  static ClaimCheck check;
+  return check;
+}
+
+void RegisterClaimCheck(ClaimCheck check) { RegisteredClaimCheck() = std::move(check); }
+
+void CheckClaims(const SweepConfig& config) {
+  if (RegisteredClaimCheck()) RegisteredClaimCheck()(config);
+}
+
 std::unique_ptr<ConfigSection> MakeConfigSection(const std::string& section) {
   for (const auto& [name, factory] : Registry())
     if (name == section) return factory();

@@ -80,7 +80,7 @@ std::string RegisteredSectionOf(const std::string& key) {
 // A key no section reads, with the closest known one and the sections the registered work
 // sources add.
 ConfigError UnknownKey(const std::string& path, const std::string& key) {
-  std::vector<std::string> sections = {"data", "model", "grid", "adaptive"};
+  std::vector<std::string> sections = {"data", "model", "grid", "adaptive", "claims"};
   std::string settings = "[adaptive]";
   for (const std::string& name : RegisteredSections()) {
     sections.push_back(name);
@@ -124,6 +124,8 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     } else if (entry.key.rfind("adaptive.", 0) == 0) {
       if (!config.adaptive) config.adaptive.emplace();
       SetAdaptiveKey(path, entry.key.substr(9), entry.value, *config.adaptive);
+    } else if (entry.key.rfind("claims.", 0) == 0) {
+      config.claims.push_back({entry.key.substr(7), entry.value});
     } else if (const std::string name = RegisteredSectionOf(entry.key); !name.empty()) {
       if (section && name != section_name)
         throw ConfigError(path + ": [" + section_name + "] and [" + name + "]: choose one");
@@ -164,6 +166,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                       config.name);
   CheckLinkedAxes(config);
   if (config.adaptive) FinishAdaptive(config, trials_set);
+  CheckClaims(config);
   if (section) {
     section->Finish(path, trials_set, config);
     config.section = std::move(section);

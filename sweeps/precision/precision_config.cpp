@@ -36,9 +36,10 @@ std::string OneName(const std::string& path, const std::string& name, const std:
 
 }  // namespace
 
-void SetPrecisionKey(const std::string& path, const std::string& key, const std::string& value,
-                     PrecisionConfig& c) {
-  const std::string name = "precision." + key;
+// The keys that say which statistic a target decides and against what (the keys a [claims]
+// declaration may hold); false when `key` is none of them.
+bool SetStatisticKey(const std::string& path, const std::string& name, const std::string& key,
+                     const std::string& value, PrecisionConfig& c) {
   PrecisionSettings& s = c.settings;
   if (key == "target") {
     const std::set<std::string> known = {
@@ -82,10 +83,6 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     c.curve.target_accuracy = ParseNumber(path, name, value, 0.5, 1, "a number in [0.5, 1]");
   } else if (key == "threshold") {
     s.threshold = ParseNumber(path, name, value, -1e6, 1e6, "a finite number");
-  } else if (key == "half_width") {
-    s.half_width = ParseNumber(path, name, value, 1e-9, 1e6, "a positive number");
-  } else if (key == "uniform_share") {
-    s.uniform_share = ParseNumber(path, name, value, 0, 1, "a number in [0, 1]");
   } else if (key == "where") {
     c.where.clear();
     for (const std::string& part : SplitTrimmed(value, ',')) {
@@ -95,6 +92,20 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
         throw ConfigError(path, name, "P=V[, P=V ...] with P a parameter (data.n=64)", value);
       c.where.push_back({param, part.substr(eq + 1)});
     }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keys of a run: how the budget is spent and when it stops; false when `key` is none.
+bool SetRunKey(const std::string& path, const std::string& name, const std::string& key,
+               const std::string& value, PrecisionConfig& c) {
+  PrecisionSettings& s = c.settings;
+  if (key == "half_width") {  // when to stop: the run's, not the claim's
+    s.half_width = ParseNumber(path, name, value, 1e-9, 1e6, "a positive number");
+  } else if (key == "uniform_share") {
+    s.uniform_share = ParseNumber(path, name, value, 0, 1, "a number in [0, 1]");
   } else if (key == "allocation") {
     if (value != "even" && value != "cost") throw ConfigError(path, name, "even or cost", value);
     s.cost_aware = value == "cost";
@@ -115,30 +126,52 @@ void SetPrecisionKey(const std::string& path, const std::string& key, const std:
     s.looks = static_cast<int>(ParseIntegerInRange(path, name, value, 1, 50));
   } else if (key == "bootstrap") {
     s.bootstrap = static_cast<int>(ParseIntegerInRange(path, name, value, 100, 100000));
+  } else if (key == "claim") {
+    c.claim = OneName(path, name, value, "the id of a target the config's [claims] declares");
   } else {
-    throw ConfigError(
-        path + ": unknown key \"" + name +
-        "\" (expected precision.target, over, model, baseline, metric, side, reading, "
-        "success_threshold, delta, "
-        "target_accuracy, threshold, half_width, where, uniform_share, allocation, alpha, budget, "
-        "start, looks or bootstrap)");
+    return false;
   }
+  return true;
+}
+
+void SetPrecisionKey(const std::string& path, const std::string& key, const std::string& value,
+                     PrecisionConfig& c) {
+  const std::string name = "precision." + key;
+  if (SetStatisticKey(path, name, key, value, c)) {
+    c.statistic_keys.push_back(key);
+    return;
+  }
+  if (SetRunKey(path, name, key, value, c)) return;
+  throw ConfigError(path + ": unknown key \"" + name +
+                    "\" (expected precision.target, over, model, baseline, metric, side, "
+                    "reading, success_threshold, delta, target_accuracy, threshold, half_width, "
+                    "where, uniform_share, allocation, alpha, budget, start, looks, bootstrap or "
+                    "claim)");
+}
+
+void FinishStatistic(const std::string& path, const PrecisionConfig& c) {
+  const std::string section = path + ": " + SectionOf(c);
+  const bool axis = TargetReadsAxis(c.target);
+  if (axis && c.over.empty())
+    throw ConfigError(section + " target = " + c.target +
+                      " needs over (the axis of its slope, e.g. n/l)");
+  if (!axis && !c.over.empty())
+    throw ConfigError(section + " target = " + c.target +
+                      " reads no axis: drop over (select its cells with where)");
+  if ((c.target == "rate") != !c.metric.empty())
+    throw ConfigError(section + " metric goes with target = rate, and rate needs it");
 }
 
 void FinishPrecision(const std::string& path, const PrecisionConfig& c) {
-  const bool axis = TargetReadsAxis(c.target);
-  if (axis && c.over.empty())
-    throw ConfigError(path + ": [precision] target = " + c.target +
-                      " needs over (the axis of its slope, e.g. n/l)");
-  if (!axis && !c.over.empty())
-    throw ConfigError(path + ": [precision] target = " + c.target +
-                      " reads no axis: drop over (select its cells with where)");
-  if ((c.target == "rate") != !c.metric.empty())
-    throw ConfigError(path + ": [precision] metric goes with target = rate, and rate needs it");
+  FinishStatistic(path, c);
   if (c.settings.budget == 0 && c.budget_hours == 0)
     throw ConfigError(path +
                       ": [precision] needs budget (trials over all cells at most, or CPU-hours "
                       "as 2.5h)");
+}
+
+std::string SectionOf(const PrecisionConfig& c) {
+  return c.declared_as.empty() ? "[precision]" : c.declared_as;
 }
 
 std::string OverText(const PrecisionConfig& c) {

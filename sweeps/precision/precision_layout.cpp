@@ -46,6 +46,32 @@ std::string GroupKey(const CellParams& p, const PrecisionConfig& c,
   return key.empty() ? "all" : key;
 }
 
+// The varying parameters that follow the axis: one value at each axis value, several over the
+// axis (Lemma 4.1's router sample, set from n, over n). They name no group, or each group would
+// hold one axis value and no curve; pmoe-analyze's series drop them alike (analysis/lib/series.cpp,
+// FollowsAxis). The model kind never follows: its curves must never merge.
+std::set<std::string> AxisFollowers(const std::vector<CellParams>& cells, const PrecisionConfig& c,
+                                    const std::set<std::string>& varying) {
+  std::set<std::string> following;
+  if (c.over.empty()) return following;
+  for (const std::string& name : varying) {
+    if (name == "model.kind" || IsAxisOrN(name, c)) continue;
+    std::map<double, std::string> value_at;
+    std::set<std::string> values;
+    bool follows = true;
+    for (const CellParams& p : cells) {
+      auto it = p.find(name);
+      const double x = p.empty() ? NAN : AxisOf(p, c);
+      if (it == p.end() || !std::isfinite(x)) continue;
+      const auto [at, fresh] = value_at.emplace(x, it->second);
+      follows = follows && (fresh || at->second == it->second);
+      values.insert(it->second);
+    }
+    if (follows && value_at.size() >= 2 && values.size() >= 2) following.insert(name);
+  }
+  return following;
+}
+
 // Every parameter of `cnn` but N, the kind and those set per kind has the same value in `other`.
 bool Pairs(const CellParams& cnn, const CellParams& other, const std::set<std::string>& per_kind) {
   for (const auto& [name, value] : cnn) {
@@ -92,12 +118,12 @@ void CheckWhere(const std::vector<CellParams>& cells, const PrecisionConfig& c,
     std::string list;
     for (const std::string& v : values) list += (list.empty() ? "" : ", ") + v;
     if (values.empty())
-      throw ConfigError(path + ": [precision] where = " + WhereText(c) + ": no cell reads " +
+      throw ConfigError(path + ": " + SectionOf(c) + " where = " + WhereText(c) + ": no cell reads " +
                         param +
                         " (a condition on it would select every cell; pmoe-analyze "
                         "--where refuses it alike)");
     if (!values.count(value))
-      throw ConfigError(path + ": [precision] where = " + WhereText(c) +
+      throw ConfigError(path + ": " + SectionOf(c) + " where = " + WhereText(c) +
                         " selects no cell: " + param + " is one of " + list);
   }
 }
@@ -131,17 +157,17 @@ void CheckKinds(std::vector<CellParams>& cells, const PrecisionConfig& c, const 
   const std::string filter = (c.where.empty() ? "" : " where = " + WhereText(c)) +
                              (c.model.empty() ? "" : " model = " + c.model);
   if (kinds[1].size() > 1)
-    throw ConfigError(path + ": [precision] the target's cells are of " +
+    throw ConfigError(path + ": " + SectionOf(c) + " the target's cells are of " +
                       std::to_string(kinds[1].size()) + " model kinds (" + list(kinds[1]) +
                       "); name the one it is about with model = KIND (one curve per model, "
                       "never pooled)");
   if (kinds[1].empty())
     throw ConfigError(
-        path + ": [precision]" + filter + " leaves no cell" +
+        path + ": " + SectionOf(c) + filter + " leaves no cell" +
         (c.paired ? " of the model compared (a kind other than " + c.baseline + ")" : "") +
         (c.model.empty() ? "" : " of model.kind = " + c.model));
   if (c.paired && kinds[0].empty())
-    throw ConfigError(path + ": [precision]" + (filter.empty() ? " the grid" : filter) +
+    throw ConfigError(path + ": " + SectionOf(c) + (filter.empty() ? " the grid" : filter) +
                       " leaves no " + c.baseline + " cell: the baseline's side is empty");
 }
 
@@ -162,7 +188,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     else
       p.clear();
   if (selected == 0)
-    throw ConfigError(path + ": [precision] where = " + WhereText(c) + " selects no cell");
+    throw ConfigError(path + ": " + SectionOf(c) + " where = " + WhereText(c) + " selects no cell");
   CheckKinds(cells, c, path);
   std::set<std::string> varying;
   {
@@ -175,6 +201,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
   // A setting per model kind (the CNN's own step cap) names no target and does not stop pairing.
   const std::set<std::string> per_kind = ParamsSetPerKind(cells);
   for (const std::string& name : per_kind) varying.erase(name);
+  for (const std::string& name : AxisFollowers(cells, c, varying)) varying.erase(name);
   auto is_numerator = [&](const CellParams& p) {
     auto it = p.find("model.kind");
     return c.paired && it != p.end() && it->second == c.baseline;
@@ -185,7 +212,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     if (cells[i].empty() || is_numerator(cells[i])) continue;  // outside `where`, or a CNN
     const double N = Number(cells[i], "N"), x = AxisOf(cells[i], c);
     if (!(N > 0) || !(x > 0))
-      throw ConfigError(path + ": [precision] cell " + std::to_string(i) +
+      throw ConfigError(path + ": " + SectionOf(c) + " cell " + std::to_string(i) +
                         " has no positive N or " + OverText(c) +
                         " (the axis must be numeric and positive)");
     PrecisionGroup& g = groups[GroupKey(cells[i], c, varying)];
@@ -209,7 +236,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     bool any_cnn = false;
     for (const CellParams& p : cells) any_cnn = any_cnn || is_numerator(p);
     if (!any_cnn || groups.empty())
-      throw ConfigError(path + ": [precision] target = " + c.target +
+      throw ConfigError(path + ": " + SectionOf(c) + " target = " + c.target +
                         " needs model.kind = " + c.baseline + " and another model in the grid");
   }
   std::vector<PrecisionGroup> out;
@@ -218,7 +245,7 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
     try {
       StatisticOf(g.curve, c);  // checks the layout
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(path + ": [precision] target of " + label + ": " + e.what());
+      throw ConfigError(path + ": " + SectionOf(c) + " target of " + label + ": " + e.what());
     }
     out.push_back(std::move(g));
   }

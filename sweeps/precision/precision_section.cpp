@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/precision/claim_targets.hpp"
 #include "pmoe/precision/precision_source.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/run/sweep_setup.hpp"
@@ -21,6 +22,7 @@ class PrecisionSection : public ConfigSection {
   }
 
   void Finish(const std::string& path, bool trials_set, SweepConfig& config) override {
+    if (!config_.claim.empty()) UseClaimTarget(path, config, config_);  // claim = b
     FinishPrecision(path, config_);
     if (config.adaptive) throw ConfigError(path + ": [precision] and [adaptive]: choose one");
     if (trials_set)
@@ -51,6 +53,7 @@ class PrecisionSection : public ConfigSection {
 
 void RegisterPrecisionTargets() {
   RegisterWorkSource("precision", [] { return std::make_unique<PrecisionSection>(); });
+  RegisterClaimCheck([](const SweepConfig& config) { ClaimTargetsOf(config); });
 }
 
 const PrecisionConfig* PrecisionOf(const SweepConfig& config) {

@@ -41,6 +41,9 @@
 //   start     = 4                trials per cell at the first look
 //   looks     = 6                looks at most, the last at the budget
 //   bootstrap = 1000             replicates of the deciding interval per look
+//   claim     = b                the statistic keys (target .. where) of the target the config's
+//                                [claims] section declares as `b` (claim_targets.hpp), instead of
+//                                stating them here: a claim is declared once
 #pragma once
 
 #include <string>
@@ -66,14 +69,35 @@ struct PrecisionConfig {
   std::string model;    // the model kind of the exponent (or the ratio's denominator); "": the one
   CurveSettings curve;  // reading, success_threshold, target_accuracy
   PrecisionSettings settings;  // threshold, alpha, budget, start, looks, bootstrap
+  std::string claim;           // [precision] claim = ID: the statistic is [claims] ID's
+  std::vector<std::string> statistic_keys;  // the statistic keys the section itself set
+  std::string declared_as;  // "[claims] b" for a claim's declaration; "" for [precision]'s own
 };
+
+// Where the target's keys were given, for errors: "[precision]" or "[claims] b".
+std::string SectionOf(const PrecisionConfig& config);
+
+// The keys that say which statistic a target decides and against what: target, baseline, metric,
+// side, over, model, reading, success_threshold, delta, target_accuracy, threshold, where. `name` is the key as the file spells it, for errors. False when `key` is none of them.
+bool SetStatisticKey(const std::string& path, const std::string& name, const std::string& key,
+                     const std::string& value, PrecisionConfig& config);
+
+// The keys of a run (half_width, uniform_share, allocation, alpha, budget, start, looks,
+// bootstrap, claim);
+// false when `key` is none of them.
+bool SetRunKey(const std::string& path, const std::string& name, const std::string& key,
+               const std::string& value, PrecisionConfig& config);
 
 // Sets `key` (without "precision.") from `value`; ConfigError naming the file, the key and what
 // was expected.
 void SetPrecisionKey(const std::string& path, const std::string& key, const std::string& value,
                      PrecisionConfig& config);
 
-// Checks what one key cannot (over and budget given); ConfigError naming the file.
+// Checks what one statistic key cannot (over given when the statistic reads an axis, metric
+// with rate); ConfigError naming the file and the section.
+void FinishStatistic(const std::string& path, const PrecisionConfig& config);
+
+// FinishStatistic, and a budget given; ConfigError naming the file.
 void FinishPrecision(const std::string& path, const PrecisionConfig& config);
 
 // "target=ratio_exponent;over=data.n/model.l;reading=success;..." : every setting, so a

@@ -49,4 +49,13 @@ std::vector<std::string> RegisteredSections();
 // A new section of that name; nullptr when none is registered.
 std::unique_ptr<ConfigSection> MakeConfigSection(const std::string& section);
 
+// The check of a config's [claims] declarations, registered by the layer that knows target
+// statistics (RegisterPrecisionTargets), so that a wrong declaration is refused (ConfigError
+// naming the file) when the config is read. Replaces an earlier registration.
+using ClaimCheck = std::function<void(const SweepConfig& config)>;
+void RegisterClaimCheck(ClaimCheck check);
+
+// Runs the registered check; without one, [claims] is kept unchecked (it changes no trial).
+void CheckClaims(const SweepConfig& config);
+
 }  // namespace pmoe

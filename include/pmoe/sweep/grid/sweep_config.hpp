@@ -37,6 +37,10 @@ struct SweepConfig {
   // target's interval excludes its threshold; `trials` is then the budget, the most one cell may
   // get. Null for a grid or an adaptive search.
   std::shared_ptr<const ConfigSection> section;
+  // [claims]: the targets that decide the claims this sweep tests, in file order: id ("b",
+  // "a.separate") and the target's statistic keys as "key=value" words. They run nothing: the
+  // claim pages read them, and [precision] claim = ID runs one (precision/claim_targets.hpp).
+  std::vector<std::pair<std::string, std::string>> claims;
 };
 
 // Throws ConfigError naming the file, key, value and expectation for anything malformed.
