@@ -11,7 +11,7 @@ the precision targets' own code (a claim page and a precision target decide one 
 import math
 
 from pmoe.plots import figures
-from pmoe.report import decision
+from pmoe.report import decision, declarations
 from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, OUTCOME, UNTESTABLE,
                                Finding, at_least, at_most, enough, figure_path, finite, fmt,
                                interval, level_at_least)
@@ -61,22 +61,25 @@ RULE_A = ("For each pMoE (separate, joint) against the CNN on paired data, two c
           "whatever the share).")
 
 
-def accuracy_condition(ev, finding, kind, Ns):
-    """Condition (1) of (a) for one pMoE: HOLDS, FAILS, OPEN or UNTESTABLE, and why."""
+def accuracy_condition(ev, finding, declared, Ns):
+    """Condition (1) of (a) for one pMoE (its declared accuracy_difference target, read at each
+    N): HOLDS, FAILS, OPEN or UNTESTABLE, and why."""
     higher, lower, small, tested = [], [], [], 0
+    kind, baseline, effect = declared.model, declared.baseline, declared.threshold
     for N in Ns:
         p = ev.cells_where(model__kind=kind, N=fmt_param(N))
-        c = ev.cells_where(model__kind="cnn", N=fmt_param(N))
+        c = ev.cells_where(model__kind=baseline, N=fmt_param(N))
         if not p or not c:
             continue
         st = ev.statistic("accuracy_difference", where={"N": fmt_param(N)}, model=kind,
-                          baseline="cnn")
+                          baseline=baseline)
         d, lo, hi = st["estimate"], st["lo"], st["hi"]
-        finding.numbers.append((f"acc({kind}) − acc(CNN) at N = {N:g}", interval(d, lo, hi)))
+        finding.numbers.append((f"acc({kind}) − acc({baseline}) at N = {N:g}",
+                                interval(d, lo, hi)))
         if not st["paired_trials"] >= MIN_TRIALS:
             continue
         tested += 1
-        decided = at_least(d, lo, hi, ACC_EFFECT)
+        decided = at_least(d, lo, hi, effect)
         if decided == HOLDS:
             higher.append(N)
         elif decided == FAILS:
@@ -84,23 +87,24 @@ def accuracy_condition(ev, finding, kind, Ns):
         if finite(hi) and hi < 0:
             lower.append(N)
     if not tested:
-        return UNTESTABLE, f"no N with {MIN_TRIALS} paired trials of {kind} and the CNN"
+        return UNTESTABLE, f"no N with {MIN_TRIALS} paired trials of {kind} and {baseline}"
     if lower:
-        return FAILS, "significantly less accurate than the CNN at N = " + \
+        return FAILS, f"significantly less accurate than {baseline} at N = " + \
             ", ".join(f"{n:g}" for n in lower)
     if higher:
-        return HOLDS, "more accurate by at least 0.01 at N = " + ", ".join(f"{n:g}" for n in higher)
+        return HOLDS, f"more accurate by at least {effect:g} at N = " + \
+            ", ".join(f"{n:g}" for n in higher)
     if len(small) == tested:
-        return FAILS, "the accuracy gain's interval lies below 0.01 at every N"
-    return OPEN, "higher accuracy by 0.01 shown at no N, lower at none"
+        return FAILS, f"the accuracy gain's interval lies below {effect:g} at every N"
+    return OPEN, f"higher accuracy by {effect:g} shown at no N, lower at none"
 
 
-def share_condition(share, ratio):
+def share_condition(share, ratio, limit):
     """Condition (2) of (a): outcome, text. The share N_acc(pMoE)/N_acc(CNN) with its interval is
     pmoe-analyze statistic's (the share target's code); where an N_acc lies outside the N grid
     the share has no number, and pmoe-analyze sample-complexity's cnn/pMoE ratio row states the
-    bound instead. Decided below 0.9 by the one rule (a bound is an interval open at one end)."""
-    limit = 1 - SHARE_EFFECT
+    bound instead. Decided below `limit` (the declared threshold, 0.9) by the one rule (a bound
+    is an interval open at one end)."""
     if math.isfinite(share["estimate"]):
         value, lo_s, hi_s = share["estimate"], max(share["lo"], 0.0), share["hi"]
         text = interval(value, lo_s, hi_s) + (", 0.6 inside" if lo_s <= 0.6 <= hi_s
@@ -118,23 +122,36 @@ def share_condition(share, ratio):
 
 def claim_a(ev, workdir):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
+    shares = [d for d in declarations.for_claim(ev, "a") if d.target == "share"]
+    gains = {d.model: d for d in declarations.for_claim(ev, "a")
+             if d.target == "accuracy_difference"}
+    if not shares:
+        finding.reason = declarations.undeclared_reason("a")
+        return finding
     Ns = sorted({float(c["N"]) for c in ev.cells})
     sc = ev.sample_complexity()
-    for kind in ("separate", "joint"):
-        outcome, why = accuracy_condition(ev, finding, kind, Ns)
+    for declared in shares:
+        kind, baseline = declared.model, declared.baseline
+        finding.numbers.append((f"declared targets ({declared.source})", declared.text() + (
+            "; " + gains[kind].text() if kind in gains else "")))
+        if kind in gains:
+            outcome, why = accuracy_condition(ev, finding, gains[kind], Ns)
+        else:
+            outcome, why = UNTESTABLE, "no accuracy_difference target declared"
         finding.check(f"{kind}: accuracy", outcome, why)
-        ratio = next((r for r in sc["ratios"] if r["reading"] == "mean_accuracy"
-                      and r["ratio"].startswith("cnn/" + kind)), None)
+        ratio = next((r for r in sc["ratios"] if r["reading"] == declared.reading_name
+                      and r["ratio"].startswith(f"{baseline}/{kind}")), None)
         if ratio is None:
-            finding.check(f"{kind}: samples", UNTESTABLE, f"no {kind} or CNN series")
+            finding.check(f"{kind}: samples", UNTESTABLE, f"no {kind} or {baseline} series")
             continue
-        share = ev.statistic("share", model=kind, baseline="cnn", reading="mean_accuracy")
-        outcome, text = share_condition(share, ratio)
-        finding.numbers.append((f"N_acc({kind}) / N_acc(CNN)", text +
+        share = ev.statistic("share", model=kind, baseline=baseline, reading=declared.reading)
+        outcome, text = share_condition(share, ratio, declared.threshold)
+        finding.numbers.append((f"N_acc({kind}) / N_acc({baseline})", text +
                                 (" (budget flag)" if ratio["flag"] else "")))
+        fewer = f"{1 - declared.threshold:.0%} fewer samples"
         finding.check(f"{kind}: samples", outcome, {
-            HOLDS: "needs at least 10 % fewer samples", FAILS: f"share {text} above 0.9",
-            OPEN: f"share {text}: 10 % fewer samples not shown",
+            HOLDS: f"needs at least {fewer}", FAILS: f"share {text} above {declared.threshold:g}",
+            OPEN: f"share {text}: {fewer} not shown",
             UNTESTABLE: f"share {text}"}[outcome])
     finding.conclude("both pMoE are more accurate than the CNN at some N (at none less) and "
                      "reach 95 % mean accuracy with at least 10 % fewer samples")
@@ -178,11 +195,11 @@ RULE_B = ("Theorem 4.2's reading: the exponent of N(0.9) (the N where the succes
           "it with what they would say; a precision target of the file decides its reading.")
 
 
-def exponent_condition(e):
+def exponent_condition(e, effect=EXPONENT_EFFECT):
     """An exponent row of pmoe-analyze against the effect size: outcome, text."""
     if e is None or e["points"] < 3 or e["lo"] is None or e["hi"] is None:
         return UNTESTABLE, "fewer than 3 values inside the N grid"
-    outcome = at_least(e["exponent"], e["lo"], e["hi"], EXPONENT_EFFECT)
+    outcome = at_least(e["exponent"], e["lo"], e["hi"], effect)
     return outcome, f"exponent {interval(e['exponent'], e['lo'], e['hi'], 2)}"
 
 
@@ -196,7 +213,11 @@ def within_note(row):
 
 
 def claim_b(ev, workdir):
-    return exponent_growth(ev, workdir, "model.l", "l", "separate")
+    declared = declarations.one(ev, "b", "exponent")
+    if declared is None:
+        return Finding(data_label(ev), ev.name, NOT_TESTABLE,
+                       declarations.undeclared_reason("b"))
+    return exponent_growth(ev, workdir, declared)
 
 
 def show_exponent(finding, tables, e, reading, what, axis_text, theory_word):
@@ -211,21 +232,22 @@ def show_exponent(finding, tables, e, reading, what, axis_text, theory_word):
         finding.numbers.append((f"shape of {what} over {axis_text}", said))
 
 
-def growth_condition(ev, finding, tables, rows, reading, axis, short):
+def growth_condition(ev, finding, tables, rows, reading, axis, short, effect=EXPONENT_EFFECT):
     """Records "N grows with `short`" on one reading (its exponent, its shape, a precision target
     of the file that decided it) into `finding`; returns the condition's text."""
     name = READING_NAMES[reading]
     e = rows.get(reading)
     show_exponent(finding, tables, e, reading, name, short, "theory bound")
     statistic_reading, threshold = target_reading(reading)
-    decided, target = with_target(ev, e, "exponent", axis, None, statistic_reading, threshold)
+    decided, target = with_target(ev, e, "exponent", axis, None, statistic_reading, threshold,
+                                  effect)
     if target:
         finding.numbers.append((f"exponent of {name} over {short}, decided by the file's "
                                 "precision target", target))
-    outcome, text = exponent_condition(decided)
+    outcome, text = exponent_condition(decided, effect)
     finding.check(f"{name} grows with {short}", outcome, {
-        HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
-        OPEN: f"{text}: growth of at least {short}^{EXPONENT_EFFECT} neither shown nor excluded"
+        HOLDS: text, FAILS: f"{text} lies below {effect:g}",
+        OPEN: f"{text}: growth of at least {short}^{effect:g} neither shown nor excluded"
               + within_note(decided),
         UNTESTABLE: f"fewer than 3 values of {short} have {name} inside the N grid"}[outcome])
     return text
@@ -246,20 +268,25 @@ def other_readings(finding, supported_reason, record):
         finding.reason += f" (the {READING_NAMES[reading]} reading: {other.verdict})"
 
 
-def exponent_growth(ev, workdir, axis, short, kind):
+def exponent_growth(ev, workdir, declared):
+    """(b): the declared model's N over the declared axis grows by at least axis^threshold, on
+    the declared reading (the theorem's), the other readings shown beside it."""
+    axis, kind, effect = declared.over, declared.model, declared.threshold
+    short = axis.split(".")[-1]
+    reading = declared.reading_name
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
+    finding.numbers.append((f"declared target ({declared.source})", declared.text()))
     l_star = sorted({int(c["data.l_star"]) for c in ev.cells if "data.l_star" in c})
     start = l_star[0] if axis == "model.l" and len(l_star) == 1 else None
     tables = ev.exponent(axis, start)
-    # The pMoE's own series ("all" when it is the sweep's only model).
+    # The model's own series ("all" when it is the sweep's only model).
     rows = {e["reading"]: e for e in tables["exponents"]
-            if not e["series"].startswith("cnn/") and (kind in e["series"] or e["series"] == "all")}
-    text = growth_condition(ev, finding, tables, rows, THEOREM_READING, axis, short)
-    finding.conclude(f"{READING_NAMES[THEOREM_READING]} grows with {short}: {text}")
-    other_readings(finding, "it grows", lambda other, reading: growth_condition(
-        ev, other, tables, rows, reading, axis, short))
-    if kind == "separate":
-        outside_lemma_41(ev, finding)
+            if "/" not in e["series"] and (kind in e["series"] or e["series"] == "all")}
+    text = growth_condition(ev, finding, tables, rows, reading, axis, short, effect)
+    finding.conclude(f"{READING_NAMES[reading]} grows with {short}: {text}")
+    other_readings(finding, "it grows", lambda other, other_reading: growth_condition(
+        ev, other, tables, rows, other_reading, axis, short, effect))
+    outside_lemma_41(ev, finding, kind=kind)
     for reading in ("mean_accuracy", "success"):
         path = figure_path(workdir, ev, f"{reading}_{short}")
         if figures.nstar_loglog(tables, axis, f"{ev.name}: sample complexity against {short}",
@@ -289,10 +316,15 @@ RULE_C = ("At each N, the least-squares slope of mean test accuracy against log 
 
 
 def claim_c(ev, workdir):
-    # The axis the sweep varies: l (c over l) or k (c over k).
-    axis = "model.l" if len({c.get("model.l") for c in ev.cells}) > 1 else "model.k"
-    short = axis.split(".")[1]
+    declared = declarations.one(ev, "c", "accuracy_slope")
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
+    if declared is None:
+        finding.reason = declarations.undeclared_reason("c")
+        return finding
+    finding.numbers.append((f"declared target ({declared.source})", declared.text()))
+    # The declared axis: l (c over l) or k (c over k); a fall of at least -threshold per log.
+    axis, fall = declared.over, -declared.threshold
+    short = axis.split(".")[1]
     Ns = sorted({float(c["N"]) for c in ev.cells})
     # Image data have no l* parameter (theirs is measured): every l counts there.
     stars = [int(c["data.l_star"]) for c in ev.cells if "data.l_star" in c]
@@ -321,14 +353,15 @@ def claim_c(ev, workdir):
                                     f"not testable: {note} are not a range of {short}"))
             continue
         st = ev.statistic("accuracy_slope", over=axis, where={"N": fmt_param(N)},
-                          start=fmt_param(use[0]), to=fmt_param(use[-1]))
+                          start=fmt_param(use[0]), to=fmt_param(use[-1]),
+                          model=declared.model or None)
         s, lo, hi = st["estimate"], st["lo"], st["hi"]
         finding.numbers.append((f"d(accuracy)/d(log {short}) at N = {N:g}, {note}",
                                 interval(s, lo, hi)))
         if min(p["values"] for p in st["places"]) < MIN_TRIALS or not finite(lo, hi):
             continue
         testable += 1
-        decided = at_most(s, lo, hi, SLOPE_EFFECT)
+        decided = at_most(s, lo, hi, fall)
         if decided == HOLDS:
             falls.append(N)
         elif decided == FAILS:
@@ -345,13 +378,13 @@ def claim_c(ev, workdir):
         finding.check(f"accuracy falls with {short}", HOLDS)
     elif len(small) == testable:
         finding.check(f"accuracy falls with {short}", FAILS,
-                      f"the slope's interval lies above −{SLOPE_EFFECT} at every N (a fall too "
+                      f"the slope's interval lies above −{fall:g} at every N (a fall too "
                       "small to matter, or none)")
     else:
         finding.check(f"accuracy falls with {short}", OPEN,
-                      f"a fall of {SLOPE_EFFECT} per log {short} neither shown nor excluded")
+                      f"a fall of {fall:g} per log {short} neither shown nor excluded")
     finding.conclude(f"accuracy falls with {short} at N = {listed(falls)} by at least "
-                     f"{SLOPE_EFFECT} per log {short}, rises nowhere")
+                     f"{fall:g} per log {short}, rises nowhere")
     summary = ev.summary()
     others = [p for p in swept(summary) if p not in ("N", axis)]
     path = figure_path(workdir, ev, f"accuracy_vs_{short}")
@@ -387,25 +420,35 @@ RULE_D = ("The separate router's hit rate at l = 4 (the fraction of test samples
 
 
 def claim_d(ev, workdir):
-    finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "no cell with router_N = 300, l = 4")
-    at_300 = None
-    for c in sorted(set(int(c["model.router_N"]) for c in ev.cells)):
-        i = ev.cells_where(**{"model__router_N": c})[0]
-        hits = ev.per_trial(i, "router_hit")
-        m, lo, hi = rate(ev, i, "router_hit")
-        finding.numbers.append((f"router hit rate, router_N = {c}", interval(m, lo, hi)))
-        if c == 300:
-            at_300 = (hits, m, lo, hi)
-    if at_300 is not None:
-        hits, m, lo, hi = at_300
-        if enough(finding, "hit rate at router_N = 300", hits):
-            outcome = level_at_least(lo, hi, 0.95)
-            finding.check("hit rate at router_N = 300", outcome,
-                          f"{interval(m, lo, hi)} against 0.95")
-        finding.conclude(f"mean hit rate {interval(m, lo, hi)} above 0.95 at router_N = 300")
+    declared = declarations.one(ev, "d", "rate")
+    if declared is None or len(declared.where) != 1:
+        return Finding(data_label(ev), ev.name, NOT_TESTABLE, declarations.undeclared_reason("d")
+                       + " (a rate at one value of the parameter it fixes, where=P=V)")
+    # The parameter the claim fixes (router_N = 300), and the metric and level it states.
+    (param, value), = declared.where.items()
+    metric, level = declared.metric, declared.threshold
+    short = param.split(".")[-1]
+    finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, f"no cell with {short} = {value}")
+    finding.numbers.append((f"declared target ({declared.source})", declared.text()))
+    at_claim = None
+    for v in sorted(set(int(c[param]) for c in ev.cells if param in c)):
+        i = ev.cells_where(**{param.replace(".", "__"): v})[0]
+        hits = ev.per_trial(i, metric)
+        m, lo, hi = rate(ev, i, metric)
+        finding.numbers.append((f"{metric} rate, {short} = {v}", interval(m, lo, hi)))
+        if str(v) == value:
+            at_claim = (hits, m, lo, hi)
+    if at_claim is not None:
+        hits, m, lo, hi = at_claim
+        if enough(finding, f"{metric} rate at {short} = {value}", hits):
+            outcome = level_at_least(lo, hi, level)
+            finding.check(f"{metric} rate at {short} = {value}", outcome,
+                          f"{interval(m, lo, hi)} against {level:g}")
+        finding.conclude(f"mean {metric} rate {interval(m, lo, hi)} above {level:g} at {short} = "
+                         f"{value}")
     summary = ev.summary()
-    path = figure_path(workdir, ev, "router_vs_router_N")
-    if figures.metric_vs_axis(summary, "model.router_N", [], "router_hit",
+    path = figure_path(workdir, ev, f"router_vs_{short}")
+    if figures.metric_vs_axis(summary, param, [], metric,
                               "router hit rate in the top 4 (mean, 95% interval)",
                               f"{ev.name}: separate router's hit rate", path, ylim=(0, 1.05)):
         finding.figures.append(("Separate router's top-4 hit rate against its training samples",
@@ -424,10 +467,16 @@ RULE_E = ("The joint router's per-class Assumption 4.4 rates (the fraction of a 
 
 def claim_e(ev, workdir):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
+    declared = [d for d in declarations.for_claim(ev, "e") if d.target == "rate"]
+    if not declared:
+        finding.reason = declarations.undeclared_reason("e")
+        return finding
     i = 0
     rates = {}
-    for column, target, name in (("router_hit_pos", 0.95, "class 1 (o1)"),
-                                 ("router_hit_neg", 0.92, "class 2 (o2)")):
+    for d in declared:
+        # e.o1 -> "o1 (router_hit_pos)": the declaration's name and the metric it reads.
+        column, target, name = d.metric, d.threshold, f"{d.id.split('.')[-1]} ({d.metric})"
+        finding.numbers.append((f"declared target {d.id} ({d.source})", d.text()))
         values = ev.per_trial(i, column)
         m, lo, hi = rate(ev, i, column)
         rates[name] = (m, lo, hi, target)
@@ -471,105 +520,102 @@ RULE_F = ("With l = l* = 4 fixed, n/l grows with n. Read on the theorem's readin
           "exponent decides that reading.")
 
 
-def f_rows(tables, reading):
-    """The ratio's and separate pMoE's own exponent rows of one reading (at l = 4)."""
+def f_rows(tables, reading, declared):
+    """The declared ratio's and model's own exponent rows of one reading (at the declared l when
+    the sweep varies l and the axis is n)."""
     mine = [e for e in tables["exponents"] if e["reading"] == reading]
-    at_l4 = [e for e in mine if "model.l=" not in e["series"] or "model.l=4" in e["series"]]
-    ratio = next((e for e in at_l4 if e["series"].startswith("cnn/separate")), None)
-    own = next((e for e in at_l4 if not e["series"].startswith("cnn/")
-                and "separate" in e["series"]), None)
+    at_l = declared.where.get("model.l")
+    if at_l is not None and "/" not in declared.over:
+        mine = [e for e in mine if "model.l=" not in e["series"] or
+                f"model.l={at_l}" in e["series"]]
+    ratio = next((e for e in mine
+                  if e["series"].startswith(f"{declared.baseline}/{declared.model}")), None)
+    own = next((e for e in mine if "/" not in e["series"] and declared.model in e["series"]),
+               None)
     return ratio, own
 
 
-def f_conditions(finding, ratio, own, name, axis="n"):
-    """Records (f)'s two conditions for one reading (name: N_acc or N*) over `axis` (n or n/l)."""
-    outcome, text = exponent_condition(ratio)
+def f_conditions(finding, ratio, own, name, declared, axis="n"):
+    """Records (f)'s two conditions for one reading (name: N_acc or N*) over `axis` (n or n/l):
+    the declared ratio grows by at least its threshold, the model's own does not."""
+    effect, model = declared.threshold, declared.model
+    outcome, text = exponent_condition(ratio, effect)
     finding.check(f"{name} ratio grows with {axis}", outcome, {
-        HOLDS: text, FAILS: f"{text} lies below {EXPONENT_EFFECT}",
-        OPEN: f"{text}: growth of at least ({axis})^{EXPONENT_EFFECT} neither shown nor excluded"
+        HOLDS: text, FAILS: f"{text} lies below {effect:g}",
+        OPEN: f"{text}: growth of at least ({axis})^{effect:g} neither shown nor excluded"
               + within_note(ratio),
         UNTESTABLE: f"fewer than 3 values of {axis} with both estimates inside the N grid"}[outcome])
-    grows, text = exponent_condition(own)
+    grows, text = exponent_condition(own, effect)
     # Flat is the other side of the same decision: growth of the effect size excluded.
     flat = {HOLDS: FAILS, FAILS: HOLDS}.get(grows, grows)
-    finding.check(f"separate's own {name} flat in {axis}", flat, {
-        HOLDS: f"{text} lies below {EXPONENT_EFFECT}", FAILS: f"{text}: it grows with {axis}",
-        OPEN: f"{text}: growth of {EXPONENT_EFFECT} not excluded (too little data to show it "
+    finding.check(f"{model}'s own {name} flat in {axis}", flat, {
+        HOLDS: f"{text} lies below {effect:g}", FAILS: f"{text}: it grows with {axis}",
+        OPEN: f"{text}: growth of {effect:g} not excluded (too little data to show it "
               "flat)", UNTESTABLE: f"fewer than 3 values of {axis} inside the N grid"}[flat])
 
 
-def l_leg(ev):
-    """The largest n when l, varied there over at least 3 values at or above l*, spans n/l more
-    widely than n does at l = 4 (the decade sweep: l = 4..64 at n = 64 spans 16, n = 8..64 at
-    l = 4 spans 8); else None, and the rule reads over n at l = 4 (the headline sweep's phase
-    map over l = 1..8 spans only 2 at or above l* = 4, its n 4)."""
-    cells = ev.summary()
-    ns = [c["data.n"] for c in cells if c.get("data.n") is not None]
-    if not ns:
-        return None
-    top = max(ns)
-    stars = [c["realized_l_star"] for c in cells if c.get("realized_l_star")]
-    lstar = min(stars) if stars else 4
-    ls = sorted({c["model.l"] for c in cells
-                 if c.get("data.n") == top and c.get("model.l") and c["model.l"] >= lstar})
-    at_4 = sorted({c["data.n"] for c in cells if c.get("model.l") == 4 and c.get("data.n")})
-    span_l = ls[-1] / ls[0] if len(ls) >= 3 else 0
-    span_n = at_4[-1] / at_4[0] if at_4 else 0
-    return top if span_l > span_n else None
-
-
-def f_reading(ev, finding, tables, reading, top, axis_text, word):
+def f_reading(ev, finding, tables, reading, declared, axis_text, word):
     """Records one reading's exponents, shape and conditions into `finding`."""
     name = READING_NAMES[reading]
-    ratio, own = f_rows(tables, reading)
-    for e, what in ((ratio, f"{name}(CNN)/{name}(separate)"), (own, f"{name}(separate)")):
+    ratio, own = f_rows(tables, reading, declared)
+    base, model = declared.baseline, declared.model
+    for e, what in ((ratio, f"{name}({base})/{name}({model})"), (own, f"{name}({model})")):
         show_exponent(finding, tables, e, reading, what, axis_text, "theory")
     statistic_reading, threshold = target_reading(reading)
-    decided, target = with_target(ev, ratio, "ratio_exponent",
-                                  "data.n" if top is None else "data.n/model.l",
-                                  None if top is None else f"data.n={top:g}",
-                                  statistic_reading, threshold)
+    where = ",".join(f"{k}={v}" for k, v in declared.where.items()) or None
+    decided, target = with_target(ev, ratio, "ratio_exponent", declared.over, where,
+                                  statistic_reading, threshold, declared.threshold)
     if target:
-        finding.numbers.append((f"exponent of {name}(CNN)/{name}(separate) over {axis_text}, "
+        finding.numbers.append((f"exponent of {name}({base})/{name}({model}) over {axis_text}, "
                                 "decided by the file's precision target", target))
-    f_conditions(finding, decided, own, name, word)
+    f_conditions(finding, decided, own, name, declared, word)
 
 
 def claim_f(ev, workdir):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
-    top = l_leg(ev)
+    declared = declarations.one(ev, "f", "ratio_exponent")
+    if declared is None:
+        finding.reason = declarations.undeclared_reason("f")
+        return finding
+    finding.numbers.append((f"declared targets ({declared.source})", "; ".join(
+        d.text() for d in declarations.for_claim(ev, "f"))))
+    # The declared axis: n (l fixed), or n/l where l varies at one n (one data set, l* <= l <=
+    # n); over n/l the growth over n is shown beside it.
+    top = float(declared.where["data.n"]) if "/" in declared.over and \
+        "data.n" in declared.where else None
     axis_text = "n" if top is None else f"n/l at n = {top:g}"
     word = "n" if top is None else "n/l"
-    # Where l varies at the largest n, the ratio over n/l there decides (one data set, l* <= l
-    # <= n); the growth over n at l = 4 is shown beside it.
-    tables = (ev.exponent("data.n") if top is None
-              else ev.exponent("n/l", where={"data.n": f"{top:g}"}))
-    f_reading(ev, finding, tables, THEOREM_READING, top, axis_text, word)
-    finding.conclude(f"the CNN/separate {READING_NAMES[THEOREM_READING]} ratio grows with "
-                     f"{axis_text} by at least ({word})^{EXPONENT_EFFECT}; separate's own is shown "
-                     "to grow less")
+    tables = (ev.exponent(declared.over) if top is None
+              else ev.exponent(declared.over, where={"data.n": f"{top:g}"}))
+    f_reading(ev, finding, tables, declared.reading_name, declared, axis_text, word)
+    finding.conclude(f"the {declared.baseline}/{declared.model} "
+                     f"{READING_NAMES[declared.reading_name]} ratio grows with {axis_text} by at "
+                     f"least ({word})^{declared.threshold:g}; {declared.model}'s own is shown to "
+                     "grow less")
     other_readings(finding, "both conditions hold", lambda other, reading: f_reading(
-        ev, other, tables, reading, top, axis_text, word))
-    # The CNN's own growth over n (it reads no l), tested on its own: does it grow at all?
+        ev, other, tables, reading, declared, axis_text, word))
+    # The baseline's own growth over n (it reads no l), tested on its own: does it grow at all?
+    base = declared.baseline
     over_n = tables if top is None else ev.exponent("data.n")
     for e in over_n["exponents"]:
-        if e["reading"] == THEOREM_READING and "cnn" in e["series"] and \
-                not e["series"].startswith("cnn/"):
-            said = shape_text(over_n, e["series"], THEOREM_READING)
-            finding.numbers.append((f"the CNN's own {READING_NAMES[THEOREM_READING]} over n",
+        if e["reading"] == declared.reading_name and base in e["series"] and \
+                "/" not in e["series"]:
+            said = shape_text(over_n, e["series"], declared.reading_name)
+            finding.numbers.append((f"{base}'s own {READING_NAMES[declared.reading_name]} over n",
                                     interval(e["exponent"], e["lo"], e["hi"]) +
                                     (f"; {said}" if said else "")))
     # The l = n control: separate pMoE at l = n is the CNN's architecture, its ratio must hold 1.
     for c in tables.get("controls", []):
-        if c.get("reading") == THEOREM_READING:
-            finding.numbers.append(("l = n control: CNN/separate ratio (must include 1)",
+        if c.get("reading") == declared.reading_name:
+            finding.numbers.append((f"l = n control: {base}/{declared.model} ratio (must include "
+                                    "1)",
                                     (c.get("bound") or interval(c["N_star_ratio"], c["lo"],
                                                                 c["hi"])) +
                                     (": includes 1" if c.get("includes_1") else
                                      ": excludes 1")))
-    outside_lemma_41(ev, finding, top)
+    outside_lemma_41(ev, finding, top, kind=declared.model)
     path = figure_path(workdir, ev, "nacc_n")
-    if figures.nstar_loglog(tables, "data.n" if top is None else "data.n/model.l",
+    if figures.nstar_loglog(tables, declared.over,
                             f"{ev.name}: sample complexity against {axis_text}", path,
                             reading="mean_accuracy"):
         finding.figures.append(("N_acc against n (log-log) for the CNN and separate pMoE, the "
@@ -607,9 +653,15 @@ def claim_g(ev, workdir):
     if finding.data != "pattern model":
         finding.reason = "l* is not a parameter of image data"
         return finding
+    declared = declarations.one(ev, "g", "rate")
+    if declared is None:
+        finding.reason = declarations.undeclared_reason("g")
+        return finding
+    finding.numbers.append((f"declared target ({declared.source})", declared.text()))
+    metric, level, kind = declared.metric, declared.threshold, declared.model
     groups = {}
     for i, c in enumerate(ev.cells):
-        if c.get("model.kind") != "separate":
+        if c.get("model.kind") != kind:
             continue
         key = tuple(sorted((k, v) for k, v in c.items() if k.startswith("data.")))
         groups.setdefault(key, []).append(i)
@@ -634,11 +686,11 @@ def claim_g(ev, workdir):
         for i in cells:
             if int(ev.cells[i]["model.l"]) < asked:
                 continue
-            hits = ev.per_trial(i, "router_hit")
+            hits = ev.per_trial(i, metric)
             if not enough(finding, f"hit rate at {where}, l = {ev.cells[i]['model.l']}", hits):
                 continue
-            m, lo, hi = rate(ev, i, "router_hit")
-            outcomes.append(level_at_least(lo, hi, 0.999))
+            m, lo, hi = rate(ev, i, metric)
+            outcomes.append(level_at_least(lo, hi, level))
             if worst is None or m < worst[0]:
                 worst = (m, lo, hi, ev.cells[i]["model.l"])
         if worst:
@@ -646,7 +698,7 @@ def claim_g(ev, workdir):
                                     interval(*worst[:3], digits=4)))
             outcome = FAILS if FAILS in outcomes else OPEN if OPEN in outcomes else HOLDS
             finding.check(f"hit rate at {where}", outcome,
-                          f"lowest {interval(*worst[:3], digits=4)} against 0.999")
+                          f"lowest {interval(*worst[:3], digits=4)} against {level:g}")
         realized = [v for i in cells for v in ev.per_trial(i, "realized_l_star") if v == v]
         finding.numbers.append((f"{where}: realized l* over all trials",
                                 ", ".join(map(str, sorted({int(v) for v in realized})))))
@@ -658,17 +710,17 @@ def claim_g(ev, workdir):
             finding.check(f"realized l* at {where}", FAILS if wrong else HOLDS,
                           f"realized l* {wrong} ≠ {asked} asked" if wrong else "")
     if not groups:
-        finding.reason = "no separate pMoE cells"
+        finding.reason = f"no {kind} cells"
     elif untestable == len(groups):
         finding.reason = "no data set's router had Lemma 4.1's n²/(1 − δd)² samples"
     else:
         finding.conclude("hit rate 1 from l = l* on, realized l* as asked, for every l* asked" +
                          (f" ({untestable} data set(s) with too few router samples left out)"
                           if untestable else ""))
-    summary = [r for r in ev.summary() if r.get("model.kind", "separate") == "separate"]
+    summary = [r for r in ev.summary() if r.get("model.kind", kind) == kind]
     others = [p for p in swept(summary) if p not in ("N", "model.l", "model.kind")]
     path = figure_path(workdir, ev, "router_vs_l")
-    if figures.metric_vs_axis(summary, "model.l", others, "router_hit",
+    if figures.metric_vs_axis(summary, "model.l", others, metric,
                               "router hit rate (mean, 95% interval)",
                               f"{ev.name}: separate router's hit rate against l", path,
                               ylim=(0, 1.05), max_panels=2):

@@ -35,12 +35,12 @@ def shape_text(tables, series, reading):
 
 
 def with_target(ev, row, statistic, over, where=None, reading="mean_accuracy",
-                success_threshold=None):
+                success_threshold=None, effect=EXPONENT_EFFECT):
     """The exponent row `row` decided on the file's precision target instead, when the file holds
     one for this statistic (reading, the rule's effect size): its interval is the one that stays
     valid under the target's stopping. Returns (row, the target's text or "")."""
     t = precision_record.matching(getattr(ev, "attrs", {}), statistic, over, reading,
-                                  EXPONENT_EFFECT, where, success_threshold)
+                                  effect, where, success_threshold)
     if t is None or row is None:
         return row, ""
     return dict(row, exponent=t.estimate, lo=t.lo, hi=t.hi, within=t.verdict == "within"), t.text()
@@ -56,14 +56,21 @@ def router_samples(cell):
     return first if first > 0 else int(float(cell["N"]))
 
 
-def outside_lemma_41(ev, finding, top=None):
+def reads_router_sample(cell):
+    """Whether the cell's model trains a router on a sample of its own size (the file's cells
+    list the parameters their families read: a model without a separate router reads none)."""
+    return "model.router_samples" in cell or "model.router_N" in cell
+
+
+def outside_lemma_41(ev, finding, top=None, kind=None):
     """Theorems 4.2 and 4.3 assume a router trained as Lemma 4.1 asks, on about
     n^2 / (1 - delta_d)^2 samples. Where separate pMoE's router had fewer in a cell of the fit,
     the rows are outside the theorem's hypotheses: the verdict is "not testable" there, with what
     the rows alone say beside it (f_ratio_decade.ini gives the router its own sample)."""
     short, checked = [], 0
     for c in ev.cells:
-        if c.get("model.kind") != "separate" or "data.delta_d" not in c:
+        if not reads_router_sample(c) or "data.delta_d" not in c or \
+                (kind is not None and c.get("model.kind") != kind):
             continue
         checked += 1
         n = int(float(c["data.n"]))
