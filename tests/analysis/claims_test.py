@@ -5,6 +5,7 @@ deficit is "not supported"; (g)'s realized-l* check fails; (f)'s second conditio
 on thin data; (c) needs an effect size; a rule that raises is an error on the page and a
 non-zero exit."""
 import math
+import os
 import sys
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 import synthetic
 from fake_rows import Statistics
-from pmoe.report import claims, evidence, paper_report, rules
+from pmoe.report import claims, declarations, evidence, paper_report, rules
 from pmoe.report.evidence import Evidence
 
 evidence.BOOTSTRAP = 200
@@ -31,11 +32,33 @@ def no_figures(monkeypatch):
     monkeypatch.setattr(claims, "figures", StubFigures())
 
 
+def shipped_declarations(*configs):
+    """The [claims] sections of shipped configs, as one config text."""
+    text = ""
+    for config in configs:
+        with open(os.path.join(declarations.SOURCE_ROOT, "sweeps", "configs", config)) as f:
+            body = f.read()
+        text += "[claims]\n" + "\n".join(f"{k} = {v}" for k, v in declarations._claims_lines(body))
+        text += "\n"
+    return text
+
+
+# The declarations of the pattern model's configs, one per claim (ids a.*, b, c, d, e.*, f, g).
+DECLARED = shipped_declarations("paper/a_models_vs_N.ini", "paper/b_separate_l.ini",
+                                "paper/c_joint_l.ini", "paper/d_router_separate.ini",
+                                "paper/e_router_joint.ini", "paper/f_ratio_n.ini",
+                                "paper/g_lemma41.ini")
+
+
 class Fake(Statistics):
     """Cells (parameter dicts) with per-trial columns, and pmoe-analyze's tables as given; the
-    claims' statistics from pmoe-analyze statistic on the cells written to a file."""
+    claims' statistics from pmoe-analyze statistic on the cells written to a file; the shipped
+    configs' claim declarations unless `config` is given."""
 
-    def __init__(self, cells, sc=None, exponents=None, name="fake", trials=TRIALS, shares=None):
+    def __init__(self, cells, sc=None, exponents=None, name="fake", trials=TRIALS, shares=None,
+                 config=DECLARED):
+        self.config_text, self.config_path = config, ""
+        self.exponent_calls = []
         self.cells = [{k: str(v) for k, v in c.items() if k != "values"} for c in cells]
         self.values = [c["values"] for c in cells]
         self.name, self.trials_per_cell = name, trials
@@ -57,7 +80,8 @@ class Fake(Statistics):
     def sample_complexity(self, axis=None):
         return self.sc
 
-    def exponent(self, axis, start=None):
+    def exponent(self, axis, start=None, where=None):
+        self.exponent_calls.append((axis, where))
         return self.exp
 
     def summary(self):
@@ -141,7 +165,7 @@ def test_rule_b(tmp_path, row, expected):
 
 def test_rule_b_outside_lemma_41(tmp_path):
     ev = Fake([{"N": 100, "model.l": 4, "data.l_star": 4, "model.kind": "separate",
-                "data.n": 16, "data.delta_d": 0.2, "values": {}}],
+                "data.n": 16, "data.delta_d": 0.2, "model.router_N": 0, "values": {}}],
               exponents={"exponents": [theorem_row("all", 0.6, 0.3, 0.9)], "ratios": []})
     f = claims.claim_b(ev, str(tmp_path))
     assert f.verdict == "not testable" and "Lemma 4.1" in f.reason  # 100 < 16^2 / 0.64 = 400
@@ -153,7 +177,8 @@ def evidence_c(slope, sd, trials=TRIALS):
     for N in (200, 400):
         for j, l in enumerate((4, 8, 16)):
             acc = 0.9 + slope * math.log(l) + around(0, sd, N + j, trials)
-            cells.append({"N": N, "model.l": l, "data.l_star": 4, "values": {"test_acc": acc}})
+            cells.append({"N": N, "model.l": l, "data.l_star": 4, "model.kind": "joint",
+                          "values": {"test_acc": acc}})
     return Fake(cells, name="c_joint_l", trials=trials)
 
 
@@ -293,25 +318,25 @@ def test_a_rule_that_raises_is_an_error_in_red_and_fails_the_script(tmp_path, mo
     assert f.verdict == rules.ERROR and "KeyError" in f.reason
 
 
-class SummaryOnly:
-    """Evidence whose summary lists the given (n, l) cells (CNN cells read no l)."""
+def test_f_reads_the_axis_its_config_declares(tmp_path):
+    # f_ratio_n.ini: over n. The decade: over n/l at n = 64 (one data set), n shown beside it.
+    ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
+    claims.claim_f(ev, str(tmp_path))
+    assert ev.exponent_calls[0] == ("data.n", None)
+    ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
+    ev.config_text = shipped_declarations("f_ratio_decade.ini")
+    claims.claim_f(ev, str(tmp_path))
+    assert ev.exponent_calls[0] == ("data.n/model.l", {"data.n": "64"})
+    assert ("data.n", None) in ev.exponent_calls[1:]
 
-    def __init__(self, pairs):
-        self.cells = [{"data.n": n, "model.l": l, "realized_l_star": 4} for n, l in pairs]
-        self.cells += [{"data.n": n} for n in {n for n, _ in pairs}]
 
-    def summary(self):
-        return self.cells
-
-
-def test_f_reads_over_n_over_l_only_where_l_spans_n_over_l_wider_than_n():
-    decade = [(8, 4), (8, 8), (16, 4), (16, 8), (32, 4), (32, 8), (64, 4), (64, 8), (64, 16),
-              (64, 32), (64, 64)]
-    assert claims.l_leg(SummaryOnly(decade)) == 64
-    # The headline: l = 1..8 at every n = 8, 16, 32; at or above l* = 4 it spans 2, n spans 4.
-    headline = [(n, l) for n in (8, 16, 32) for l in range(1, 9)]
-    assert claims.l_leg(SummaryOnly(headline)) is None
-    assert claims.l_leg(SummaryOnly([(8, 4), (16, 4), (32, 4), (64, 4)])) is None
+@pytest.mark.parametrize("rule", [r for _, _, _, _, r in claims.CLAIMS],
+                         ids=[cid for cid, *_ in claims.CLAIMS])
+def test_a_file_without_declarations_is_not_testable_and_says_what_to_declare(tmp_path, rule):
+    ev = evidence_g()  # pattern-model cells: (g) reaches its declaration too
+    ev.config_text = "[grid]\nN = 100\n"
+    f = rule(ev, str(tmp_path))
+    assert f.verdict == "not testable" and "[claims]" in f.reason
 
 
 # One rule for the page and the precision target ------------------------------------------------
@@ -356,7 +381,8 @@ def test_a_target_for_another_statistic_is_not_read(tmp_path):
 
 def test_rule_f_outside_lemma_41_is_not_testable_with_the_rows_verdict_beside(tmp_path):
     ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
-    ev.cells = [{"model.kind": "separate", "data.n": "64", "data.delta_d": "0.2", "N": str(N)}
+    ev.cells = [{"model.kind": "separate", "data.n": "64", "data.delta_d": "0.2", "N": str(N),
+                 "model.router_N": "0"}
                 for N in (48, 768)] + [{"model.kind": "cnn", "data.n": "64", "N": "48"}]
     f = claims.claim_f(ev, str(tmp_path))
     assert f.verdict == "not testable" and "Lemma 4.1" in f.reason

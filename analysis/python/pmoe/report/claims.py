@@ -11,6 +11,7 @@ the precision targets' own code (a claim page and a precision target decide one 
 import math
 
 from pmoe.plots import figures
+from pmoe.plots.labels import value_label
 from pmoe.report import decision, declarations
 from pmoe.report.rules import (FAILS, HOLDS, MIN_TRIALS, NOT_TESTABLE, OPEN, OUTCOME, UNTESTABLE,
                                Finding, at_least, at_most, enough, figure_path, finite, fmt,
@@ -66,6 +67,7 @@ def accuracy_condition(ev, finding, declared, Ns):
     N): HOLDS, FAILS, OPEN or UNTESTABLE, and why."""
     higher, lower, small, tested = [], [], [], 0
     kind, baseline, effect = declared.model, declared.baseline, declared.threshold
+    shown = value_label("model.kind", baseline)  # "CNN": the baseline as the page names it
     for N in Ns:
         p = ev.cells_where(model__kind=kind, N=fmt_param(N))
         c = ev.cells_where(model__kind=baseline, N=fmt_param(N))
@@ -74,7 +76,7 @@ def accuracy_condition(ev, finding, declared, Ns):
         st = ev.statistic("accuracy_difference", where={"N": fmt_param(N)}, model=kind,
                           baseline=baseline)
         d, lo, hi = st["estimate"], st["lo"], st["hi"]
-        finding.numbers.append((f"acc({kind}) − acc({baseline}) at N = {N:g}",
+        finding.numbers.append((f"acc({kind}) − acc({shown}) at N = {N:g}",
                                 interval(d, lo, hi)))
         if not st["paired_trials"] >= MIN_TRIALS:
             continue
@@ -87,9 +89,9 @@ def accuracy_condition(ev, finding, declared, Ns):
         if finite(hi) and hi < 0:
             lower.append(N)
     if not tested:
-        return UNTESTABLE, f"no N with {MIN_TRIALS} paired trials of {kind} and {baseline}"
+        return UNTESTABLE, f"no N with {MIN_TRIALS} paired trials of {kind} and the {shown}"
     if lower:
-        return FAILS, f"significantly less accurate than {baseline} at N = " + \
+        return FAILS, f"significantly less accurate than the {shown} at N = " + \
             ", ".join(f"{n:g}" for n in lower)
     if higher:
         return HOLDS, f"more accurate by at least {effect:g} at N = " + \
@@ -146,7 +148,8 @@ def claim_a(ev, workdir):
             continue
         share = ev.statistic("share", model=kind, baseline=baseline, reading=declared.reading)
         outcome, text = share_condition(share, ratio, declared.threshold)
-        finding.numbers.append((f"N_acc({kind}) / N_acc({baseline})", text +
+        finding.numbers.append((f"N_acc({kind}) / N_acc({value_label('model.kind', baseline)})",
+                                text +
                                 (" (budget flag)" if ratio["flag"] else "")))
         fewer = f"{1 - declared.threshold:.0%} fewer samples"
         finding.check(f"{kind}: samples", outcome, {
@@ -427,7 +430,7 @@ def claim_d(ev, workdir):
     # The parameter the claim fixes (router_N = 300), and the metric and level it states.
     (param, value), = declared.where.items()
     metric, level = declared.metric, declared.threshold
-    short = param.split(".")[-1]
+    short, label = param.split(".")[-1], metric.replace("_", " ")
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, f"no cell with {short} = {value}")
     finding.numbers.append((f"declared target ({declared.source})", declared.text()))
     at_claim = None
@@ -435,16 +438,16 @@ def claim_d(ev, workdir):
         i = ev.cells_where(**{param.replace(".", "__"): v})[0]
         hits = ev.per_trial(i, metric)
         m, lo, hi = rate(ev, i, metric)
-        finding.numbers.append((f"{metric} rate, {short} = {v}", interval(m, lo, hi)))
+        finding.numbers.append((f"{label} rate, {short} = {v}", interval(m, lo, hi)))
         if str(v) == value:
             at_claim = (hits, m, lo, hi)
     if at_claim is not None:
         hits, m, lo, hi = at_claim
-        if enough(finding, f"{metric} rate at {short} = {value}", hits):
+        if enough(finding, f"{label} rate at {short} = {value}", hits):
             outcome = level_at_least(lo, hi, level)
-            finding.check(f"{metric} rate at {short} = {value}", outcome,
+            finding.check(f"{label} rate at {short} = {value}", outcome,
                           f"{interval(m, lo, hi)} against {level:g}")
-        finding.conclude(f"mean {metric} rate {interval(m, lo, hi)} above {level:g} at {short} = "
+        finding.conclude(f"mean {label} rate {interval(m, lo, hi)} above {level:g} at {short} = "
                          f"{value}")
     summary = ev.summary()
     path = figure_path(workdir, ev, f"router_vs_{short}")
@@ -558,7 +561,7 @@ def f_reading(ev, finding, tables, reading, declared, axis_text, word):
     """Records one reading's exponents, shape and conditions into `finding`."""
     name = READING_NAMES[reading]
     ratio, own = f_rows(tables, reading, declared)
-    base, model = declared.baseline, declared.model
+    base, model = value_label("model.kind", declared.baseline), declared.model
     for e, what in ((ratio, f"{name}({base})/{name}({model})"), (own, f"{name}({model})")):
         show_exponent(finding, tables, e, reading, what, axis_text, "theory")
     statistic_reading, threshold = target_reading(reading)
@@ -588,20 +591,21 @@ def claim_f(ev, workdir):
     tables = (ev.exponent(declared.over) if top is None
               else ev.exponent(declared.over, where={"data.n": f"{top:g}"}))
     f_reading(ev, finding, tables, declared.reading_name, declared, axis_text, word)
-    finding.conclude(f"the {declared.baseline}/{declared.model} "
+    finding.conclude(f"the {value_label('model.kind', declared.baseline)}/{declared.model} "
                      f"{READING_NAMES[declared.reading_name]} ratio grows with {axis_text} by at "
                      f"least ({word})^{declared.threshold:g}; {declared.model}'s own is shown to "
                      "grow less")
     other_readings(finding, "both conditions hold", lambda other, reading: f_reading(
         ev, other, tables, reading, declared, axis_text, word))
     # The baseline's own growth over n (it reads no l), tested on its own: does it grow at all?
-    base = declared.baseline
+    base = value_label("model.kind", declared.baseline)
     over_n = tables if top is None else ev.exponent("data.n")
     for e in over_n["exponents"]:
-        if e["reading"] == declared.reading_name and base in e["series"] and \
+        if e["reading"] == declared.reading_name and declared.baseline in e["series"] and \
                 "/" not in e["series"]:
             said = shape_text(over_n, e["series"], declared.reading_name)
-            finding.numbers.append((f"{base}'s own {READING_NAMES[declared.reading_name]} over n",
+            finding.numbers.append((f"the {base}'s own {READING_NAMES[declared.reading_name]} over "
+                                    "n",
                                     interval(e["exponent"], e["lo"], e["hi"]) +
                                     (f"; {said}" if said else "")))
     # The l = n control: separate pMoE at l = n is the CNN's architecture, its ratio must hold 1.
