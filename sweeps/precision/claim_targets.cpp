@@ -85,7 +85,8 @@ ClaimTarget ParseClaimTarget(const std::string& path, const std::string& id,
     }
   }
   if (text.find("target=") == std::string::npos)
-    throw ConfigError(section + ": needs target= (ratio_exponent, exponent, share, accuracy, "
+    throw ConfigError(section +
+                      ": needs target= (ratio_exponent, exponent, share, accuracy, "
                       "accuracy_slope, accuracy_difference or rate)");
   FinishStatistic(path, claim.config);
   return claim;
@@ -105,18 +106,16 @@ std::vector<ClaimTarget> ClaimTargetsOf(const SweepConfig& config) {
 std::string ClaimTargetText(const ClaimTarget& claim) {
   const PrecisionConfig& c = claim.config;
   return "target=" + c.target + ";over=" + OverText(c) + ";model=" + c.model +
-         ";baseline=" + c.baseline + ";metric=" + c.metric + ";reading=" +
-         (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
+         ";baseline=" + c.baseline + ";metric=" + c.metric +
+         ";reading=" + (c.curve.reading == CurveReading::kSuccess ? "success" : "mean_accuracy") +
          ";success_threshold=" + FormatDouble(c.curve.threshold) +
          ";target_accuracy=" + FormatDouble(c.curve.target_accuracy) +
          ";threshold=" + FormatDouble(c.settings.threshold) +
-         ";side=" + (c.side == Side::kAbove ? "above" : "below") +
-         ";where=" + WhereText(c) +
+         ";side=" + (c.side == Side::kAbove ? "above" : "below") + ";where=" + WhereText(c) +
          ";each=" + claim.each;
 }
 
-void UseClaimTarget(const std::string& path, const SweepConfig& config,
-                    PrecisionConfig& section) {
+void UseClaimTarget(const std::string& path, const SweepConfig& config, PrecisionConfig& section) {
   if (!section.statistic_keys.empty())
     throw ConfigError(path + ": [precision] claim = " + section.claim + " and " +
                       section.statistic_keys.front() +

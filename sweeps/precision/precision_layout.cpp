@@ -118,8 +118,8 @@ void CheckWhere(const std::vector<CellParams>& cells, const PrecisionConfig& c,
     std::string list;
     for (const std::string& v : values) list += (list.empty() ? "" : ", ") + v;
     if (values.empty())
-      throw ConfigError(path + ": " + SectionOf(c) + " where = " + WhereText(c) + ": no cell reads " +
-                        param +
+      throw ConfigError(path + ": " + SectionOf(c) + " where = " + WhereText(c) +
+                        ": no cell reads " + param +
                         " (a condition on it would select every cell; pmoe-analyze "
                         "--where refuses it alike)");
     if (!values.count(value))

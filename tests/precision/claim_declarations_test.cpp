@@ -36,11 +36,11 @@ std::string ShippedConfig(const std::string& relative) {
 TEST_CASE("A claim's declaration is read, canonical, and checked against the grid",
           "[precision][claims]") {
   RegisterPrecisionTargets();
-  const SweepConfig config = Parse(
-      "trials = 3\n" + kGrid +
-      "[claims]\nf = target=ratio_exponent over=l model=separate reading=success delta=0.1 "
-      "threshold=0.2\nf.accuracy = target=accuracy_difference model=separate threshold=0.01 "
-      "each=N\n");
+  const SweepConfig config =
+      Parse("trials = 3\n" + kGrid +
+            "[claims]\nf = target=ratio_exponent over=l model=separate reading=success delta=0.1 "
+            "threshold=0.2\nf.accuracy = target=accuracy_difference model=separate threshold=0.01 "
+            "each=N\n");
   const std::vector<ClaimTarget> claims = ClaimTargetsOf(config);
   REQUIRE(claims.size() == 2);
   CHECK(claims[0].id == "f");
@@ -54,8 +54,8 @@ TEST_CASE("A claim's declaration is read, canonical, and checked against the gri
 
   // Each wrong declaration is refused when the config is read, naming the file and the claim.
   const auto refused = [](const std::string& claims, const std::string& says) {
-    CHECK_THROWS_WITH(Parse(kGrid + "[claims]\n" + claims), Catch::Contains("c.ini") &&
-                                                               Catch::Contains(says));
+    CHECK_THROWS_WITH(Parse(kGrid + "[claims]\n" + claims),
+                      Catch::Contains("c.ini") && Catch::Contains(says));
   };
   refused("b = target=exponent over=l model=joint\n", "[claims] b");          // no joint cell
   refused("b = target=exponent over=l\n", "name the one");                    // two kinds pooled
@@ -65,9 +65,10 @@ TEST_CASE("A claim's declaration is read, canonical, and checked against the gri
   refused("b = target=exponent over l\n", "is not key=value");
   refused("b = target=rate metric=router_hit model=separate each=l\n", "each");
   refused("b = target=exponent over=l model=separate where=data.p=3\n", "where");
-  refused("b = target=exponent over=l model=separate\nb = target=exponent over=l "
-          "model=separate\n",
-          "set twice");
+  refused(
+      "b = target=exponent over=l model=separate\nb = target=exponent over=l "
+      "model=separate\n",
+      "set twice");
   refused("b! = target=exponent over=l model=separate\n", "claim id");
   // Per N: laid out at each N, so a rate of one cell per group is fine, and pooled N are not.
   CHECK_NOTHROW(Parse(kGrid + "[claims]\ng = target=rate metric=router_hit model=separate "
@@ -96,10 +97,10 @@ TEST_CASE("[precision] claim = ID runs the declaration as the keys written out w
   CHECK_THROWS_WITH(Parse(kGrid + "[claims]\nf = " + declared + "\n" + kRun + "claim = g\n"),
                     Catch::Contains("one of the declared claims: f"));
   CHECK_THROWS_WITH(Parse(kGrid + kRun + "claim = f\n"), Catch::Contains("this config has none"));
-  CHECK_THROWS_WITH(Parse(kGrid +
-                          "[claims]\na = target=accuracy_difference model=separate each=N\n" +
-                          kRun + "claim = a\n"),
-                    Catch::Contains("where=N="));
+  CHECK_THROWS_WITH(
+      Parse(kGrid + "[claims]\na = target=accuracy_difference model=separate each=N\n" + kRun +
+            "claim = a\n"),
+      Catch::Contains("where=N="));
 }
 
 TEST_CASE("The shipped precision configs run their claims' declarations, and f over n lays out",
@@ -107,8 +108,7 @@ TEST_CASE("The shipped precision configs run their claims' declarations, and f o
   RegisterPrecisionTargets();
   // b_separate_l_precision.ini: claim = b gives the target the reference file was grown by (its
   // identity then named no model: the grid has one kind).
-  const SweepConfig b =
-      ParseSweepConfig("b.ini", ShippedConfig("b_separate_l_precision.ini"));
+  const SweepConfig b = ParseSweepConfig("b.ini", ShippedConfig("b_separate_l_precision.ini"));
   REQUIRE(PrecisionOf(b) != nullptr);
   CHECK(PrecisionIdentity(*PrecisionOf(b)) ==
         "target=exponent;over=model.l;reading=success;success_threshold=0.9;"

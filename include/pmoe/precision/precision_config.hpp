@@ -78,7 +78,8 @@ struct PrecisionConfig {
 std::string SectionOf(const PrecisionConfig& config);
 
 // The keys that say which statistic a target decides and against what: target, baseline, metric,
-// side, over, model, reading, success_threshold, delta, target_accuracy, threshold, where. `name` is the key as the file spells it, for errors. False when `key` is none of them.
+// side, over, model, reading, success_threshold, delta, target_accuracy, threshold, where. `name`
+// is the key as the file spells it, for errors. False when `key` is none of them.
 bool SetStatisticKey(const std::string& path, const std::string& name, const std::string& key,
                      const std::string& value, PrecisionConfig& config);
 
