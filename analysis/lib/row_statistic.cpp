@@ -6,7 +6,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "pmoe/analysis/derived_axis.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/core/rng.hpp"
 #include "pmoe/stats/paired_bootstrap.hpp"
 #include "pmoe/stats/target_kind.hpp"
@@ -14,7 +16,8 @@
 namespace pmoe {
 namespace {
 
-const std::set<std::string> kKinds = {"share", "accuracy", "accuracy_slope", "rate",
+const std::set<std::string> kKinds = {"exponent",           "ratio_exponent", "share",
+                                      "accuracy",           "accuracy_slope", "rate",
                                       "accuracy_difference"};
 
 std::string Listed(const std::set<std::string>& names) {
@@ -107,17 +110,20 @@ int CheckedMetric(const Results& results, const RowStatisticSpec& spec) {
 std::vector<CellSample> PlaceSamples(const Results& results,
                                      const std::vector<size_t>& cell_of_place, TrialReading reading,
                                      int metric) {
-  std::vector<CellSample> samples(cell_of_place.size());
-  std::vector<long> place_of(results.cells.size(), -1);
-  for (size_t p = 0; p < cell_of_place.size(); ++p) place_of[cell_of_place[p]] = long(p);
+  // Per cell first: a cell may stand in several places (a CNN at every axis value of a curve),
+  // each with the same trials.
+  std::vector<CellSample> of_cell(results.cells.size());
+  std::vector<bool> read(results.cells.size(), false);
+  for (const size_t c : cell_of_place) read[c] = true;
   for (const TrialRecord& t : results.trials) {
-    const long p = place_of[t.cell];
-    if (p < 0 || t.trial < 0) continue;
-    std::vector<double>& values = samples[p].values;
+    if (!read[t.cell] || t.trial < 0) continue;
+    std::vector<double>& values = of_cell[t.cell].values;
     if (values.size() <= size_t(t.trial)) values.resize(t.trial + 1, NAN);
     values[t.trial] = TrialValue(reading, t.status == 0, t.success, t.test_acc,
                                  metric >= 0 ? t.metrics[metric] : NAN);
   }
+  std::vector<CellSample> samples;
+  for (const size_t c : cell_of_place) samples.push_back(of_cell[c]);
   return samples;
 }
 
@@ -139,24 +145,54 @@ void CountTrials(const std::vector<CellSample>& samples, RowStatistic* out) {
     });
 }
 
-}  // namespace
+// The axis values a cell stands at: its own; or, for a baseline cell that does not read the axis
+// (a CNN over l or n/l), every axis value of the model's cells it pairs with: the same value of
+// every parameter it reads but N, the kind and those set per kind. A precision target lays a
+// CNN cell out alike (precision/precision_layout.cpp), so both see the same curves.
+std::vector<double> AxisValuesOf(const Results& results, const std::vector<int>& side, size_t c,
+                                 const std::string& axis, bool paired,
+                                 const std::set<std::string>& per_kind) {
+  const CellRecord& cell = results.cells[c];
+  if (axis.empty()) return {1};
+  const double own = cell.Number(axis);
+  if (std::isfinite(own) || !paired || side[c] != 0) return {own};
+  std::set<double> values;
+  for (size_t m = 0; m < results.cells.size(); ++m) {
+    if (side[m] != 1) continue;
+    const CellRecord& model = results.cells[m];
+    bool pairs = true;
+    for (const auto& [name, value] : cell.params)
+      if (name != "N" && name != "model.kind" && !per_kind.count(name))
+        pairs = pairs && model.params.count(name) && model.Text(name) == cell.Text(name);
+    if (pairs) values.insert(model.Number(axis));
+  }
+  return values.empty() ? std::vector<double>{own}
+                        : std::vector<double>(values.begin(), values.end());
+}
 
-RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec& spec) {
+// The statistic over cells that hold the axis as a parameter.
+RowStatistic Evaluate(const Results& results, const RowStatisticSpec& spec) {
   const int metric = CheckedMetric(results, spec);
   const std::vector<int> side = Sides(results, spec);
   RowStatistic out;
   std::vector<size_t> cell_of_place;
   std::vector<CurveCell> curve;
+  std::vector<std::map<std::string, std::string>> params;
+  for (const CellRecord& cell : results.cells) params.push_back(cell.params);
+  const std::set<std::string> per_kind = ParamsSetPerKind(params);
   for (size_t c = 0; c < results.cells.size(); ++c) {
     if (side[c] < 0) continue;
     const CellRecord& cell = results.cells[c];
-    const double x = spec.axis.empty() ? 1 : cell.Number(spec.axis), N = cell.Number("N");
-    if (!(N > 0) || !(x > 0))
-      throw ConfigError("command line: cell " + cell.label + " has no positive N" +
-                        (spec.axis.empty() ? "" : " or " + spec.axis));
-    cell_of_place.push_back(c);
-    curve.push_back({side[c], x, N});
-    out.places.push_back({cell.label, cell.Text("model.kind"), side[c], x, N, 0, 0});
+    const double N = cell.Number("N");
+    for (const double x :
+         AxisValuesOf(results, side, c, spec.axis, TargetIsPaired(spec.target), per_kind)) {
+      if (!(N > 0) || !(x > 0))
+        throw ConfigError("command line: cell " + cell.label + " has no positive N" +
+                          (spec.axis.empty() ? "" : " or " + spec.axis));
+      cell_of_place.push_back(c);
+      curve.push_back({side[c], x, N});
+      out.places.push_back({cell.label, cell.Text("model.kind"), side[c], x, N, 0, 0});
+    }
   }
   TargetStatistic statistic;
   try {
@@ -176,6 +212,24 @@ RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec
   out.lo = d.lo;
   out.hi = d.hi;
   return out;
+}
+
+}  // namespace
+
+RowStatistic EvaluateRowStatistic(const Results& results, const RowStatisticSpec& spec) {
+  if (!IsDerivedAxis(spec.axis)) return Evaluate(results, spec);
+  // A derived axis (n/l): the cells that read it, a CNN standing at every n/l of its n, as
+  // pmoe-analyze exponent reads it (derived_axis.hpp).
+  DerivedAxis axis;
+  Results with_axis;
+  try {
+    with_axis = WithDerivedAxis(results, spec.axis, &axis);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("command line: --over: ") + e.what());
+  }
+  RowStatisticSpec on_axis = spec;
+  on_axis.axis = axis.name;
+  return Evaluate(with_axis, on_axis);
 }
 
 }  // namespace pmoe

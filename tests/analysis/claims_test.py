@@ -58,7 +58,7 @@ class Fake(Statistics):
     def __init__(self, cells, sc=None, exponents=None, name="fake", trials=TRIALS, shares=None,
                  config=DECLARED):
         self.config_text, self.config_path = config, ""
-        self.exponent_calls = []
+        self.exponent_calls, self.statistic_calls, self.exponent_stats = [], [], {}
         self.cells = [{k: str(v) for k, v in c.items() if k != "values"} for c in cells]
         self.values = [c["values"] for c in cells]
         self.name, self.trials_per_cell = name, trials
@@ -67,9 +67,14 @@ class Fake(Statistics):
 
     def statistic(self, target, **kwargs):
         # A sample share as given, like the tables: made-up accuracies rarely cross 0.95 where
-        # a share needs them to; every other statistic from the rows, as a page computes it.
+        # a share needs them to; an exponent as given (no number unless given: the page then
+        # decides on the table's fit); every other statistic from the rows, as a page computes it.
         if target == "share":
             return self.shares[kwargs["model"]]
+        if target in ("exponent", "ratio_exponent"):
+            self.statistic_calls.append((target, kwargs))
+            return self.exponent_stats.get(target, {"estimate": math.nan, "lo": -math.inf,
+                                                    "hi": math.inf})
         return Statistics.statistic(self, target, **kwargs)
 
     cells_where = Evidence.cells_where
@@ -264,6 +269,26 @@ def test_rule_f_decides_on_the_theorems_reading_and_shows_the_others(tmp_path):
         "undecided")
     assert any(q.startswith("exponent of N*(CNN)/N*(separate)") for q in shown)
     assert "the N* reading: supported" in f.reason
+
+
+def test_rule_f_decides_on_the_declared_targets_statistic_where_it_has_a_number(tmp_path):
+    # The table's fit says "supported"; the declared target's statistic (the precision targets'
+    # code over every n) holds 0.2: the page decides on the statistic, and shows both.
+    ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
+    ev.exponent_stats["ratio_exponent"] = {"estimate": 0.25, "lo": 0.1, "hi": 0.4}
+    f = claims.claim_f(ev, str(tmp_path))
+    assert f.verdict == "undecided"
+    target, asked = ev.statistic_calls[0]
+    assert target == "ratio_exponent" and asked["over"] == "data.n" and \
+        asked["success_threshold"] == pytest.approx(0.9) and asked["baseline"] == "cnn"
+    shown = dict(f.numbers)
+    assert shown["exponent of N(0.9)(CNN)/N(0.9)(separate) over n: the declared target's "
+                 "statistic (the precision targets' code)"].startswith("0.25 [0.1, 0.4]")
+    # No number (an N outside the grid): the table's fit decides, and the page says so.
+    ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
+    f = claims.claim_f(ev, str(tmp_path))
+    assert f.verdict == "supported"
+    assert any("no number" in v for _, v in f.numbers)
 
 
 # (g) ---------------------------------------------------------------------------------------------

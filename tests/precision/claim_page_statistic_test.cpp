@@ -98,6 +98,13 @@ TEST_CASE("A claim page's statistic equals its precision target's on the same ro
           "[precision][claims][analysis]") {
   RowStatisticSpec share = Spec("share", "separate");
   share.curve.reading = CurveReading::kMeanAccuracy;
+  // (f) on the theorem's reading N(0.9): the CNN/separate ratio's exponent over n (f_ratio_n), over
+  // n/l at n = 64 (the decade: a derived axis, the CNN standing at every n/l of its n), and
+  // separate pMoE's own exponent over n.
+  RowStatisticSpec ratio_n = Spec("ratio_exponent", "separate", "", "data.n");
+  RowStatisticSpec ratio_nl = Spec("ratio_exponent", "separate", "", "n/l");
+  RowStatisticSpec own_n = Spec("exponent", "separate", "", "data.n");
+  for (RowStatisticSpec* spec : {&ratio_n, &ratio_nl, &own_n}) spec->curve.threshold = 0.9;
   const std::vector<ClaimCase> cases = {
       // (d): the separate router's hit rate at router_N = 100 against 0.95 (at 300 every trial
       // hits: a rate of 1 with no spread would test little).
@@ -136,6 +143,26 @@ TEST_CASE("A claim page's statistic equals its precision target's on the same ro
        {{"N", "96"}},
        Spec("accuracy_slope", "", "", "model.k"),
        -0.01,
+       Side::kBelow},
+      {"f_ratio_n",
+       {{"target", "ratio_exponent"}, {"over", "n"}, {"model", "separate"}, {"delta", "0.1"}},
+       {},
+       ratio_n,
+       0.2},
+      {"f_ratio_decade",
+       {{"target", "ratio_exponent"},
+        {"over", "n/l"},
+        {"model", "separate"},
+        {"delta", "0.1"},
+        {"where", "data.n=64"}},
+       {{"data.n", "64"}},
+       ratio_nl,
+       0.2},
+      {"f_ratio_n",
+       {{"target", "exponent"}, {"over", "n"}, {"model", "separate"}, {"delta", "0.1"}},
+       {},
+       own_n,
+       0.2,
        Side::kBelow},
   };
   for (const ClaimCase& k : cases) {
@@ -191,6 +218,8 @@ TEST_CASE("pmoe-analyze statistic says what its cells lack", "[precision][claims
   CHECK_THROWS_WITH(EvaluateRowStatistic(rows, Spec("rate", "separate", "no_such_metric")),
                     Catch::Contains("a metric the files declare"));
   CHECK_THROWS_WITH(EvaluateRowStatistic(rows, Spec("exponent", "separate")),
+                    Catch::Contains("needs --over"));
+  CHECK_THROWS_WITH(EvaluateRowStatistic(rows, Spec("median", "separate")),
                     Catch::Contains("--target"));
 }
 

@@ -235,12 +235,38 @@ def show_exponent(finding, tables, e, reading, what, axis_text, theory_word):
         finding.numbers.append((f"shape of {what} over {axis_text}", said))
 
 
-def growth_condition(ev, finding, tables, rows, reading, axis, short, effect=EXPONENT_EFFECT):
-    """Records "N grows with `short`" on one reading (its exponent, its shape, a precision target
-    of the file that decided it) into `finding`; returns the condition's text."""
+def on_declared_statistic(ev, finding, row, declared, reading, what, start=None):
+    """The exponent row `row` of pmoe-analyze's tables, decided on the declared target's statistic
+    instead when the page reads the declaration's reading: pmoe-analyze statistic, the precision
+    targets' own code (NStarExponent, one look), so that a page and a precision run decide on one
+    implementation. Where that statistic has no number (an N outside the N grid at some axis
+    value), the table's fit over the values inside the grid decides, and the page says so."""
+    if row is None or declared is None or reading != declared.reading_name:
+        return row
+    success = declared.success_threshold if declared.reading == "success" else None
+    st = ev.statistic(declared.target, model=declared.model or None,
+                      baseline=declared.baseline if declared.target == "ratio_exponent" else None,
+                      over=declared.over, reading=declared.reading, start=start,
+                      success_threshold=success, where=declared.where or None)
+    label = f"{what}: the declared target's statistic (the precision targets' code)"
+    if not (math.isfinite(st["estimate"]) and finite(st["lo"], st["hi"])):
+        finding.numbers.append((label, "no number (an N outside the N grid): the fit over the "
+                                       "values inside the grid decides"))
+        return row
+    finding.numbers.append((label, interval(st["estimate"], st["lo"], st["hi"])))
+    return dict(row, exponent=st["estimate"], lo=st["lo"], hi=st["hi"])
+
+
+def growth_condition(ev, finding, tables, rows, reading, axis, short, effect=EXPONENT_EFFECT,
+                     declared=None, start=None):
+    """Records "N grows with `short`" on one reading (its exponent, its shape, the declared
+    target's statistic, a precision target of the file that decided it) into `finding`; returns
+    the condition's text."""
     name = READING_NAMES[reading]
     e = rows.get(reading)
     show_exponent(finding, tables, e, reading, name, short, "theory bound")
+    e = on_declared_statistic(ev, finding, e, declared, reading, f"exponent of {name} over {short}",
+                              start)
     statistic_reading, threshold = target_reading(reading)
     decided, target = with_target(ev, e, "exponent", axis, None, statistic_reading, threshold,
                                   effect)
@@ -285,7 +311,8 @@ def exponent_growth(ev, workdir, declared):
     # The model's own series ("all" when it is the sweep's only model).
     rows = {e["reading"]: e for e in tables["exponents"]
             if "/" not in e["series"] and (kind in e["series"] or e["series"] == "all")}
-    text = growth_condition(ev, finding, tables, rows, reading, axis, short, effect)
+    text = growth_condition(ev, finding, tables, rows, reading, axis, short, effect, declared,
+                            start)
     finding.conclude(f"{READING_NAMES[reading]} grows with {short}: {text}")
     other_readings(finding, "it grows", lambda other, other_reading: growth_condition(
         ev, other, tables, rows, other_reading, axis, short, effect))
@@ -564,6 +591,10 @@ def f_reading(ev, finding, tables, reading, declared, axis_text, word):
     base, model = value_label("model.kind", declared.baseline), declared.model
     for e, what in ((ratio, f"{name}({base})/{name}({model})"), (own, f"{name}({model})")):
         show_exponent(finding, tables, e, reading, what, axis_text, "theory")
+    ratio = on_declared_statistic(ev, finding, ratio, declared, reading,
+                                  f"exponent of {name}({base})/{name}({model}) over {axis_text}")
+    own = on_declared_statistic(ev, finding, own, declarations.one(ev, "f", "exponent"), reading,
+                                f"exponent of {name}({model}) over {axis_text}")
     statistic_reading, threshold = target_reading(reading)
     where = ",".join(f"{k}={v}" for k, v in declared.where.items()) or None
     decided, target = with_target(ev, ratio, "ratio_exponent", declared.over, where,

@@ -72,13 +72,14 @@ class Evidence:
         return {k: self.cells[cell][k] for k in swept if k in self.cells[cell]}
 
     def statistic(self, target, where=None, model=None, baseline=None, metric=None, over=None,
-                  reading=None, start=None, to=None):
-        """pmoe-analyze statistic --target TARGET (share, accuracy, accuracy_slope, rate,
-        accuracy_difference): the estimate with its 95 % interval as a one-look precision target
+                  reading=None, start=None, to=None, success_threshold=None):
+        """pmoe-analyze statistic --target TARGET (exponent, ratio_exponent, share, accuracy,
+        accuracy_slope, rate, accuracy_difference): the estimate with its 95 % interval as a one-look precision target
         draws it (the paired bootstrap over trial indices, widened as Student's t), the paired
         trial count and the places read. An end the bootstrap leaves open is ±inf; an estimate
         that cannot be computed (an N_acc outside the grid) NaN."""
         options = [("--over", over), ("--from", start), ("--to", to), ("--model", model),
+                   ("--threshold", success_threshold),
                    ("--baseline", baseline), ("--metric", metric), ("--reading", reading),
                    ("--where", ",".join(f"{k}={v}" for k, v in where.items()) if where else None)]
         args = ["statistic", "--target", target]
