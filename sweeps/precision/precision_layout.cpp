@@ -1,6 +1,7 @@
 // Grouping a sweep's cells into precision targets and placing them on their curves.
 #include "pmoe/precision/precision_layout.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -176,10 +177,13 @@ TargetStatistic StatisticOf(const std::vector<CurveCell>& curve, const Precision
   return TargetStatisticOf(c.target, curve, c.curve);
 }
 
-std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,
-                                          const PrecisionConfig& c, const std::string& path) {
+namespace {
+
+// The cells inside `where`; those outside keep their index (the sweep's) with no parameters, so
+// they join no target.
+std::vector<CellParams> SelectedCells(const std::vector<CellParams>& all_cells,
+                                      const PrecisionConfig& c, const std::string& path) {
   CheckWhere(all_cells, c, path);
-  // Cells outside `where` keep their place (indices are the sweep's) but join no target.
   std::vector<CellParams> cells = all_cells;
   size_t selected = 0;
   for (CellParams& p : cells)
@@ -189,56 +193,81 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
       p.clear();
   if (selected == 0)
     throw ConfigError(path + ": " + SectionOf(c) + " where = " + WhereText(c) + " selects no cell");
-  CheckKinds(cells, c, path);
+  return cells;
+}
+
+// The parameters that name a group: those that vary over the cells, but a setting per model kind
+// (the CNN's own step cap: it does not stop pairing) and those that follow the axis.
+std::set<std::string> NamingParams(const std::vector<CellParams>& cells, const PrecisionConfig& c,
+                                   const std::set<std::string>& per_kind) {
+  std::map<std::string, std::set<std::string>> values;
+  for (const CellParams& p : cells)
+    for (const auto& [name, value] : p) values[name].insert(value);
   std::set<std::string> varying;
-  {
-    std::map<std::string, std::set<std::string>> values;
-    for (const CellParams& p : cells)
-      for (const auto& [name, value] : p) values[name].insert(value);
-    for (const auto& [name, set] : values)
-      if (set.size() > 1) varying.insert(name);
-  }
-  // A setting per model kind (the CNN's own step cap) names no target and does not stop pairing.
-  const std::set<std::string> per_kind = ParamsSetPerKind(cells);
-  for (const std::string& name : per_kind) varying.erase(name);
+  for (const auto& [name, set] : values)
+    if (set.size() > 1 && !per_kind.count(name)) varying.insert(name);
   for (const std::string& name : AxisFollowers(cells, c, varying)) varying.erase(name);
-  auto is_numerator = [&](const CellParams& p) {
-    auto it = p.find("model.kind");
-    return c.paired && it != p.end() && it->second == c.baseline;
-  };
+  return varying;
+}
+
+bool IsBaseline(const CellParams& p, const PrecisionConfig& c) {
+  auto it = p.find("model.kind");
+  return c.paired && it != p.end() && it->second == c.baseline;
+}
+
+// The model's cells (every cell for a plain exponent) place themselves on their group's curve.
+std::map<std::string, PrecisionGroup> PlaceModelCells(const std::vector<CellParams>& cells,
+                                                      const PrecisionConfig& c,
+                                                      const std::set<std::string>& naming,
+                                                      const std::string& path) {
   std::map<std::string, PrecisionGroup> groups;
-  // The denominator's cells (every cell for a plain exponent) place themselves.
   for (size_t i = 0; i < cells.size(); ++i) {
-    if (cells[i].empty() || is_numerator(cells[i])) continue;  // outside `where`, or a CNN
+    if (cells[i].empty() || IsBaseline(cells[i], c)) continue;  // outside `where`, or a CNN
     const double N = Number(cells[i], "N"), x = AxisOf(cells[i], c);
     if (!(N > 0) || !(x > 0))
       throw ConfigError(path + ": " + SectionOf(c) + " cell " + std::to_string(i) +
                         " has no positive N or " + OverText(c) +
                         " (the axis must be numeric and positive)");
-    PrecisionGroup& g = groups[GroupKey(cells[i], c, varying)];
+    PrecisionGroup& g = groups[GroupKey(cells[i], c, naming)];
     g.cells.push_back(i);
     g.curve.push_back({c.paired ? 1 : 0, x, N});
   }
-  if (c.paired) {
-    // Each CNN cell joins every curve (group, axis value) whose cells it pairs with.
-    for (auto& [label, g] : groups) {
-      std::map<double, size_t> curve_cell;  // axis value -> one of its cells
-      for (size_t j = 0; j < g.cells.size(); ++j) curve_cell.emplace(g.curve[j].axis, g.cells[j]);
-      for (size_t i = 0; i < cells.size(); ++i) {
-        if (!is_numerator(cells[i])) continue;
-        for (const auto& [x, other] : curve_cell)
-          if (Pairs(cells[i], cells[other], per_kind)) {
-            g.cells.push_back(i);
-            g.curve.push_back({0, x, Number(cells[i], "N")});
-          }
-      }
+  return groups;
+}
+
+// Each baseline cell joins every curve (group, axis value) whose cells it pairs with.
+void PlaceBaselineCells(const std::vector<CellParams>& cells, const PrecisionConfig& c,
+                        const std::set<std::string>& per_kind,
+                        std::map<std::string, PrecisionGroup>& groups, const std::string& path) {
+  for (auto& [label, g] : groups) {
+    std::map<double, size_t> curve_cell;  // axis value -> one of its cells
+    for (size_t j = 0; j < g.cells.size(); ++j) curve_cell.emplace(g.curve[j].axis, g.cells[j]);
+    for (size_t i = 0; i < cells.size(); ++i) {
+      if (!IsBaseline(cells[i], c)) continue;
+      for (const auto& [x, other] : curve_cell)
+        if (Pairs(cells[i], cells[other], per_kind)) {
+          g.cells.push_back(i);
+          g.curve.push_back({0, x, Number(cells[i], "N")});
+        }
     }
-    bool any_cnn = false;
-    for (const CellParams& p : cells) any_cnn = any_cnn || is_numerator(p);
-    if (!any_cnn || groups.empty())
-      throw ConfigError(path + ": " + SectionOf(c) + " target = " + c.target +
-                        " needs model.kind = " + c.baseline + " and another model in the grid");
   }
+  const bool any_baseline = std::any_of(cells.begin(), cells.end(),
+                                        [&](const CellParams& p) { return IsBaseline(p, c); });
+  if (!any_baseline || groups.empty())
+    throw ConfigError(path + ": " + SectionOf(c) + " target = " + c.target +
+                      " needs model.kind = " + c.baseline + " and another model in the grid");
+}
+
+}  // namespace
+
+std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cells,
+                                          const PrecisionConfig& c, const std::string& path) {
+  std::vector<CellParams> cells = SelectedCells(all_cells, c, path);
+  CheckKinds(cells, c, path);  // clears the cells of kinds the target does not read
+  const std::set<std::string> per_kind = ParamsSetPerKind(cells);
+  std::map<std::string, PrecisionGroup> groups =
+      PlaceModelCells(cells, c, NamingParams(cells, c, per_kind), path);
+  if (c.paired) PlaceBaselineCells(cells, c, per_kind, groups, path);
   std::vector<PrecisionGroup> out;
   for (auto& [label, g] : groups) {
     g.label = label;
