@@ -345,76 +345,65 @@ RULE_C = ("At each N, the least-squares slope of mean test accuracy against log 
           "holds at fewer than 2 values of k at every N.")
 
 
-def claim_c(ev, workdir):
-    declared = declarations.one(ev, "c", "accuracy_slope")
-    finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
-    if declared is None:
-        finding.reason = declarations.undeclared_reason("c")
-        return finding
-    finding.numbers.append((f"declared target ({declared.source})", declared.text()))
-    # The declared axis: l (c over l) or k (c over k); a fall of at least -threshold per log.
-    axis, fall = declared.over, -declared.threshold
+def usable_values(ev, N, axis, l_star):
+    """The axis values the slope at N reads, and what they are: l >= l* (c over l), or the k where
+    Assumption 4.4 holds, the joint router's mean rate >= 0.95 (c over k)."""
+    values = sorted({float(ev.cells[i][axis]) for i in ev.cells_where(N=fmt_param(N))})
+    if axis == "model.l":
+        return values, [v for v in values if v >= l_star], f"l ≥ l* = {l_star}"
+    use = [v for v in values
+           if ev.statistic("rate", metric="router_hit",
+                           where={"N": fmt_param(N), axis: fmt_param(v)})["estimate"] >= 0.95]
+    return values, use, "k with Assumption 4.4 (" + (", ".join(f"{v:g}" for v in use) or
+                                                     "none") + ")"
+
+
+def slope_at(ev, finding, declared, N, l_star):
+    """The declared slope at one N, shown: (estimate, lo, hi), or None where it is not testable
+    (fewer than two usable values, a gap among them, fewer than 3 trials)."""
+    axis = declared.over
     short = axis.split(".")[1]
-    Ns = sorted({float(c["N"]) for c in ev.cells})
-    # Image data have no l* parameter (theirs is measured): every l counts there.
-    stars = [int(c["data.l_star"]) for c in ev.cells if "data.l_star" in c]
-    l_star = (min(stars) if stars else 1) if axis == "model.l" else None
-    falls, rises, small, testable = [], [], [], 0
-    for N in Ns:
-        cells = [i for i in ev.cells_where(N=fmt_param(N))]
-        values = sorted({float(ev.cells[i][axis]) for i in cells})
-        if axis == "model.l":
-            use = [v for v in values if v >= l_star]
-            note = f"l ≥ l* = {l_star}"
-        else:
-            use = []
-            for v in values:
-                hit = ev.statistic("rate", metric="router_hit",
-                                   where={"N": fmt_param(N), axis: fmt_param(v)})["estimate"]
-                if hit >= 0.95:
-                    use.append(v)
-            note = "k with Assumption 4.4 (" + (", ".join(f"{v:g}" for v in use) or "none") + ")"
-        if len(use) < 2:
-            finding.numbers.append((f"slope at N = {N:g}", f"not testable: {note}"))
-            continue
-        if [v for v in values if use[0] <= v <= use[-1]] != use:
-            # The statistic reads an axis range (--from, --to): a gap in the usable k is none.
-            finding.numbers.append((f"slope at N = {N:g}",
-                                    f"not testable: {note} are not a range of {short}"))
-            continue
-        st = ev.statistic("accuracy_slope", over=axis, where={"N": fmt_param(N)},
-                          start=fmt_param(use[0]), to=fmt_param(use[-1]),
-                          model=declared.model or None)
-        s, lo, hi = st["estimate"], st["lo"], st["hi"]
-        finding.numbers.append((f"d(accuracy)/d(log {short}) at N = {N:g}, {note}",
-                                interval(s, lo, hi)))
-        if min(p["values"] for p in st["places"]) < MIN_TRIALS or not finite(lo, hi):
-            continue
-        testable += 1
-        decided = at_most(s, lo, hi, fall)
-        if decided == HOLDS:
-            falls.append(N)
-        elif decided == FAILS:
-            small.append(N)
-        if lo > 0:
-            rises.append(N)
+    values, use, note = usable_values(ev, N, axis, l_star)
+    if len(use) < 2:
+        finding.numbers.append((f"slope at N = {N:g}", f"not testable: {note}"))
+        return None
+    if [v for v in values if use[0] <= v <= use[-1]] != use:
+        # The statistic reads an axis range (--from, --to): a gap in the usable k is none.
+        finding.numbers.append((f"slope at N = {N:g}",
+                                f"not testable: {note} are not a range of {short}"))
+        return None
+    st = ev.statistic("accuracy_slope", over=axis, where={"N": fmt_param(N)},
+                      start=fmt_param(use[0]), to=fmt_param(use[-1]),
+                      model=declared.model or None)
+    s, lo, hi = st["estimate"], st["lo"], st["hi"]
+    finding.numbers.append((f"d(accuracy)/d(log {short}) at N = {N:g}, {note}",
+                            interval(s, lo, hi)))
+    if min(p["values"] for p in st["places"]) < MIN_TRIALS or not finite(lo, hi):
+        return None
+    return s, lo, hi
+
+
+def falls_condition(finding, short, fall, falls, rises, small, testable):
+    """(c)'s condition from the per-N outcomes: a fall shown at some N, a rise at none."""
     listed = lambda Ns: ", ".join(f"{n:g}" for n in Ns)  # noqa: E731
+    name = f"accuracy falls with {short}"
     if testable == 0:
-        finding.check(f"accuracy falls with {short}", UNTESTABLE,
+        finding.check(name, UNTESTABLE,
                       f"no N with two or more usable values of {short} and {MIN_TRIALS} trials")
     elif rises:
-        finding.check(f"accuracy falls with {short}", FAILS, f"it rises at N = {listed(rises)}")
+        finding.check(name, FAILS, f"it rises at N = {listed(rises)}")
     elif falls:
-        finding.check(f"accuracy falls with {short}", HOLDS)
+        finding.check(name, HOLDS)
     elif len(small) == testable:
-        finding.check(f"accuracy falls with {short}", FAILS,
-                      f"the slope's interval lies above −{fall:g} at every N (a fall too "
-                      "small to matter, or none)")
+        finding.check(name, FAILS, f"the slope's interval lies above −{fall:g} at every N (a "
+                                   "fall too small to matter, or none)")
     else:
-        finding.check(f"accuracy falls with {short}", OPEN,
-                      f"a fall of {fall:g} per log {short} neither shown nor excluded")
+        finding.check(name, OPEN, f"a fall of {fall:g} per log {short} neither shown nor excluded")
     finding.conclude(f"accuracy falls with {short} at N = {listed(falls)} by at least "
                      f"{fall:g} per log {short}, rises nowhere")
+
+
+def c_figures(ev, finding, workdir, axis, short):
     summary = ev.summary()
     others = [p for p in swept(summary) if p not in ("N", axis)]
     path = figure_path(workdir, ev, f"accuracy_vs_{short}")
@@ -429,6 +418,36 @@ def claim_c(ev, workdir):
                               f"{ev.name}: joint router's Assumption 4.4 rate", path,
                               ylim=(0, 1.05)):
         finding.figures.append((f"Joint router's Assumption 4.4 rate against {short}", path))
+
+
+def claim_c(ev, workdir):
+    declared = declarations.one(ev, "c", "accuracy_slope")
+    finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
+    if declared is None:
+        finding.reason = declarations.undeclared_reason("c")
+        return finding
+    finding.numbers.append((f"declared target ({declared.source})", declared.text()))
+    # The declared axis: l (c over l) or k (c over k); a fall of at least -threshold per log.
+    axis, fall = declared.over, -declared.threshold
+    short = axis.split(".")[1]
+    # Image data have no l* parameter (theirs is measured): every l counts there.
+    stars = [int(c["data.l_star"]) for c in ev.cells if "data.l_star" in c]
+    l_star = (min(stars) if stars else 1) if axis == "model.l" else None
+    falls, rises, small, testable = [], [], [], 0
+    for N in sorted({float(c["N"]) for c in ev.cells}):
+        slope = slope_at(ev, finding, declared, N, l_star)
+        if slope is None:
+            continue
+        testable += 1
+        decided = at_most(*slope, fall)
+        if decided == HOLDS:
+            falls.append(N)
+        elif decided == FAILS:
+            small.append(N)
+        if slope[1] > 0:
+            rises.append(N)
+    falls_condition(finding, short, fall, falls, rises, small, testable)
+    c_figures(ev, finding, workdir, axis, short)
     return finding
 
 
@@ -683,6 +702,64 @@ RULE_G = ("For each asked l* (and each other swept data parameter), at the sweep
           "image data, whose l* is a property of the images, not a parameter.")
 
 
+def hit_rates_condition(ev, finding, cells, asked, where, declared):
+    """(g)'s condition (1) on one data set: the declared rate at every l >= l* at least its level;
+    records the lowest."""
+    outcomes, worst = [], None
+    for i in cells:
+        if int(ev.cells[i]["model.l"]) < asked:
+            continue
+        hits = ev.per_trial(i, declared.metric)
+        if not enough(finding, f"hit rate at {where}, l = {ev.cells[i]['model.l']}", hits):
+            continue
+        m, lo, hi = rate(ev, i, declared.metric)
+        outcomes.append(level_at_least(lo, hi, declared.threshold))
+        if worst is None or m < worst[0]:
+            worst = (m, lo, hi, ev.cells[i]["model.l"])
+    if worst:
+        finding.numbers.append((f"{where}: lowest mean hit rate at l ≥ l* (l = {worst[3]})",
+                                interval(*worst[:3], digits=4)))
+        outcome = FAILS if FAILS in outcomes else OPEN if OPEN in outcomes else HOLDS
+        finding.check(f"hit rate at {where}", outcome,
+                      f"lowest {interval(*worst[:3], digits=4)} against {declared.threshold:g}")
+
+
+def realized_condition(ev, finding, cells, asked, where):
+    """(g)'s condition (2) on one data set: every trial's realized l* is the one asked."""
+    realized = [v for i in cells for v in ev.per_trial(i, "realized_l_star") if v == v]
+    finding.numbers.append((f"{where}: realized l* over all trials",
+                            ", ".join(map(str, sorted({int(v) for v in realized})))))
+    if len(realized) < MIN_TRIALS:
+        finding.check(f"realized l* at {where}", UNTESTABLE,
+                      f"{len(realized)} trial(s) recorded it")
+    else:
+        wrong = sorted({int(v) for v in realized if int(v) != asked})
+        finding.check(f"realized l* at {where}", FAILS if wrong else HOLDS,
+                      f"realized l* {wrong} ≠ {asked} asked" if wrong else "")
+
+
+def lemma_data_set(ev, finding, key, cells, declared):
+    """Both conditions of (g) on one data set (its data parameters `key`), at the sweep's
+    largest N; False when its router had fewer than Lemma 4.1's samples (not testable)."""
+    params = dict(key)
+    asked = int(params["data.l_star"])
+    # The lemma needs enough router samples (B_r of order n^2 / (1 - delta_d)^2): where N is
+    # swept, the router trained on the most, at the sweep's largest N.
+    largest = max(int(ev.cells[i]["N"]) for i in cells)
+    cells = [i for i in cells if int(ev.cells[i]["N"]) == largest]
+    n, delta_d = int(params["data.n"]), float(params["data.delta_d"])
+    needed = n * n / (1 - delta_d) ** 2
+    where = ", ".join(f"{k.split('.')[1]} = {v}" for k, v in key
+                      if k in ("data.l_star", "data.n")) + f", N = {largest}"
+    if largest < needed:
+        finding.numbers.append((f"{where}: not testable", f"the router's {largest} samples "
+                                f"are below Lemma 4.1's n²/(1 − δd)² = {needed:.0f}"))
+        return False
+    hit_rates_condition(ev, finding, cells, asked, where, declared)
+    realized_condition(ev, finding, cells, asked, where)
+    return True
+
+
 def claim_g(ev, workdir):
     finding = Finding(data_label(ev), ev.name, NOT_TESTABLE, "")
     if finding.data != "pattern model":
@@ -693,57 +770,14 @@ def claim_g(ev, workdir):
         finding.reason = declarations.undeclared_reason("g")
         return finding
     finding.numbers.append((f"declared target ({declared.source})", declared.text()))
-    metric, level, kind = declared.metric, declared.threshold, declared.model
-    groups = {}
+    kind = declared.model
+    groups = {}  # data parameters -> the model's cells
     for i, c in enumerate(ev.cells):
-        if c.get("model.kind") != kind:
-            continue
-        key = tuple(sorted((k, v) for k, v in c.items() if k.startswith("data.")))
-        groups.setdefault(key, []).append(i)
-    untestable = 0
-    for key, cells in groups.items():
-        params = dict(key)
-        asked = int(params["data.l_star"])
-        # The lemma needs enough router samples (B_r of order n^2 / (1 - delta_d)^2): where N is
-        # swept, the router trained on the most, at the sweep's largest N.
-        largest = max(int(ev.cells[i]["N"]) for i in cells)
-        cells = [i for i in cells if int(ev.cells[i]["N"]) == largest]
-        n, delta_d = int(params["data.n"]), float(params["data.delta_d"])
-        needed = n * n / (1 - delta_d) ** 2
-        where = ", ".join(f"{k.split('.')[1]} = {v}" for k, v in key
-                          if k in ("data.l_star", "data.n")) + f", N = {largest}"
-        if largest < needed:
-            finding.numbers.append((f"{where}: not testable", f"the router's {largest} samples "
-                                    f"are below Lemma 4.1's n²/(1 − δd)² = {needed:.0f}"))
-            untestable += 1
-            continue
-        outcomes, worst = [], None
-        for i in cells:
-            if int(ev.cells[i]["model.l"]) < asked:
-                continue
-            hits = ev.per_trial(i, metric)
-            if not enough(finding, f"hit rate at {where}, l = {ev.cells[i]['model.l']}", hits):
-                continue
-            m, lo, hi = rate(ev, i, metric)
-            outcomes.append(level_at_least(lo, hi, level))
-            if worst is None or m < worst[0]:
-                worst = (m, lo, hi, ev.cells[i]["model.l"])
-        if worst:
-            finding.numbers.append((f"{where}: lowest mean hit rate at l ≥ l* (l = {worst[3]})",
-                                    interval(*worst[:3], digits=4)))
-            outcome = FAILS if FAILS in outcomes else OPEN if OPEN in outcomes else HOLDS
-            finding.check(f"hit rate at {where}", outcome,
-                          f"lowest {interval(*worst[:3], digits=4)} against {level:g}")
-        realized = [v for i in cells for v in ev.per_trial(i, "realized_l_star") if v == v]
-        finding.numbers.append((f"{where}: realized l* over all trials",
-                                ", ".join(map(str, sorted({int(v) for v in realized})))))
-        if len(realized) < MIN_TRIALS:
-            finding.check(f"realized l* at {where}", UNTESTABLE,
-                          f"{len(realized)} trial(s) recorded it")
-        else:
-            wrong = sorted({int(v) for v in realized if int(v) != asked})
-            finding.check(f"realized l* at {where}", FAILS if wrong else HOLDS,
-                          f"realized l* {wrong} ≠ {asked} asked" if wrong else "")
+        if c.get("model.kind") == kind:
+            key = tuple(sorted((k, v) for k, v in c.items() if k.startswith("data.")))
+            groups.setdefault(key, []).append(i)
+    untestable = sum(not lemma_data_set(ev, finding, key, cells, declared)
+                     for key, cells in groups.items())
     if not groups:
         finding.reason = f"no {kind} cells"
     elif untestable == len(groups):
@@ -755,7 +789,7 @@ def claim_g(ev, workdir):
     summary = [r for r in ev.summary() if r.get("model.kind", kind) == kind]
     others = [p for p in swept(summary) if p not in ("N", "model.l", "model.kind")]
     path = figure_path(workdir, ev, "router_vs_l")
-    if figures.metric_vs_axis(summary, "model.l", others, metric,
+    if figures.metric_vs_axis(summary, "model.l", others, declared.metric,
                               "router hit rate (mean, 95% interval)",
                               f"{ev.name}: separate router's hit rate against l", path,
                               ylim=(0, 1.05), max_panels=2):
