@@ -34,6 +34,26 @@ std::string OneName(const std::string& path, const std::string& name, const std:
   return value;
 }
 
+// A model as a target names it: one kind (cnn), or the values its cells have
+// (model.kind=switch,model.activation=cubic: one kind's variants apart), as pmoe-analyze
+// statistic's --model takes it.
+std::string ModelName(const std::string& path, const std::string& name, const std::string& value) {
+  const std::string expected =
+      "one model kind (separate, cnn, ...) or P=V,... naming its cells "
+      "(model.kind=switch,model.activation=cubic)";
+  if (value.find('=') == std::string::npos) return OneName(path, name, value, expected);
+  std::string canonical;
+  for (const std::string& part : SplitTrimmed(value, ',')) {
+    const size_t eq = part.find('=');
+    const std::string param = eq == std::string::npos ? "" : Dotted(part.substr(0, eq));
+    if (eq == std::string::npos || eq + 1 == part.size() || FindParam(param) == nullptr ||
+        part.find_first_of(" ;") != std::string::npos)
+      throw ConfigError(path, name, expected, value);
+    canonical += (canonical.empty() ? "" : ",") + param + "=" + part.substr(eq + 1);
+  }
+  return canonical;
+}
+
 }  // namespace
 
 // The keys that say which statistic a target decides and against what (the keys a [claims]
@@ -53,7 +73,7 @@ bool SetStatisticKey(const std::string& path, const std::string& name, const std
     c.target = value;
     c.paired = TargetIsPaired(value);
   } else if (key == "baseline") {
-    c.baseline = OneName(path, name, value, "one model kind (cnn, separate, ...)");
+    c.baseline = ModelName(path, name, value);
   } else if (key == "metric") {
     c.metric = OneName(path, name, value, "one metric name (router_hit, router_hit_pos, ...)");
   } else if (key == "side") {
@@ -69,7 +89,7 @@ bool SetStatisticKey(const std::string& path, const std::string& name, const std
         throw ConfigError(path, name, "a parameter other than N, or one divided by another (n/l)",
                           value);
   } else if (key == "model") {
-    c.model = OneName(path, name, value, "one model kind (separate, joint, cnn, ...)");
+    c.model = ModelName(path, name, value);
   } else if (key == "reading") {
     if (value != "success" && value != "mean_accuracy")
       throw ConfigError(path, name, "success or mean_accuracy", value);

@@ -73,12 +73,15 @@ std::set<std::string> AxisFollowers(const std::vector<CellParams>& cells, const 
   return following;
 }
 
-// Every parameter of `cnn` but N, the kind and those set per kind has the same value in `other`.
-bool Pairs(const CellParams& cnn, const CellParams& other, const std::set<std::string>& per_kind) {
+// Every parameter of `cnn` that `other` reads too, but N, the kind and those `ignored` (set per
+// kind, or named by the target's model and baseline), has the same value in `other`. One only the
+// baseline reads (Chen's single model's width) does not stop pairing, as pmoe-analyze's series
+// pair across parameters one model reads and the other does not.
+bool Pairs(const CellParams& cnn, const CellParams& other, const std::set<std::string>& ignored) {
   for (const auto& [name, value] : cnn) {
-    if (name == "N" || name == "model.kind" || per_kind.count(name)) continue;
+    if (name == "N" || name == "model.kind" || ignored.count(name)) continue;
     auto it = other.find(name);
-    if (it == other.end() || it->second != value) return false;
+    if (it != other.end() && it->second != value) return false;
   }
   return true;
 }
@@ -134,6 +137,37 @@ std::string KindOf(const CellParams& p) {
   return it == p.end() ? "" : it->second;
 }
 
+// A model as a target names it (precision.model, precision.baseline): a kind ("cnn"), or the
+// cells' values "P=V,P=V" (Chen's cubic switch MoE against its linear twin, one kind).
+std::vector<std::pair<std::string, std::string>> SelectorOf(const std::string& model) {
+  if (model.find('=') == std::string::npos) return {{"model.kind", model}};
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& part : SplitTrimmed(model, ',')) {
+    const size_t eq = part.find('=');
+    out.push_back({part.substr(0, eq), part.substr(eq + 1)});
+  }
+  return out;
+}
+
+bool Matches(const CellParams& p, const std::string& model) {
+  for (const auto& [name, value] : SelectorOf(model)) {
+    auto it = p.find(name);
+    if (it == p.end() || it->second != value) return false;
+  }
+  return true;
+}
+
+// The parameters the target's model and baseline name beyond the kind: the two sides differ in
+// them by design, so they pair across them.
+std::set<std::string> SelectorParams(const PrecisionConfig& c) {
+  std::set<std::string> out;
+  for (const std::string& model : {c.model, c.paired ? c.baseline : std::string()})
+    for (const auto& [name, value] :
+         model.empty() ? decltype(SelectorOf(model))() : SelectorOf(model))
+      if (name != "model.kind") out.insert(name);
+  return out;
+}
+
 // The model kinds of the selected cells on each side (0: the numerator's CNN, 1: the rest).
 // Cells of another kind than `model` names leave the target (cleared, as outside `where`).
 // Several kinds on one side would be pooled into one curve whose N* matches no model (issue 41):
@@ -143,8 +177,8 @@ void CheckKinds(std::vector<CellParams>& cells, const PrecisionConfig& c, const 
   for (CellParams& p : cells) {
     if (p.empty()) continue;
     const std::string kind = KindOf(p);
-    const bool numerator = c.paired && kind == c.baseline;
-    if (!c.model.empty() && !numerator && kind != c.model) {
+    const bool numerator = c.paired && Matches(p, c.baseline);
+    if (!c.model.empty() && !numerator && !Matches(p, c.model)) {
       p.clear();
       continue;
     }
@@ -211,8 +245,7 @@ std::set<std::string> NamingParams(const std::vector<CellParams>& cells, const P
 }
 
 bool IsBaseline(const CellParams& p, const PrecisionConfig& c) {
-  auto it = p.find("model.kind");
-  return c.paired && it != p.end() && it->second == c.baseline;
+  return c.paired && !p.empty() && Matches(p, c.baseline);
 }
 
 // The model's cells (every cell for a plain exponent) place themselves on their group's curve.
@@ -237,7 +270,7 @@ std::map<std::string, PrecisionGroup> PlaceModelCells(const std::vector<CellPara
 
 // Each baseline cell joins every curve (group, axis value) whose cells it pairs with.
 void PlaceBaselineCells(const std::vector<CellParams>& cells, const PrecisionConfig& c,
-                        const std::set<std::string>& per_kind,
+                        const std::set<std::string>& ignored,
                         std::map<std::string, PrecisionGroup>& groups, const std::string& path) {
   for (auto& [label, g] : groups) {
     std::map<double, size_t> curve_cell;  // axis value -> one of its cells
@@ -245,7 +278,7 @@ void PlaceBaselineCells(const std::vector<CellParams>& cells, const PrecisionCon
     for (size_t i = 0; i < cells.size(); ++i) {
       if (!IsBaseline(cells[i], c)) continue;
       for (const auto& [x, other] : curve_cell)
-        if (Pairs(cells[i], cells[other], per_kind)) {
+        if (Pairs(cells[i], cells[other], ignored)) {
           g.cells.push_back(i);
           g.curve.push_back({0, x, Number(cells[i], "N")});
         }
@@ -267,7 +300,11 @@ std::vector<PrecisionGroup> LayoutTargets(const std::vector<CellParams>& all_cel
   const std::set<std::string> per_kind = ParamsSetPerKind(cells);
   std::map<std::string, PrecisionGroup> groups =
       PlaceModelCells(cells, c, NamingParams(cells, c, per_kind), path);
-  if (c.paired) PlaceBaselineCells(cells, c, per_kind, groups, path);
+  if (c.paired) {
+    std::set<std::string> ignored = SelectorParams(c);
+    ignored.insert(per_kind.begin(), per_kind.end());
+    PlaceBaselineCells(cells, c, ignored, groups, path);
+  }
   std::vector<PrecisionGroup> out;
   for (auto& [label, g] : groups) {
     g.label = label;
