@@ -80,50 +80,34 @@ std::string ParseValue(const ParamInfo& info, const std::string& text) {
   return text;
 }
 
-// A core row, stored in a typed field of TrialSpec, from an accessor `field(spec) -> T&`; the
-// value type picks parser and printer. The accessor is a function pointer, not a lambda's own
-// type: one instantiation per value type rather than per row.
+// A core row, stored in a typed field of TrialSpec (an int: N, N_test; or text: success and the
+// family choices), from an accessor `field(spec) -> T&`.
 template <typename T>
 ParamInfo FieldRow(std::string name, std::string help, T& (*field)(TrialSpec&),
                    std::vector<std::string> choices = {}, long long min = 0, long long max = 0) {
+  static_assert(std::is_same_v<T, int> || std::is_same_v<T, std::string>);
   ParamInfo info;
   info.name = std::move(name);
   info.help = std::move(help);
   info.choices = std::move(choices);
   info.min = min;
   info.max = max;
-  if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) {
+  if constexpr (std::is_same_v<T, int>)
     info.type = ParamType::kInt;
-    PMOE_CHECK(min <= max && min >= std::numeric_limits<T>::min() &&
-               max <= std::numeric_limits<T>::max())
-        << info.name;
-  } else if constexpr (std::is_same_v<T, double>) {
-    info.type = ParamType::kDouble;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    info.type = ParamType::kBool;
-  } else {
+  else
     info.type = info.choices.empty() ? ParamType::kString : ParamType::kChoice;
-  }
   info.get = [field](const TrialSpec& spec) {
     const T& v = field(const_cast<TrialSpec&>(spec));
-    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
+    if constexpr (std::is_same_v<T, int>)
       return std::to_string(v);
-    else if constexpr (std::is_same_v<T, double>)
-      return FormatDouble(v);
-    else if constexpr (std::is_same_v<T, bool>)
-      return std::string(v ? "true" : "false");
     else
       return v;
   };
   const ParamInfo copy = info;  // the parser needs the row's type, range and choices
   info.assign = [field, copy](TrialSpec& spec, const std::string& text) {
     const std::string canonical = ParseValue(copy, text);
-    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
-      field(spec) = static_cast<T>(std::stoll(canonical));
-    else if constexpr (std::is_same_v<T, double>)
-      field(spec) = std::strtod(canonical.c_str(), nullptr);
-    else if constexpr (std::is_same_v<T, bool>)
-      field(spec) = canonical == "true";
+    if constexpr (std::is_same_v<T, int>)
+      field(spec) = static_cast<int>(std::stoll(canonical));
     else
       field(spec) = canonical;
   };
