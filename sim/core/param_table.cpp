@@ -1,5 +1,5 @@
-// The parameter table: one line per parameter, its default coming from spec.hpp's initializers
-// (built-in rows) or from the family that declares it (its own rows).
+// The parameter table: the core's rows (fields of TrialSpec) and the rows the families declare
+// (canonical text in TrialSpec::params), and the typed accessors the families read them by.
 #include "pmoe/core/param_table.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/numerics_history.hpp"
@@ -79,87 +80,50 @@ std::string ParseValue(const ParamInfo& info, const std::string& text) {
   return text;
 }
 
-}  // namespace
-
-// One table row from an accessor `field(spec) -> T&`; the value type picks parser and printer.
-// The accessor is a function pointer, not a lambda's own type: one instantiation (and one pair of
-// get/assign closures) per value type rather than per row (a sixth of the compile time).
+// A core row, stored in a typed field of TrialSpec (an int: N, N_test; or text: success and the
+// family choices), from an accessor `field(spec) -> T&`.
 template <typename T>
 ParamInfo FieldRow(std::string name, std::string help, T& (*field)(TrialSpec&),
-                   std::vector<std::string> choices, long long min, long long max) {
+                   std::vector<std::string> choices = {}, long long min = 0, long long max = 0) {
+  static_assert(std::is_same_v<T, int> || std::is_same_v<T, std::string>);
   ParamInfo info;
   info.name = std::move(name);
   info.help = std::move(help);
   info.choices = std::move(choices);
   info.min = min;
   info.max = max;
-  if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) {
+  if constexpr (std::is_same_v<T, int>)
     info.type = ParamType::kInt;
-    PMOE_CHECK(min <= max && min >= std::numeric_limits<T>::min() &&
-               max <= std::numeric_limits<T>::max())
-        << info.name;
-  } else if constexpr (std::is_same_v<T, double>) {
-    info.type = ParamType::kDouble;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    info.type = ParamType::kBool;
-  } else {
+  else
     info.type = info.choices.empty() ? ParamType::kString : ParamType::kChoice;
-  }
   info.get = [field](const TrialSpec& spec) {
     const T& v = field(const_cast<TrialSpec&>(spec));
-    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
+    if constexpr (std::is_same_v<T, int>)
       return std::to_string(v);
-    else if constexpr (std::is_same_v<T, double>)
-      return FormatDouble(v);
-    else if constexpr (std::is_same_v<T, bool>)
-      return std::string(v ? "true" : "false");
     else
       return v;
   };
   const ParamInfo copy = info;  // the parser needs the row's type, range and choices
   info.assign = [field, copy](TrialSpec& spec, const std::string& text) {
     const std::string canonical = ParseValue(copy, text);
-    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
-      field(spec) = static_cast<T>(std::stoll(canonical));
-    else if constexpr (std::is_same_v<T, double>)
-      field(spec) = std::strtod(canonical.c_str(), nullptr);
-    else if constexpr (std::is_same_v<T, bool>)
-      field(spec) = canonical == "true";
+    if constexpr (std::is_same_v<T, int>)
+      field(spec) = static_cast<int>(std::stoll(canonical));
     else
       field(spec) = canonical;
   };
   return info;
 }
 
-template ParamInfo FieldRow<int>(std::string, std::string, int& (*)(TrialSpec&),
-                                 std::vector<std::string>, long long, long long);
-template ParamInfo FieldRow<long long>(std::string, std::string, long long& (*)(TrialSpec&),
-                                       std::vector<std::string>, long long, long long);
-template ParamInfo FieldRow<double>(std::string, std::string, double& (*)(TrialSpec&),
-                                    std::vector<std::string>, long long, long long);
-template ParamInfo FieldRow<bool>(std::string, std::string, bool& (*)(TrialSpec&),
-                                  std::vector<std::string>, long long, long long);
-template ParamInfo FieldRow<std::string>(std::string, std::string, std::string& (*)(TrialSpec&),
-                                         std::vector<std::string>, long long, long long);
-
-namespace {
-
-template <typename T>
-ParamInfo Row(std::string name, std::string help, T& (*field)(TrialSpec&),
-              std::vector<std::string> choices = {}, long long min = 0, long long max = 0) {
-  return FieldRow<T>(std::move(name), std::move(help), field, std::move(choices), min, max);
-}
-
-// A family's own parameter, kept as canonical text in TrialSpec::extra.
-ParamInfo Extra(ParamInfo info, std::string fallback) {
+// A family's parameter, kept as canonical text in TrialSpec::params; `fallback`: the default's.
+ParamInfo Stored(ParamInfo info, std::string fallback) {
   const std::string name = info.name;
   info.get = [name, fallback](const TrialSpec& spec) {
-    const auto it = spec.extra.find(name);
-    return it == spec.extra.end() ? fallback : it->second;
+    const auto it = spec.params.find(name);
+    return it == spec.params.end() ? fallback : it->second;
   };
   const ParamInfo copy = info;
   info.assign = [copy](TrialSpec& spec, const std::string& text) {
-    spec.extra[copy.name] = ParseValue(copy, text);
+    spec.params[copy.name] = ParseValue(copy, text);
   };
   return info;
 }
@@ -178,28 +142,6 @@ std::vector<std::string> FamilyNames(const std::vector<FamilyParams>& families) 
   std::vector<std::string> names;
   for (const FamilyParams& f : families) names.push_back(f.name);
   return names;
-}
-
-// The rows every data family may read (the data's labels and shape), stored in DataSpec; which
-// family reads which is each family's reads(). The families declare the rest.
-std::vector<ParamInfo> SharedRows() {
-  return {
-      Row("data.labels",
-          "labels: iid (fair, independent) or balanced (sample i gets class i mod c)",
-          PMOE_FIELD(data.labels), {"iid", "balanced"})
-          .Labeled("labels"),
-      Row("data.n", "patches per sample", PMOE_FIELD(data.n), {}, 1, 1024)
-          .Labeled("patches per sample", "n", "patches"),
-      Row("data.d", "patch dimension", PMOE_FIELD(data.d), {}, 1, 10000000)
-          .Labeled("patch dimension", "d"),
-      // One step cap for every model family (numerics version 8; before it the full-batch
-      // families had model.full_steps): what a step is and what 0 means is the family's.
-      Row("model.max_steps",
-          "step cap: SGD steps, or full-batch steps (0: the family's default: no cap for SGD "
-          "training, 501 full-batch steps for switch, 801 for single)",
-          PMOE_FIELD(model.max_steps), {}, 0, 1000000000000000LL)
-          .Labeled("step cap", "", "steps"),
-  };
 }
 
 // Whether two declarations are one: the SGD families each declare the rows of their base.
@@ -228,7 +170,7 @@ void AddRows(const FamilyParams& family, const std::vector<ParamInfo>& declared,
   }
 }
 
-// Adds `family` to the readers of each row it reads (declared by the table or any family, so
+// Adds `family` to the readers of each row it reads (declared by the core or any family, so
 // the order of the family list does not matter).
 void AddReader(const FamilyParams& family, const std::set<std::string>& own,
                std::vector<ParamInfo>& rows) {
@@ -258,23 +200,22 @@ std::vector<FamilyParams> ByName(std::vector<FamilyParams> families) {
 std::vector<ParamInfo> BuildParamTable(const std::vector<FamilyParams>& data,
                                        const std::vector<FamilyParams>& models) {
   std::vector<ParamInfo> rows = {
-      Core(Row("N", "training samples", PMOE_FIELD(N), {}, 1, kMaxSamples)
+      Core(FieldRow("N", "training samples", PMOE_FIELD(N), {}, 1, kMaxSamples)
                .Labeled("training samples", "N", "samples")),
-      Core(Row("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)
+      Core(FieldRow("N_test", "test samples", PMOE_FIELD(N_test), {}, 1, kMaxSamples)
                .Labeled("test samples", "N_\\mathrm{test}", "samples")),
-      Core(Row("success", "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
-               PMOE_FIELD(success))
+      Core(FieldRow("success",
+                    "success criterion: test_accuracy>=X, router_hit>=X or zero_train_error",
+                    PMOE_FIELD(success))
                .Labeled("success criterion")),
-      Core(Row("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(data))
+      Core(FieldRow("data.model", "data family", PMOE_FIELD(data.model), FamilyNames(data))
                .Labeled("data")),
-      Core(Row("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(models))
+      Core(FieldRow("model.kind", "model family", PMOE_FIELD(model.kind), FamilyNames(models))
                .Labeled("model")),
   };
-  std::vector<ParamInfo> shared = SharedRows();
-  rows.insert(rows.end(), shared.begin(), shared.end());
   // Every declaration before any reader, so a family may read rows a family after it in the
   // list shares. A cell's rows come in an order that the list's order cannot change (so neither
-  // can its canonical key): the core's, the shared rows above, the families' shared rows (by
+  // can its canonical key): the core's, the families' shared rows (by
   // declaring family's name), then its data family's and its model family's own rows (a cell
   // reads no other family's own rows: AddReader refuses it).
   std::set<std::string> own_names;
@@ -453,45 +394,139 @@ void AddUnkeyedDefaults(std::map<std::string, std::string>& params) {
   }
 }
 
-ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,
-                   const std::string& help) {
+namespace {
+
+ParamInfo Declared(const std::string& name, ParamType type, const std::string& help) {
   ParamInfo info;
   info.name = name;
-  info.type = ParamType::kInt;
+  info.type = type;
   info.help = help;
+  return info;
+}
+
+// The canonical text of `name` in `spec`, which must be a declared row of type `type`.
+std::string TypedText(const TrialSpec& spec, const std::string& name, ParamType type) {
+  const ParamInfo* info = FindParam(name);
+  PMOE_CHECK(info != nullptr) << "unknown parameter " << name;
+  PMOE_CHECK(info->type == type || (type == ParamType::kString && info->type == ParamType::kChoice))
+      << name << " read as another type than it is declared with";
+  return info->get(spec);
+}
+
+}  // namespace
+
+ParamInfo IntRow(const std::string& name, long long fallback, long long min, long long max,
+                 const std::string& help) {
+  ParamInfo info = Declared(name, ParamType::kInt, help);
   info.min = min;
   info.max = max;
-  return Extra(info, std::to_string(fallback));
+  PMOE_CHECK(min <= fallback && fallback <= max) << name << "'s default outside its range";
+  return Stored(info, std::to_string(fallback));
 }
 
-ParamInfo ExtraDouble(const std::string& name, double fallback, const std::string& help) {
-  ParamInfo info;
-  info.name = name;
-  info.type = ParamType::kDouble;
-  info.help = help;
-  return Extra(info, FormatDouble(fallback));
+ParamInfo DoubleRow(const std::string& name, double fallback, const std::string& help) {
+  return Stored(Declared(name, ParamType::kDouble, help), FormatDouble(fallback));
 }
 
-ParamInfo ExtraChoice(const std::string& name, const std::vector<std::string>& choices,
-                      const std::string& help) {
-  ParamInfo info;
-  info.name = name;
-  info.type = ParamType::kChoice;
-  info.help = help;
+ParamInfo BoolRow(const std::string& name, bool fallback, const std::string& help) {
+  return Stored(Declared(name, ParamType::kBool, help), fallback ? "true" : "false");
+}
+
+ParamInfo TextRow(const std::string& name, const std::string& fallback, const std::string& help) {
+  return Stored(Declared(name, ParamType::kString, help), fallback);
+}
+
+ParamInfo ChoiceRow(const std::string& name, const std::vector<std::string>& choices,
+                    const std::string& help) {
+  ParamInfo info = Declared(name, ParamType::kChoice, help);
   info.choices = choices;
-  return Extra(info, choices.at(0));
+  return Stored(info, choices.at(0));
 }
 
-std::string ExtraText(const TrialSpec& spec, const std::string& name) {
-  return GetParam(spec, name);
+template <typename T>
+ParamInfo ValueRow(const std::string& name, const std::string& help, const T& fallback,
+                   const std::vector<std::string>& choices, long long min, long long max) {
+  if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>) {
+    PMOE_CHECK(min <= max && min >= std::numeric_limits<T>::min() &&
+               max <= std::numeric_limits<T>::max())
+        << name;
+    return IntRow(name, fallback, min, max, help);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return DoubleRow(name, fallback, help);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return BoolRow(name, fallback, help);
+  } else {
+    if (choices.empty()) return TextRow(name, fallback, help);
+    PMOE_CHECK(std::find(choices.begin(), choices.end(), fallback) != choices.end())
+        << name << "'s default is not one of its choices";
+    ParamInfo info = Declared(name, ParamType::kChoice, help);
+    info.choices = choices;
+    return Stored(info, fallback);
+  }
 }
 
-long long ExtraIntValue(const TrialSpec& spec, const std::string& name) {
-  return std::stoll(GetParam(spec, name));
+template ParamInfo ValueRow<int>(const std::string&, const std::string&, const int&,
+                                 const std::vector<std::string>&, long long, long long);
+template ParamInfo ValueRow<long long>(const std::string&, const std::string&, const long long&,
+                                       const std::vector<std::string>&, long long, long long);
+template ParamInfo ValueRow<double>(const std::string&, const std::string&, const double&,
+                                    const std::vector<std::string>&, long long, long long);
+template ParamInfo ValueRow<bool>(const std::string&, const std::string&, const bool&,
+                                  const std::vector<std::string>&, long long, long long);
+template ParamInfo ValueRow<std::string>(const std::string&, const std::string&, const std::string&,
+                                         const std::vector<std::string>&, long long, long long);
+
+template <typename T>
+T FromCanonical(const std::string& text) {
+  if constexpr (std::is_same_v<T, int> || std::is_same_v<T, long long>)
+    return static_cast<T>(std::stoll(text));  // in range: the row checked it when parsed
+  else if constexpr (std::is_same_v<T, double>)
+    return std::strtod(text.c_str(), nullptr);  // exact: the text is FormatDouble's
+  else if constexpr (std::is_same_v<T, bool>)
+    return text == "true";
+  else
+    return text;
 }
 
-double ExtraDoubleValue(const TrialSpec& spec, const std::string& name) {
-  return std::strtod(GetParam(spec, name).c_str(), nullptr);
+template int FromCanonical<int>(const std::string&);
+template long long FromCanonical<long long>(const std::string&);
+template double FromCanonical<double>(const std::string&);
+template bool FromCanonical<bool>(const std::string&);
+template std::string FromCanonical<std::string>(const std::string&);
+
+long long IntParam(const TrialSpec& spec, const std::string& name) {
+  return FromCanonical<long long>(TypedText(spec, name, ParamType::kInt));
+}
+
+double DoubleParam(const TrialSpec& spec, const std::string& name) {
+  return FromCanonical<double>(TypedText(spec, name, ParamType::kDouble));
+}
+
+bool BoolParam(const TrialSpec& spec, const std::string& name) {
+  return FromCanonical<bool>(TypedText(spec, name, ParamType::kBool));
+}
+
+std::string TextParam(const TrialSpec& spec, const std::string& name) {
+  return TypedText(spec, name, ParamType::kString);
+}
+
+void SetParamValue(TrialSpec& spec, const std::string& name, int value) {
+  SetParam(spec, name, std::to_string(value));
+}
+void SetParamValue(TrialSpec& spec, const std::string& name, long long value) {
+  SetParam(spec, name, std::to_string(value));
+}
+void SetParamValue(TrialSpec& spec, const std::string& name, double value) {
+  SetParam(spec, name, FormatDouble(value));
+}
+void SetParamValue(TrialSpec& spec, const std::string& name, bool value) {
+  SetParam(spec, name, value ? "true" : "false");
+}
+void SetParamValue(TrialSpec& spec, const std::string& name, const std::string& value) {
+  SetParam(spec, name, value);
+}
+void SetParamValue(TrialSpec& spec, const std::string& name, const char* value) {
+  SetParam(spec, name, std::string(value));
 }
 
 std::string DidYouMeanParam(const std::string& name) {

@@ -8,6 +8,7 @@
 #include "pmoe/core/validate.hpp"
 #include "pmoe/data/cluster_model.hpp"
 #include "pmoe/family/builtin.hpp"
+#include "shared_params.hpp"
 
 namespace pmoe {
 namespace {
@@ -23,31 +24,32 @@ class Cluster final : public DataFamily {
     return "data model C, Chen et al.'s clusters (MODEL.md §8): data.n = P patches";
   }
   std::vector<std::string> reads() const override { return {"data.labels", "data.n", "data.d"}; }
+  std::vector<ParamInfo> shared_params() const override { return SharedParams(reads()); }
   std::vector<ParamInfo> params() const override {
     return {
-        ExtraInt("data.clusters", 4, 2, 1000000, "data model C: clusters K (d >= 2K)")
+        IntRow("data.clusters", 4, 2, 1000000, "data model C: clusters K (d >= 2K)")
             .Labeled("clusters", "K", "clusters"),
-        ExtraDouble("data.alpha_lo", 0.5, "data model C: feature signal strength ~ U[lo, hi]")
+        DoubleRow("data.alpha_lo", 0.5, "data model C: feature signal strength ~ U[lo, hi]")
             .Labeled("feature signal strength, low end"),
-        ExtraDouble("data.alpha_hi", 2.0, "data model C: upper end of the alpha range")
+        DoubleRow("data.alpha_hi", 2.0, "data model C: upper end of the alpha range")
             .Labeled("feature signal strength, high end"),
-        ExtraDouble("data.beta_lo", 1.0, "data model C: cluster center strength ~ U[lo, hi]")
+        DoubleRow("data.beta_lo", 1.0, "data model C: cluster center strength ~ U[lo, hi]")
             .Labeled("cluster center strength, low end"),
-        ExtraDouble("data.beta_hi", 2.0, "data model C: upper end of the beta range")
+        DoubleRow("data.beta_hi", 2.0, "data model C: upper end of the beta range")
             .Labeled("cluster center strength, high end"),
-        ExtraDouble("data.gamma_lo", 0.5, "data model C: feature noise strength ~ U[lo, hi]")
+        DoubleRow("data.gamma_lo", 0.5, "data model C: feature noise strength ~ U[lo, hi]")
             .Labeled("feature noise strength, low end"),
-        ExtraDouble("data.gamma_hi", 3.0, "data model C: upper end of the gamma range")
+        DoubleRow("data.gamma_hi", 3.0, "data model C: upper end of the gamma range")
             .Labeled("feature noise strength, high end"),
-        ExtraDouble("data.sigma_p", 1.0, "data model C: noise patches ~ N(0, sigma_p^2/d I)")
+        DoubleRow("data.sigma_p", 1.0, "data model C: noise patches ~ N(0, sigma_p^2/d I)")
             .Labeled("noise-patch scale", "\\sigma_p"),
-        ExtraDouble("data.scale", 10.0, "data model C: every patch multiplied by this")
+        DoubleRow("data.scale", 10.0, "data model C: every patch multiplied by this")
             .Labeled("patch scale"),
-        ExtraChoice("data.draw", {"per_trial", "shared"},
-                    "data model C: a fresh data set per trial, or one for all trials of a cell "
-                    "(the published protocol; drawn from data.draw_seed and the data parameters)")
+        ChoiceRow("data.draw", {"per_trial", "shared"},
+                  "data model C: a fresh data set per trial, or one for all trials of a cell "
+                  "(the published protocol; drawn from data.draw_seed and the data parameters)")
             .Labeled("data draw"),
-        ExtraInt("data.draw_seed", 0, 0, (1LL << 62), "data model C: the shared draw's seed")
+        IntRow("data.draw_seed", 0, 0, (1LL << 62), "data model C: the shared draw's seed")
             .Labeled("shared draw's seed"),
     };
   }
@@ -77,12 +79,15 @@ class Cluster final : public DataFamily {
             "a finite positive number");
   }
 
-  DataShape Shape(const TrialSpec& spec) const override { return {spec.data.n, spec.data.d, 2}; }
+  DataShape Shape(const TrialSpec& spec) const override {
+    return {static_cast<int>(IntParam(spec, "data.n")), static_cast<int>(IntParam(spec, "data.d")),
+            2};
+  }
 
   std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t data_seed) const override {
     // Shared: every trial of the cell draws the same data set, from the data parameters alone
     // (draw_seed among them), as the published runs fixed one numpy seed per setting.
-    const uint64_t seed = ExtraText(spec, "data.draw") == "shared"
+    const uint64_t seed = TextParam(spec, "data.draw") == "shared"
                               ? CombineSeed(HashString("data model C, shared draw"),
                                             HashString(CanonicalKey(spec, "data.")))
                               : data_seed;
@@ -96,15 +101,15 @@ class Cluster final : public DataFamily {
  private:
   static ClusterSpec SpecOf(const TrialSpec& spec) {
     ClusterSpec c;
-    c.K = static_cast<int>(ExtraIntValue(spec, "data.clusters"));
-    c.P = spec.data.n;
-    c.d = spec.data.d;
-    c.alpha = {ExtraDoubleValue(spec, "data.alpha_lo"), ExtraDoubleValue(spec, "data.alpha_hi")};
-    c.beta = {ExtraDoubleValue(spec, "data.beta_lo"), ExtraDoubleValue(spec, "data.beta_hi")};
-    c.gamma = {ExtraDoubleValue(spec, "data.gamma_lo"), ExtraDoubleValue(spec, "data.gamma_hi")};
-    c.sigma_p = ExtraDoubleValue(spec, "data.sigma_p");
-    c.scale = ExtraDoubleValue(spec, "data.scale");
-    c.balanced = spec.data.labels == "balanced";
+    c.K = static_cast<int>(IntParam(spec, "data.clusters"));
+    c.P = static_cast<int>(IntParam(spec, "data.n"));
+    c.d = static_cast<int>(IntParam(spec, "data.d"));
+    c.alpha = {DoubleParam(spec, "data.alpha_lo"), DoubleParam(spec, "data.alpha_hi")};
+    c.beta = {DoubleParam(spec, "data.beta_lo"), DoubleParam(spec, "data.beta_hi")};
+    c.gamma = {DoubleParam(spec, "data.gamma_lo"), DoubleParam(spec, "data.gamma_hi")};
+    c.sigma_p = DoubleParam(spec, "data.sigma_p");
+    c.scale = DoubleParam(spec, "data.scale");
+    c.balanced = TextParam(spec, "data.labels") == "balanced";
     return c;
   }
 };

@@ -25,7 +25,7 @@ class CnnKind final : public SgdModelFamily {
                          double epochs) const override {
     const double n = shape.n;
     const OutputWork outputs = ExtraOutputWork(spec, shape, 1, n);  // c outputs (MODEL.md §7)
-    const double per_sample = n * spec.model.m * shape.d + outputs.flops;
+    const double per_sample = n * ModelSpecOf(spec).m * shape.d + outputs.flops;
     return SgdFlops(spec, epochs, per_sample, per_sample, per_sample, 0, outputs.overhead);
   }
 
@@ -44,7 +44,7 @@ class CnnKind final : public SgdModelFamily {
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
     return std::make_unique<SgdLearner>(
-        MakeModel<float>(spec.model, shape.d, init_seed, shape.classes), spec, init_seed);
+        MakeModel<float>(ModelSpecOf(spec), shape.d, init_seed, shape.classes), spec, init_seed);
   }
 };
 

@@ -16,25 +16,25 @@ constexpr long long kMaxFullSteps = 100000000;
 
 std::vector<ParamInfo> FullBatchParams() {
   return {
-      ExtraChoice("model.activation", {"cubic", "linear"},
-                  "switch/single: filter activation z^3 (nonlinear) or z (linear)")
+      ChoiceRow("model.activation", {"cubic", "linear"},
+                "switch/single: filter activation z^3 (nonlinear) or z (linear)")
           .Labeled("filter activation"),
-      ExtraInt("model.filters", 0, 0, 1000000,
-               "switch/single: filters J (even, half per class); 0: 16 per expert, 128 single")
+      IntRow("model.filters", 0, 0, 1000000,
+             "switch/single: filters J (even, half per class); 0: 16 per expert, 128 single")
           .Labeled("filters", "J", "filters"),
-      ExtraDouble("model.init_scale", 0.0,
-                  "switch/single: filters and biases ~ s U(-1/sqrt(d), 1/sqrt(d)); 0: 0.001 "
-                  "switch, 1 single")
+      DoubleRow("model.init_scale", 0.0,
+                "switch/single: filters and biases ~ s U(-1/sqrt(d), 1/sqrt(d)); 0: 0.001 "
+                "switch, 1 single")
           .Labeled("init scale"),
-      ExtraChoice("model.stop_rule", {"published", "none"},
-                  "switch/single: the published loss-rise rule, or always the full cap")
+      ChoiceRow("model.stop_rule", {"published", "none"},
+                "switch/single: the published loss-rise rule, or always the full cap")
           .Labeled("stopping rule"),
-      ExtraDouble("model.loss_rise", 0.02,
-                  "switch/single: stop when the loss exceeds its minimum by more than this")
+      DoubleRow("model.loss_rise", 0.02,
+                "switch/single: stop when the loss exceeds its minimum by more than this")
           .Labeled("loss rise"),
-      ExtraInt("model.curve_every", 0, 0, 100000000,
-               "switch/single: record loss, accuracy (and entropy) every this many steps "
-               "(0: no curve)")
+      IntRow("model.curve_every", 0, 0, 100000000,
+             "switch/single: record loss, accuracy (and entropy) every this many steps "
+             "(0: no curve)")
           .Labeled("curve interval", "", "steps"),
   };
 }
@@ -42,39 +42,39 @@ std::vector<ParamInfo> FullBatchParams() {
 std::vector<std::string> FullBatchParamNames() {
   std::vector<std::string> names;
   for (const ParamInfo& p : FullBatchParams()) names.push_back(p.name);
-  names.push_back("model.max_steps");  // the one step cap (param_table.cpp)
+  names.push_back("model.max_steps");  // the one step cap (shared_params.cpp)
   return names;
 }
 
 FullBatchSettings ReadFullBatch(const TrialSpec& spec, const FullBatchDefaults& defaults) {
   FullBatchSettings s;
   s.act =
-      ExtraText(spec, "model.activation") == "linear" ? Activation::kLinear : Activation::kCubic;
-  const long long filters = ExtraIntValue(spec, "model.filters");
+      TextParam(spec, "model.activation") == "linear" ? Activation::kLinear : Activation::kCubic;
+  const long long filters = IntParam(spec, "model.filters");
   s.filters = filters == 0 ? defaults.filters : static_cast<int>(filters);
-  const double init_scale = ExtraDoubleValue(spec, "model.init_scale");
+  const double init_scale = DoubleParam(spec, "model.init_scale");
   s.init_scale = init_scale == 0 ? defaults.init_scale : init_scale;
-  const long long steps = spec.model.max_steps;
+  const long long steps = IntParam(spec, "model.max_steps");
   s.steps = steps == 0 ? defaults.steps : static_cast<int>(steps);  // at most kMaxFullSteps
-  s.stop_rule = ExtraText(spec, "model.stop_rule") == "published";
-  s.loss_rise = ExtraDoubleValue(spec, "model.loss_rise");
+  s.stop_rule = TextParam(spec, "model.stop_rule") == "published";
+  s.loss_rise = DoubleParam(spec, "model.loss_rise");
   s.rise_after = defaults.rise_after;
-  s.curve_every = static_cast<int>(ExtraIntValue(spec, "model.curve_every"));
+  s.curve_every = static_cast<int>(IntParam(spec, "model.curve_every"));
   return s;
 }
 
 void ValidateFullBatch(const TrialSpec& spec, const DataShape& shape, const std::string& where) {
-  Require(spec.model.max_steps <= kMaxFullSteps, spec, where, "model.max_steps",
+  Require(IntParam(spec, "model.max_steps") <= kMaxFullSteps, spec, where, "model.max_steps",
           "at most " + std::to_string(kMaxFullSteps) +
               " full-batch steps (0: the family's "
               "default)");
-  const long long filters = ExtraIntValue(spec, "model.filters");
+  const long long filters = IntParam(spec, "model.filters");
   Require(filters == 0 || (filters >= 2 && filters % 2 == 0), spec, where, "model.filters",
           "0 (the family's default) or an even number >= 2 (half the filters per class)");
-  const double init_scale = ExtraDoubleValue(spec, "model.init_scale");
+  const double init_scale = DoubleParam(spec, "model.init_scale");
   Require(std::isfinite(init_scale) && init_scale >= 0, spec, where, "model.init_scale",
           "a finite number >= 0 (0: the family's default)");
-  const double rise = ExtraDoubleValue(spec, "model.loss_rise");
+  const double rise = DoubleParam(spec, "model.loss_rise");
   Require(std::isfinite(rise) && rise >= 0, spec, where, "model.loss_rise", "a finite number >= 0");
   Require(shape.classes == 2, spec, where, "data.model",
           "data with two classes: the " + spec.model.kind +

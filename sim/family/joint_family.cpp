@@ -26,12 +26,20 @@ class JointLearner final : public SgdLearner {
     auto& joint = static_cast<JointMoe<float>&>(*model_);  // made by Joint::Make
     joint.KeepRoutes(true);  // the evaluation's routes serve the metrics
     const Evaluation on_test = EvaluateOn(model_->Prepare(test.x, test.size()), test, metrics);
-    RecordRouterHits(JointGatingHits(joint.TakeRoutes(), spec_.model.k, spec_.model.l, test),
-                     metrics);
+    RecordRouterHits(JointGatingHits(joint.TakeRoutes(), settings_.k, settings_.l, test), metrics);
     joint.KeepRoutes(false);
     return on_test;
   }
 };
+
+// The gating kernels' init (Algorithm 2), joint pMoE's own.
+const FieldParams<ModelSpec>& GatingFields() {
+  static const FieldParams<ModelSpec> params = {
+      ParamOnField("model.sigma_g", "joint pMoE gating kernel init std", &ModelSpec::sigma_g)
+          .Labeled("gating kernel init std"),
+  };
+  return params;
+}
 
 class Joint final : public SgdModelFamily {
  public:
@@ -46,12 +54,9 @@ class Joint final : public SgdModelFamily {
     return r;
   }
   std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }
-  std::vector<ParamInfo> params() const override {
-    return {
-        FieldRow("model.sigma_g", "joint pMoE gating kernel init std",
-                 PMOE_SPEC_FIELD(model.sigma_g))
-            .Labeled("gating kernel init std"),
-    };
+  std::vector<ParamInfo> params() const override { return Rows(GatingFields()); }
+  void ReadOwn(const TrialSpec& spec, ModelSpec& out) const override {
+    Read(spec, GatingFields(), out);
   }
   std::vector<MetricInfo> metrics() const override {
     std::vector<MetricInfo> m = RouterHitMetrics();
@@ -66,7 +71,8 @@ class Joint final : public SgdModelFamily {
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
                          double epochs) const override {
-    const double n = shape.n, d = shape.d, m = spec.model.m, k = spec.model.k, l = spec.model.l;
+    const ModelSpec model = ModelSpecOf(spec);
+    const double n = shape.n, d = shape.d, m = model.m, k = model.k, l = model.l;
     const OutputWork outputs = ExtraOutputWork(spec, shape, k, l);  // c outputs (MODEL.md §7)
     // Gating on all patches, experts on the routed ones; the gating gradient on those only.
     const double forward = n * k * d + l * m * d + outputs.flops;
@@ -87,7 +93,7 @@ class Joint final : public SgdModelFamily {
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
     return std::make_unique<JointLearner>(
-        MakeModel<float>(spec.model, shape.d, init_seed, shape.classes), spec, init_seed);
+        MakeModel<float>(ModelSpecOf(spec), shape.d, init_seed, shape.classes), spec, init_seed);
   }
 };
 

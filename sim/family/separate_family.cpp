@@ -44,7 +44,7 @@ void RecordRouterHits(const RouterHits& hits, Metrics& metrics) {
 }
 
 void ValidateRouting(const TrialSpec& spec, const DataShape& shape, const std::string& where) {
-  const ModelSpec& model = spec.model;
+  const ModelSpec model = ModelSpecOf(spec);
   const int k = ModelExperts(model, shape.classes);
   Require(model.l <= shape.n, spec, where, "model.l",
           "an integer in 1..n (n = " + std::to_string(shape.n) + ")");
@@ -101,8 +101,7 @@ class SeparateLearner final : public SgdLearner {
     Evaluation on_test = EvaluateOn(routed, test, metrics);
     auto& model = static_cast<SeparateMoe<float>&>(*model_);
     if (!RoutingOverflow(model.router(), test.x).empty()) on_test.finite = false;
-    RecordRouterHits(SeparateRouterHits(routed.routes, routed.blocks, spec_.model.l, test),
-                     metrics);
+    RecordRouterHits(SeparateRouterHits(routed.routes, routed.blocks, settings_.l, test), metrics);
     return on_test;
   }
 
@@ -114,12 +113,12 @@ class SeparateLearner final : public SgdLearner {
   void BeforeSgd(const Dataset& train, Metrics& metrics) override {
     RouterOptions options;
     const Dataset& routed = router_set_ != nullptr ? *router_set_ : train;
-    options.samples = router_set_ != nullptr     ? routed.size()
-                      : spec_.model.router_N > 0 ? spec_.model.router_N
-                                                 : spec_.N;
-    options.lr = spec_.model.router_lr;
-    options.batch = spec_.model.router_batch;
-    options.epochs = spec_.model.router_epochs;
+    options.samples = router_set_ != nullptr   ? routed.size()
+                      : settings_.router_N > 0 ? settings_.router_N
+                                               : spec_.N;
+    options.lr = settings_.router_lr;
+    options.batch = settings_.router_batch;
+    options.epochs = settings_.router_epochs;
     Rng rng(StreamSeed(init_seed_, InitStream::kRouterSgd));
     auto& model = static_cast<SeparateMoe<float>&>(*model_);  // made by Separate::Make
     PMOE_CHECK(model.router().rows() == train.classes)
@@ -130,6 +129,27 @@ class SeparateLearner final : public SgdLearner {
                 static_cast<double>(TrainPairwiseRouters(routed, options, rng, model.router())));
   }
 };
+
+// The router phase's parameters (Algorithm 1), separate pMoE's own.
+const FieldParams<ModelSpec>& RouterFields() {
+  static const FieldParams<ModelSpec> params = {
+      ParamOnField("model.sigma_r", "separate pMoE router init std", &ModelSpec::sigma_r)
+          .Labeled("router init std"),
+      ParamOnField("model.router_N",
+                   "separate pMoE: router trained on the first router_N samples (0: N)",
+                   &ModelSpec::router_N, {}, 0, kMaxSamples)
+          .Labeled("router training samples", "", "samples"),
+      ParamOnField("model.router_lr", "separate pMoE router step size", &ModelSpec::router_lr)
+          .Labeled("router step size"),
+      ParamOnField("model.router_batch", "separate pMoE router batch size",
+                   &ModelSpec::router_batch, {}, 1, kMaxSamples)
+          .Labeled("router batch size", "", "samples"),
+      ParamOnField("model.router_epochs", "separate pMoE router epochs", &ModelSpec::router_epochs,
+                   {}, 0, kMaxCount)
+          .Labeled("router epochs", "", "epochs"),
+  };
+  return params;
+}
 
 class Separate final : public SgdModelFamily {
  public:
@@ -144,34 +164,22 @@ class Separate final : public SgdModelFamily {
     return r;
   }
   std::vector<ParamInfo> shared_params() const override { return SgdParams(reads()); }
-  // Unkeyed at its default, so that every cell run before it existed keeps its key and seeds.
   std::vector<ParamInfo> params() const override {
-    return {
-        FieldRow("model.sigma_r", "separate pMoE router init std", PMOE_SPEC_FIELD(model.sigma_r))
-            .Labeled("router init std"),
-        FieldRow("model.router_N",
-                 "separate pMoE: router trained on the first router_N samples (0: N)",
-                 PMOE_SPEC_FIELD(model.router_N), {}, 0, kMaxSamples)
-            .Labeled("router training samples", "", "samples"),
-        FieldRow("model.router_lr", "separate pMoE router step size",
-                 PMOE_SPEC_FIELD(model.router_lr))
-            .Labeled("router step size"),
-        FieldRow("model.router_batch", "separate pMoE router batch size",
-                 PMOE_SPEC_FIELD(model.router_batch), {}, 1, kMaxSamples)
-            .Labeled("router batch size", "", "samples"),
-        FieldRow("model.router_epochs", "separate pMoE router epochs",
-                 PMOE_SPEC_FIELD(model.router_epochs), {}, 0, kMaxCount)
-            .Labeled("router epochs", "", "epochs"),
-        Unkeyed(ExtraInt("model.router_samples", 0, 0, 100000000,
-                         "separate pMoE: train the router on this many fresh samples of its own "
-                         "(Algorithm 1's "
-                         "router sample; Lemma 4.1 asks for about n^2/(1 - delta_d)^2), not on the "
-                         "training set "
-                         "(0: the training set's first router_N)"))
-            .Labeled("router sample", "", "samples")};
+    std::vector<ParamInfo> rows = Rows(RouterFields());
+    // Unkeyed at its default, so that every cell run before it existed keeps its key and seeds.
+    rows.push_back(Unkeyed(IntRow("model.router_samples", 0, 0, 100000000,
+                                  "separate pMoE: train the router on this many fresh samples of "
+                                  "its own (Algorithm 1's router sample; Lemma 4.1 asks for "
+                                  "about n^2/(1 - delta_d)^2), not on the training set (0: the "
+                                  "training set's first router_N)"))
+                       .Labeled("router sample", "", "samples"));
+    return rows;
+  }
+  void ReadOwn(const TrialSpec& spec, ModelSpec& out) const override {
+    Read(spec, RouterFields(), out);
   }
   int RouterSamples(const TrialSpec& spec) const override {
-    return static_cast<int>(ExtraIntValue(spec, "model.router_samples"));
+    return static_cast<int>(IntParam(spec, "model.router_samples"));
   }
   std::vector<MetricInfo> metrics() const override {
     std::vector<MetricInfo> m = RouterHitMetrics();
@@ -183,7 +191,7 @@ class Separate final : public SgdModelFamily {
   void Validate(const TrialSpec& spec, const DataShape& shape,
                 const std::string& where) const override {
     ValidateRouting(spec, shape, where);
-    const ModelSpec& model = spec.model;
+    const ModelSpec model = ModelSpecOf(spec);
     Require(model.k == 0 || model.k == shape.classes, spec, where, "model.k",
             "c = " + std::to_string(shape.classes) +
                 " for separate training (one expert per "
@@ -196,8 +204,9 @@ class Separate final : public SgdModelFamily {
 
   FlopCount NominalFlops(const TrialSpec& spec, const DataShape& shape,
                          double epochs) const override {
-    const double n = shape.n, d = shape.d, m = spec.model.m, l = spec.model.l;
-    const double k = ModelExperts(spec.model, shape.classes);
+    const ModelSpec model = ModelSpecOf(spec);
+    const double n = shape.n, d = shape.d, m = model.m, l = model.l;
+    const double k = ModelExperts(model, shape.classes);
     const double N = spec.N;
     const OutputWork outputs = ExtraOutputWork(spec, shape, k, l);  // c outputs (MODEL.md §7)
     const double experts = l * m * d + outputs.flops;  // each expert's neurons on its l patches
@@ -208,8 +217,7 @@ class Separate final : public SgdModelFamily {
     const double router_N = RouterSamples(spec) > 0 ? RouterSamples(spec) : N;
     const double routed_samples = router_N * 2 * pairs / shape.classes;
     // y_i sum_j x_i^(j) once per sample, then one add per coordinate per sample per epoch.
-    const double router =
-        (routed_samples * n * d + spec.model.router_epochs * routed_samples * d) / 2;
+    const double router = (routed_samples * n * d + model.router_epochs * routed_samples * d) / 2;
     return SgdFlops(spec, epochs, experts, experts, experts + route, router, outputs.overhead);
   }
 
@@ -229,7 +237,7 @@ class Separate final : public SgdModelFamily {
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape& shape,
                                 uint64_t init_seed) const override {
     return std::make_unique<SeparateLearner>(
-        MakeModel<float>(spec.model, shape.d, init_seed, shape.classes), spec, init_seed);
+        MakeModel<float>(ModelSpecOf(spec), shape.d, init_seed, shape.classes), spec, init_seed);
   }
 };
 

@@ -8,47 +8,56 @@
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/validate.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "shared_params.hpp"
 
 namespace pmoe {
 
-std::vector<ParamInfo> SgdParams(const std::vector<std::string>& reads) {
-  const std::vector<ParamInfo> all = {
-      FieldRow("model.l", "patches routed to each expert (pMoE)", PMOE_SPEC_FIELD(model.l), {}, 1,
-               1024)
+const FieldParams<ModelSpec>& SgdFields() {
+  static const FieldParams<ModelSpec> params = {
+      ParamOnField("model.l", "patches routed to each expert (pMoE)", &ModelSpec::l, {}, 1, 1024)
           .Labeled("patches per expert", "l", "patches"),
-      FieldRow("model.k", "experts (separate training: c, or 0 for one per class)",
-               PMOE_SPEC_FIELD(model.k), {}, 0, 4096)
+      ParamOnField("model.k", "experts (separate training: c, or 0 for one per class)",
+                   &ModelSpec::k, {}, 0, 4096)
           .Labeled("experts", "k", "experts"),
-      FieldRow("model.m", "hidden neurons in total, m/k per expert", PMOE_SPEC_FIELD(model.m), {},
-               1, kMaxCount)
+      ParamOnField("model.m", "hidden neurons in total, m/k per expert", &ModelSpec::m, {}, 1,
+                   kMaxCount)
           .Labeled("hidden neurons", "m", "neurons"),
-      FieldRow("model.lr", "SGD step size", PMOE_SPEC_FIELD(model.lr))
-          .Labeled("step size", "\\eta"),
-      FieldRow("model.batch", "SGD mini-batch size", PMOE_SPEC_FIELD(model.batch), {}, 1,
-               kMaxSamples)
+      ParamOnField("model.lr", "SGD step size", &ModelSpec::lr).Labeled("step size", "\\eta"),
+      ParamOnField("model.batch", "SGD mini-batch size", &ModelSpec::batch, {}, 1, kMaxSamples)
           .Labeled("batch size", "B", "samples"),
-      FieldRow("model.epochs", "epoch cap (0: none)", PMOE_SPEC_FIELD(model.epochs), {}, 0,
-               kMaxCount)
+      ParamOnField("model.epochs", "epoch cap (0: none)", &ModelSpec::epochs, {}, 0, kMaxCount)
           .Labeled("epoch cap", "", "epochs"),
-      FieldRow("model.early_stop", "stop at zero training error at the end of an epoch",
-               PMOE_SPEC_FIELD(model.early_stop))
+      ParamOnField("model.early_stop", "stop at zero training error at the end of an epoch",
+                   &ModelSpec::early_stop)
           .Labeled("early stop"),
-      FieldRow("model.sigma_w", "hidden weight init std", PMOE_SPEC_FIELD(model.sigma_w))
+      ParamOnField("model.sigma_w", "hidden weight init std", &ModelSpec::sigma_w)
           .Labeled("hidden weight init std"),
-      FieldRow("model.output_init",
-               "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
-               PMOE_SPEC_FIELD(model.output_init), {"gaussian", "sign"})
+      ParamOnField("model.output_init",
+                   "fixed output weights: gaussian N(0,1), or sign (+1/-1 by expert)",
+                   &ModelSpec::output_init, {"gaussian", "sign"})
           .Labeled("output weights"),
-      Unkeyed(FieldRow("model.loss",
-                       "auto (logistic for 2 classes, softmax for more), logistic, or "
-                       "softmax (c outputs, also for 2 classes)",
-                       PMOE_SPEC_FIELD(model.loss), {"auto", "logistic", "softmax"})
+      Unkeyed(ParamOnField("model.loss",
+                           "auto (logistic for 2 classes, softmax for more), logistic, or "
+                           "softmax (c outputs, also for 2 classes)",
+                           &ModelSpec::loss, {"auto", "logistic", "softmax"})
                   .Labeled("loss")),
   };
-  std::vector<ParamInfo> read;
-  for (const ParamInfo& p : all)
-    if (std::find(reads.begin(), reads.end(), p.name) != reads.end()) read.push_back(p);
-  return read;
+  return params;
+}
+
+std::vector<ParamInfo> SgdParams(const std::vector<std::string>& reads) {
+  std::vector<ParamInfo> rows = Rows(SgdFields(), &reads);
+  for (ParamInfo& row : SharedParams(reads)) rows.push_back(std::move(row));
+  return rows;
+}
+
+ModelSpec ModelSpecOf(const TrialSpec& spec) {
+  ModelSpec model;
+  model.kind = spec.model.kind;
+  Read(spec, SgdFields(), model);
+  Read(spec, SharedModelParams(), model);
+  SgdModelFamilyOf(model).ReadOwn(spec, model);
+  return model;
 }
 
 std::vector<std::string> SgdReads() {
@@ -63,7 +72,7 @@ std::vector<MetricInfo> SgdMetrics() {
 }
 
 double SgdExpectedEpochs(const TrialSpec& spec) {
-  const ModelSpec& model = spec.model;
+  const ModelSpec model = ModelSpecOf(spec);
   double cap = model.epochs > 0 ? model.epochs : 1e300;
   if (model.max_steps > 0) {
     const double steps_per_epoch = std::ceil(static_cast<double>(spec.N) / model.batch);
@@ -83,8 +92,9 @@ constexpr double kOutputReductionFlops = 600;
 
 OutputWork ExtraOutputWork(const TrialSpec& spec, const DataShape& shape, double experts,
                            double rows) {
-  const double further = ModelOutputs(spec.model, shape.classes) - 1;
-  return {rows * spec.model.m * further, kOutputReductionFlops * experts * further};
+  const ModelSpec model = ModelSpecOf(spec);
+  const double further = ModelOutputs(model, shape.classes) - 1;
+  return {rows * model.m * further, kOutputReductionFlops * experts * further};
 }
 
 FlopCount SgdFlops(const TrialSpec& spec, double epochs, double forward, double backward,
@@ -98,18 +108,18 @@ FlopCount SgdFlops(const TrialSpec& spec, double epochs, double forward, double 
 
 SgdLearner::SgdLearner(std::unique_ptr<Model<float>> model, const TrialSpec& spec,
                        uint64_t init_seed)
-    : model_(std::move(model)), spec_(spec), init_seed_(init_seed) {}
+    : model_(std::move(model)), spec_(spec), settings_(ModelSpecOf(spec)), init_seed_(init_seed) {}
 
 TrainOutcome SgdLearner::Train(const Dataset& train, Metrics& metrics) {
   BeforeSgd(train, metrics);
   train_ = &train;
   train_in_ = model_->Prepare(train.x, train.size());
   SgdOptions options;
-  options.batch = spec_.model.batch;
-  options.budget.epochs = spec_.model.epochs;
-  options.budget.max_steps = spec_.model.max_steps;
-  options.budget.early_stop = spec_.model.early_stop;
-  SgdStep<float> step(spec_.model.lr);
+  options.batch = settings_.batch;
+  options.budget.epochs = settings_.epochs;
+  options.budget.max_steps = settings_.max_steps;
+  options.budget.early_stop = settings_.early_stop;
+  SgdStep<float> step(settings_.lr);
   Rng rng(StreamSeed(init_seed_, InitStream::kSgd));
   return TrainSgd(*model_, train_in_, train.label.data(), options, step, rng);
 }

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "pmoe/family/family.hpp"
+#include "pmoe/family/field_params.hpp"
+#include "pmoe/family/model_factory.hpp"
 #include "pmoe/models/model.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
 
@@ -17,8 +19,13 @@ namespace pmoe {
 // shared_params.cpp, run by ValidateSpec for whichever family reads them).
 std::vector<std::string> SgdReads();
 
-// The rows the SGD families share (stored in ModelSpec), those of them in `reads`: each SGD
-// family declares them as its shared_params(), identically, so the table holds each row once.
+// The parameters every SGD family may read (model.l, model.m, model.lr, ...), on ModelSpec's
+// fields.
+const FieldParams<ModelSpec>& SgdFields();
+
+// The rows the SGD families share (SgdFields and the shared model.max_steps), those of them in
+// `reads`: each SGD family declares them as its shared_params(), identically, so the table holds
+// each row once.
 std::vector<ParamInfo> SgdParams(const std::vector<std::string>& reads);
 
 // The metrics every SGD family records with c > 2 classes (MODEL.md §7): accuracy per class.
@@ -64,6 +71,7 @@ class SgdLearner : public Learner {
 
   std::unique_ptr<Model<float>> model_;
   TrialSpec spec_;
+  ModelSpec settings_;  // the model and training parameters of spec_ (ModelSpecOf)
   uint64_t init_seed_;
   const Dataset* train_ = nullptr;
   PatchBlocks<float> train_in_;  // the model's view of the training set, prepared once

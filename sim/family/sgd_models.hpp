@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/core/spec.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/model_spec.hpp"
 #include "pmoe/models/cnn.hpp"
 #include "pmoe/models/init.hpp"
 #include "pmoe/models/joint_moe.hpp"

@@ -11,6 +11,7 @@
 #include "pmoe/models/optimizer.hpp"
 #include "pmoe/models/single_conv.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
+#include "shared_params.hpp"
 
 namespace pmoe {
 namespace {
@@ -28,10 +29,10 @@ struct SingleSettings {
 SingleSettings ReadSingle(const TrialSpec& spec) {
   SingleSettings s;
   s.common = ReadFullBatch(spec, kSingleDefaults);
-  s.adam = ExtraText(spec, "model.optimizer") == "adam";
-  const double lr = ExtraDoubleValue(spec, "model.lr_single");
+  s.adam = TextParam(spec, "model.optimizer") == "adam";
+  const double lr = DoubleParam(spec, "model.lr_single");
   s.lr = lr != 0 ? lr : (s.common.act == Activation::kLinear ? 0.003 : 0.01);
-  s.weight_decay = ExtraDoubleValue(spec, "model.weight_decay");
+  s.weight_decay = DoubleParam(spec, "model.weight_decay");
   return s;
 }
 
@@ -131,13 +132,14 @@ class Single final : public ModelFamily {
     return "Chen et al.'s single convolution baseline, Adam, full batch (MODEL.md §8)";
   }
   std::vector<std::string> reads() const override { return FullBatchParamNames(); }
+  std::vector<ParamInfo> shared_params() const override { return SharedParams(reads()); }
   std::vector<ParamInfo> params() const override {
     return {
-        ExtraChoice("model.optimizer", {"adam", "gd"},
-                    "single: Adam (published) or plain gradient descent"),
-        ExtraDouble("model.lr_single", 0.0,
-                    "single: step size; 0: 0.003 linear, 0.01 cubic (published)"),
-        ExtraDouble("model.weight_decay", 5e-4, "single: L2 weight decay added to the gradient"),
+        ChoiceRow("model.optimizer", {"adam", "gd"},
+                  "single: Adam (published) or plain gradient descent"),
+        DoubleRow("model.lr_single", 0.0,
+                  "single: step size; 0: 0.003 linear, 0.01 cubic (published)"),
+        DoubleRow("model.weight_decay", 5e-4, "single: L2 weight decay added to the gradient"),
     };
   }
   std::vector<MetricInfo> metrics() const override {
@@ -151,10 +153,10 @@ class Single final : public ModelFamily {
   void Validate(const TrialSpec& spec, const DataShape& shape,
                 const std::string& where) const override {
     ValidateFullBatch(spec, shape, where);
-    const double lr = ExtraDoubleValue(spec, "model.lr_single");
+    const double lr = DoubleParam(spec, "model.lr_single");
     Require(std::isfinite(lr) && lr >= 0, spec, where, "model.lr_single",
             "a finite number >= 0 (0: the published step size)");
-    const double wd = ExtraDoubleValue(spec, "model.weight_decay");
+    const double wd = DoubleParam(spec, "model.weight_decay");
     Require(std::isfinite(wd) && wd >= 0, spec, where, "model.weight_decay",
             "a finite number >= 0");
   }

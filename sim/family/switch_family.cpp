@@ -11,6 +11,7 @@
 #include "pmoe/models/optimizer.hpp"
 #include "pmoe/models/switch_moe.hpp"
 #include "pmoe/train/sgd_trainer.hpp"
+#include "shared_params.hpp"
 
 namespace pmoe {
 namespace {
@@ -32,16 +33,16 @@ struct SwitchSettings {
 SwitchSettings ReadSwitch(const TrialSpec& spec, const DataShape& data) {
   SwitchSettings s;
   s.common = ReadFullBatch(spec, kSwitchDefaults);
-  s.published = ExtraText(spec, "model.variant") == "published";
-  s.shape.M = static_cast<int>(ExtraIntValue(spec, "model.experts"));
+  s.published = TextParam(spec, "model.variant") == "published";
+  s.shape.M = static_cast<int>(IntParam(spec, "model.experts"));
   s.shape.J = s.common.filters;
   s.shape.P = data.n;
   s.shape.d = data.d;
   s.shape.act = s.common.act;
   s.shape.gate = s.published ? Gate::kNoisyValue : Gate::kSoftmax;
-  s.shape.load_balance = ExtraDoubleValue(spec, "model.load_balance");
-  s.lr_expert = ExtraDoubleValue(spec, "model.lr_expert");
-  s.lr_router = ExtraDoubleValue(spec, "model.lr_router");
+  s.shape.load_balance = DoubleParam(spec, "model.load_balance");
+  s.lr_expert = DoubleParam(spec, "model.lr_expert");
+  s.lr_router = DoubleParam(spec, "model.lr_router");
   return s;
 }
 
@@ -168,18 +169,22 @@ class Switch final : public ModelFamily {
     return "Chen et al.'s top-1 switch MoE of M convolution experts, full batch (MODEL.md §8)";
   }
   std::vector<std::string> reads() const override { return FullBatchParamNames(); }
-  std::vector<ParamInfo> shared_params() const override { return FullBatchParams(); }
+  std::vector<ParamInfo> shared_params() const override {
+    std::vector<ParamInfo> rows = FullBatchParams();
+    for (ParamInfo& row : SharedParams(reads())) rows.push_back(std::move(row));
+    return rows;
+  }
   std::vector<ParamInfo> params() const override {
     std::vector<ParamInfo> rows;
-    rows.push_back(ExtraInt("model.experts", 8, 1, 4096, "switch: experts M"));
-    rows.push_back(ExtraChoice("model.variant", {"published", "paper"},
-                               "switch: published (the authors' code: noisy-value gate, double "
-                               "softmax loss, noise at test) or paper (softmax gate, logistic "
-                               "loss, no noise at test)"));
-    rows.push_back(ExtraDouble("model.lr_expert", 0.001, "switch: normalized expert step size"));
-    rows.push_back(ExtraDouble("model.lr_router", 0.1, "switch: router step size"));
-    rows.push_back(ExtraDouble("model.load_balance", 0.0,
-                               "switch: load-balancing coefficient (0: off; published 1e-4)"));
+    rows.push_back(IntRow("model.experts", 8, 1, 4096, "switch: experts M"));
+    rows.push_back(ChoiceRow("model.variant", {"published", "paper"},
+                             "switch: published (the authors' code: noisy-value gate, double "
+                             "softmax loss, noise at test) or paper (softmax gate, logistic "
+                             "loss, no noise at test)"));
+    rows.push_back(DoubleRow("model.lr_expert", 0.001, "switch: normalized expert step size"));
+    rows.push_back(DoubleRow("model.lr_router", 0.1, "switch: router step size"));
+    rows.push_back(DoubleRow("model.load_balance", 0.0,
+                             "switch: load-balancing coefficient (0: off; published 1e-4)"));
     return rows;
   }
   std::vector<MetricInfo> metrics() const override {
@@ -207,10 +212,10 @@ class Switch final : public ModelFamily {
                 const std::string& where) const override {
     ValidateFullBatch(spec, shape, where);
     for (const char* lr : {"model.lr_expert", "model.lr_router"}) {
-      const double v = ExtraDoubleValue(spec, lr);
+      const double v = DoubleParam(spec, lr);
       Require(std::isfinite(v) && v >= 0, spec, where, lr, "a finite number >= 0");
     }
-    const double lb = ExtraDoubleValue(spec, "model.load_balance");
+    const double lb = DoubleParam(spec, "model.load_balance");
     Require(std::isfinite(lb) && lb >= 0, spec, where, "model.load_balance",
             "a finite number >= 0 (0: off)");
   }

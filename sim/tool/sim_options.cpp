@@ -348,7 +348,7 @@ std::optional<SimOptions> ParseSimOptions(int argc, const char* const argv[]) {
     if (target != OptionTargets().end()) Apply(out, target->second, value, "command line", set);
   }
   out.json = parsed.Has("json");
-  if (parsed.Has("no-early-stop")) out.spec.model.early_stop = false;
+  if (parsed.Has("no-early-stop")) SetParam(out.spec, "model.early_stop", "false");
 
   CheckRead(out.spec, set);
   ValidateSpec(out.spec, where);

@@ -150,15 +150,15 @@ TEST_CASE("Data C: infeasible parameters are refused, naming what is wrong", "[c
   TrialSpec spec;
   spec.data.model = "cluster";
   spec.model.kind = "switch";
-  spec.data.n = 4;
-  spec.data.d = 6;
+  SetParamValue(spec, "data.n", 4);
+  SetParamValue(spec, "data.d", 6);
   CHECK_THROWS_WITH(ValidateSpec(spec, "cfg"),
                     Catch::Contains("data.d") && Catch::Contains("at least 2K = 8"));
-  spec.data.d = 50;
+  SetParamValue(spec, "data.d", 50);
   SetParam(spec, "data.gamma_lo", "4", "cfg");
   CHECK_THROWS_WITH(ValidateSpec(spec, "cfg"), Catch::Contains("data.gamma_hi"));
   SetParam(spec, "data.gamma_lo", "0.5", "cfg");
-  spec.data.n = 2;
+  SetParamValue(spec, "data.n", 2);
   CHECK_THROWS_WITH(ValidateSpec(spec, "cfg"), Catch::Contains("data.n"));
 }
 
@@ -166,8 +166,8 @@ TEST_CASE("Data C: a cell may share one data draw among its trials", "[chen][dat
   TrialSpec spec;
   spec.data.model = "cluster";
   spec.model.kind = "single";
-  spec.data.n = 4;
-  spec.data.d = 20;
+  SetParamValue(spec, "data.n", 4);
+  SetParamValue(spec, "data.d", 20);
   spec.N = 60;
   spec.N_test = 40;
   SetParam(spec, "model.max_steps", "2", "test");

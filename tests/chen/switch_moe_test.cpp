@@ -290,8 +290,8 @@ TrialSpec SmallSwitchCell(const std::string& variant) {
   TrialSpec spec;
   spec.data.model = "cluster";
   spec.model.kind = "switch";
-  spec.data.n = 4;
-  spec.data.d = 20;
+  SetParamValue(spec, "data.n", 4);
+  SetParamValue(spec, "data.d", 20);
   spec.N = 400;
   spec.N_test = 400;
   SetParam(spec, "model.variant", variant, "test");

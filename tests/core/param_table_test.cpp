@@ -15,7 +15,7 @@ TEST_CASE("Every parameter round-trips through its canonical text", "[params]") 
     CHECK(p.get(copy) == p.get(spec));
   }
   SetParam(spec, "data.delta_r", "0.55", "test");
-  CHECK(spec.data.delta_r == 0.55);
+  CHECK(DoubleParam(spec, "data.delta_r") == 0.55);
   CHECK(GetParam(spec, "data.delta_r") == "0.55");
 }
 

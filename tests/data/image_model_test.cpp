@@ -45,7 +45,6 @@ bool FromTest(float first_pixel) {
 
 DataSpec MarkedSpec(const std::string& dir) {
   DataSpec spec;
-  spec.model = "image";
   spec.idx_dir = dir;
   spec.n = 9;
   spec.class_pos = 2;
@@ -123,12 +122,12 @@ TEST_CASE("Every model runs one trial on the installed Fashion-MNIST", "[data][i
     spec.data.model = "image";
     spec.model.kind = kind;
     if (std::string(kind) == "joint") {
-      spec.model.k = 4;
-      spec.model.l = 4;
+      SetParamValue(spec, "model.k", 4);
+      SetParamValue(spec, "model.l", 4);
     }
     spec.N = 200;
     spec.N_test = 200;
-    spec.model.epochs = 20;
+    SetParamValue(spec, "model.epochs", 20);
     const TrialResult r = RunTrial(spec, 0, 1);
     INFO(kind << ": " << r.message << " train " << r.train_acc << " test " << r.test_acc);
     CHECK(r.status == TrialStatus::kOk);

@@ -231,7 +231,6 @@ std::string WriteSixClasses() {
 TEST_CASE("Image data with c classes: label i shows the i-th listed class, and bad lists refused",
           "[data][image][multiclass]") {
   DataSpec spec;
-  spec.model = "image";
   spec.idx_dir = WriteSixClasses();
   spec.n = 4;
   spec.classes = "4,1,5";

@@ -50,10 +50,10 @@ TrialSpec SmallCell(const std::string& data, const std::string& model) {
   spec.model.kind = model;
   spec.N = 40;
   spec.N_test = 60;
-  spec.model.epochs = 3;
-  spec.model.router_epochs = 2;
+  SetParamValue(spec, "model.epochs", 3);
+  SetParamValue(spec, "model.router_epochs", 2);
   if (model == "switch" || model == "single") SetParam(spec, "model.max_steps", "3", "test");
-  if (data == "image") spec.data.n = 4;
+  if (data == "image") SetParamValue(spec, "data.n", 4);
   return spec;
 }
 
@@ -309,25 +309,25 @@ TEST_CASE("Two-class softmax on (f/2, -f/2) is the logistic loss on f, slopes in
 TEST_CASE("The training budget: a step cap, no epoch cap, and a budget that cannot stop refused",
           "[family][train]") {
   TrialSpec spec = SmallCell("pattern", "cnn");
-  spec.model.early_stop = false;
-  spec.model.epochs = 0;
-  spec.model.max_steps = 7;  // 40 samples in batches of 20: stops inside epoch 4
+  SetParamValue(spec, "model.early_stop", false);
+  SetParamValue(spec, "model.epochs", 0);
+  SetParamValue(spec, "model.max_steps", 7);  // 40 samples in batches of 20: stops inside epoch 4
   TrialResult r = RunTrial(spec, 0, 1);
   CHECK(r.steps == 7);
   CHECK(r.epochs == 3);
   CHECK(r.stop == StopReason::kStepCap);
-  spec.model.epochs = 2;  // the epoch cap comes first
+  SetParamValue(spec, "model.epochs", 2);  // the epoch cap comes first
   r = RunTrial(spec, 0, 1);
   CHECK(r.steps == 4);
   CHECK(r.stop == StopReason::kEpochCap);
-  spec.model.epochs = 0;
-  spec.model.max_steps = 0;
+  SetParamValue(spec, "model.epochs", 0);
+  SetParamValue(spec, "model.max_steps", 0);
   CHECK_THROWS_WITH(ValidateSpec(spec, "t"), Catch::Matchers::Contains("model.epochs") &&
                                                  Catch::Matchers::Contains("max_steps"));
   spec = SmallCell("pattern", "separate");
-  spec.data.l_star = 1;
-  spec.model.epochs = 0;
-  spec.model.max_steps = 100000;  // to convergence
+  SetParamValue(spec, "data.l_star", 1);
+  SetParamValue(spec, "model.epochs", 0);
+  SetParamValue(spec, "model.max_steps", 100000);  // to convergence
   r = RunTrial(spec, 0, 1);
   CHECK(r.stop == StopReason::kZeroTrainError);
   CHECK(r.zero_train_error);
@@ -336,7 +336,7 @@ TEST_CASE("The training budget: a step cap, no epoch cap, and a budget that cann
 TEST_CASE("Balanced labels: every prefix within one of N/c per class, the rest drawn as usual",
           "[family][data]") {
   TrialSpec iid = SmallCell("pattern", "cnn"), balanced = iid;
-  balanced.data.labels = "balanced";
+  SetParamValue(balanced, "data.labels", "balanced");
   const Dataset a = PatternFamily().Make(iid, 5)->Draw(Split::kTrain, 301);
   const Dataset b = PatternFamily().Make(balanced, 5)->Draw(Split::kTrain, 301);
   int count[2] = {0, 0}, same = 0;
@@ -384,19 +384,19 @@ TEST_CASE("A shared parameter's check runs for every family that reads it, and o
           "[family]") {
   for (const std::string kind : {"cnn", "separate", "joint"}) {
     TrialSpec spec = SmallCell("pattern", kind);
-    spec.model.lr = 0;
+    SetParamValue(spec, "model.lr", 0);
     CHECK_THROWS_WITH(ValidateSpec(spec, "t"), Catch::Matchers::Contains("model.lr") &&
                                                    Catch::Matchers::Contains("a positive number"));
-    spec.model.lr = 0.1;
-    spec.data.c = 3;
-    spec.model.loss = "logistic";
-    if (kind == "separate") spec.model.k = 0;
+    SetParamValue(spec, "model.lr", 0.1);
+    SetParamValue(spec, "data.c", 3);
+    SetParamValue(spec, "model.loss", "logistic");
+    if (kind == "separate") SetParamValue(spec, "model.k", 0);
     CHECK_THROWS_WITH(ValidateSpec(spec, "t"), Catch::Matchers::Contains("model.loss"));
   }
   // The toy model family reads no shared parameter: their values do not concern it.
   TrialSpec toy = SmallCell("pattern", "toy_model");
-  toy.model.lr = 0;
-  toy.model.sigma_w = -1;
+  SetParamValue(toy, "model.lr", 0);
+  SetParamValue(toy, "model.sigma_w", -1);
   CHECK_NOTHROW(ValidateSpec(toy, "t"));
 }
 
@@ -418,6 +418,44 @@ TEST_CASE("Experts and models are what each SGD family declares, and others have
   CHECK_THROWS_WITH(MakeModel<float>(spec, 3, 1),
                     Catch::Matchers::Contains("model.kind") &&
                         Catch::Matchers::Contains("trained by SGD: one of separate|joint|cnn"));
+}
+
+TEST_CASE(
+    "An SGD family reads its parameters from the cell: the struct's defaults, or the set value",
+    "[family][params]") {
+  const ModelSpec plain;
+  for (const char* kind : {"separate", "joint", "cnn"}) {
+    INFO(kind);
+    TrialSpec spec;
+    spec.model.kind = kind;
+    const ModelSpec defaults = ModelSpecOf(spec);
+    CHECK(defaults.kind == kind);
+    CHECK(defaults.m == plain.m);
+    CHECK(defaults.lr == plain.lr);
+    CHECK(defaults.max_steps == plain.max_steps);
+    CHECK(defaults.early_stop == plain.early_stop);
+    CHECK(defaults.loss == plain.loss);
+    SetParam(spec, "model.lr", "0.07");
+    SetParam(spec, "model.max_steps", "12");
+    SetParam(spec, "model.early_stop", "false");
+    SetParam(spec, "model.output_init", "sign");
+    const ModelSpec read = ModelSpecOf(spec);
+    CHECK(read.lr == 0.07);
+    CHECK(read.max_steps == 12);
+    CHECK(!read.early_stop);
+    CHECK(read.output_init == "sign");
+  }
+  // Each family's own parameters: the router phase's for separate, the gating init for joint.
+  TrialSpec separate, joint;
+  joint.model.kind = "joint";
+  SetParam(separate, "model.router_lr", "0.3");
+  SetParam(joint, "model.sigma_g", "0.001");
+  CHECK(ModelSpecOf(separate).router_lr == 0.3);
+  CHECK(ModelSpecOf(joint).sigma_g == 0.001);
+  // The core keeps every family parameter as its canonical text, and no other field.
+  CHECK(separate.params.at("model.router_lr") == "0.3");
+  SetParamValue(separate, "data.delta_r", 0.1 + 0.2);
+  CHECK(DoubleParam(separate, "data.delta_r") == 0.1 + 0.2);
 }
 
 }  // namespace pmoe

@@ -50,22 +50,23 @@ class ToyData final : public DataFamily {
   std::string help() const override { return "toy data (tests only)"; }
   std::vector<std::string> reads() const override { return {"data.n"}; }
   std::vector<ParamInfo> params() const override {
-    return {ExtraInt("data.toy_dim", 3, 1, 64, "toy patch dimension"),
-            ExtraDouble("data.toy_signal", 2.0, "toy signal on coordinate 0 of patch 0")};
+    return {IntRow("data.toy_dim", 3, 1, 64, "toy patch dimension"),
+            DoubleRow("data.toy_signal", 2.0, "toy signal on coordinate 0 of patch 0")};
   }
   std::vector<MetricInfo> metrics() const override {
     return {{"toy_class0_fraction", ColumnType::kF64, "class-0 share of the training set", true}};
   }
   void Validate(const TrialSpec& spec, const std::string& where) const override {
-    Require(ExtraDoubleValue(spec, "data.toy_signal") >= 0, spec, where, "data.toy_signal",
+    Require(DoubleParam(spec, "data.toy_signal") >= 0, spec, where, "data.toy_signal",
             "a non-negative number");
   }
   DataShape Shape(const TrialSpec& spec) const override {
-    return {spec.data.n, static_cast<int>(ExtraIntValue(spec, "data.toy_dim")), 2};
+    return {static_cast<int>(IntParam(spec, "data.n")),
+            static_cast<int>(IntParam(spec, "data.toy_dim")), 2};
   }
   std::unique_ptr<DataSource> Make(const TrialSpec& spec, uint64_t seed) const override {
-    return std::make_unique<ToySource>(spec.data.n, Shape(spec).d,
-                                       ExtraDoubleValue(spec, "data.toy_signal"), seed);
+    return std::make_unique<ToySource>(static_cast<int>(IntParam(spec, "data.n")), Shape(spec).d,
+                                       DoubleParam(spec, "data.toy_signal"), seed);
   }
   double SecondsPerSample(const TrialSpec&, const DataShape& shape) const override {
     return 1e-8 * shape.n * shape.d;

@@ -50,8 +50,8 @@ class ToyModel final : public ModelFamily {
   std::string help() const override { return "toy threshold model (tests only)"; }
   std::vector<std::string> reads() const override { return {}; }
   std::vector<ParamInfo> params() const override {
-    return {ExtraDouble("model.toy_threshold", 0.0, "class 0 above this value"),
-            ExtraChoice("model.toy_fail", {"false", "true"}, "throw from training")};
+    return {DoubleRow("model.toy_threshold", 0.0, "class 0 above this value"),
+            ChoiceRow("model.toy_fail", {"false", "true"}, "throw from training")};
   }
   std::vector<MetricInfo> metrics() const override {
     return {{"toy_margin_rate", ColumnType::kF64, "test samples beyond the margin", true}};
@@ -65,8 +65,8 @@ class ToyModel final : public ModelFamily {
   }
   double ExpectedEpochs(const TrialSpec&) const override { return 0; }
   std::unique_ptr<Learner> Make(const TrialSpec& spec, const DataShape&, uint64_t) const override {
-    return std::make_unique<ToyLearner>(ExtraDoubleValue(spec, "model.toy_threshold"),
-                                        ExtraText(spec, "model.toy_fail") == "true");
+    return std::make_unique<ToyLearner>(DoubleParam(spec, "model.toy_threshold"),
+                                        TextParam(spec, "model.toy_fail") == "true");
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "fuzz_support.hpp"
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/precision/precision_section.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
@@ -26,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const Axis& axis : config.axes) cells *= static_cast<double>(axis.values.size());
     if (cells > 8 || config.base.N + config.base.N_test > 100000) return 0;  // time, not safety
     // Image data sets are read from disk: only the ones the fuzzer cannot point elsewhere.
-    if (config.base.data.model != "pattern" || config.base.data.d > 4096) return 0;
+    if (config.base.data.model != "pattern" || IntParam(config.base, "data.d") > 4096) return 0;
     for (const Axis& axis : config.axes)
       if (axis.name == "data.model" || axis.name == "data.idx_dir" || axis.name == "data.d")
         return 0;

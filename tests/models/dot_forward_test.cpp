@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "pmoe/core/rng.hpp"
-#include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/model_spec.hpp"
 #include "pmoe/models/kernel_path.hpp"
 #include "pmoe/models/row_kernels.hpp"
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/family/family.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/model_spec.hpp"
 #include "pmoe/models/joint_moe.hpp"
 #include "pmoe/models/logistic.hpp"
 #include "pmoe/models/separate_moe.hpp"

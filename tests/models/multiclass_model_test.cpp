@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "pmoe/core/spec.hpp"
 #include "pmoe/data/pattern_model.hpp"
 #include "pmoe/family/model_factory.hpp"
+#include "pmoe/family/model_spec.hpp"
 #include "pmoe/models/init.hpp"
 
 namespace pmoe {

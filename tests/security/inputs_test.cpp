@@ -53,13 +53,13 @@ TEST_CASE("An overflowed router is diverged, and a trial that does not overflow 
   spec.model.kind = "separate";
   spec.N = 200;
   spec.N_test = 300;
-  spec.model.epochs = 20;
+  SetParamValue(spec, "model.epochs", 20);
   const TrialResult plain = RunTrial(spec, 0, 1);
   CHECK(plain.status == TrialStatus::kOk);
   for (const double sigma : {1e308, 1e38}) {
     INFO("sigma_r " << sigma);
     TrialSpec big = spec;
-    big.model.sigma_r = sigma;
+    SetParamValue(big, "model.sigma_r", sigma);
     const TrialResult r = RunTrial(big, 0, 1);
     CHECK(r.status == TrialStatus::kDiverged);
     CHECK_FALSE(r.success);
@@ -68,7 +68,7 @@ TEST_CASE("An overflowed router is diverged, and a trial that does not overflow 
   // Large but far from float's limit: routing as before, bit for bit the same as a run of the
   // code before the check (the check only reads): the same numbers twice, and ok.
   TrialSpec large = spec;
-  large.model.sigma_r = 1e20;
+  SetParamValue(large, "model.sigma_r", 1e20);
   const TrialResult x = RunTrial(large, 0, 1), y = RunTrial(large, 0, 1);
   CHECK(x.status == TrialStatus::kOk);
   CHECK(x.test_acc == y.test_acc);

@@ -13,15 +13,15 @@ namespace {
 // joint k = 8, l = 6), at N = 800 for 60 epochs.
 TrialSpec FixedEpochCell(const std::string& kind, int c, const std::string& loss = "softmax") {
   TrialSpec spec;
-  spec.data.p = 12;
-  spec.data.c = c;
+  SetParamValue(spec, "data.p", 12);
+  SetParamValue(spec, "data.c", c);
   spec.model.kind = kind;
-  spec.model.m = 48;
-  spec.model.loss = loss;
-  spec.model.epochs = 60;
-  spec.model.early_stop = false;
-  spec.model.k = kind == "separate" ? 0 : 8;
-  spec.model.l = kind == "separate" ? 4 : 6;
+  SetParamValue(spec, "model.m", 48);
+  SetParamValue(spec, "model.loss", loss);
+  SetParamValue(spec, "model.epochs", 60);
+  SetParamValue(spec, "model.early_stop", false);
+  SetParamValue(spec, "model.k", kind == "separate" ? 0 : 8);
+  SetParamValue(spec, "model.l", kind == "separate" ? 4 : 6);
   spec.N = 800;
   spec.N_test = 1000;
   return spec;

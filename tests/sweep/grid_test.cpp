@@ -25,7 +25,7 @@ TEST_CASE("A grid is the product of its axes with the last varying fastest", "[s
   CHECK(cells[2].label == "model.l=1, N=400, model.kind=separate");
   CHECK(cells[3].label == "N=400, model.kind=cnn");
   CHECK(cells[4].label == "model.l=2, N=100, model.kind=separate");
-  CHECK(cells[7].spec.model.l == 3);
+  CHECK(IntParam(cells[7].spec, "model.l") == 3);
   CHECK(cells[7].spec.N == 400);
   CHECK(cells[7].spec.model.kind == "separate");
   // Ids are hashes of the full canonical key: the same in another run or another file.
@@ -73,11 +73,11 @@ TEST_CASE("Per-model sections override parameters of that model's cells only", "
                        "[grid]\nmodel.kind = separate,joint,cnn\n");
   const std::vector<Cell> cells = ExpandGrid(config);
   REQUIRE(cells.size() == 3);
-  CHECK(cells[0].spec.model.k == 2);
-  CHECK(cells[0].spec.model.l == 4);
-  CHECK(cells[1].spec.model.k == 8);
-  CHECK(cells[1].spec.model.l == 6);
-  CHECK(cells[2].spec.model.k == 2);
+  CHECK(IntParam(cells[0].spec, "model.k") == 2);
+  CHECK(IntParam(cells[0].spec, "model.l") == 4);
+  CHECK(IntParam(cells[1].spec, "model.k") == 8);
+  CHECK(IntParam(cells[1].spec, "model.l") == 6);
+  CHECK(IntParam(cells[2].spec, "model.k") == 2);
   CHECK_THROWS_WITH(ParseSweepConfig("o.ini", "[model.joint]\nk = eight\n"),
                     Catch::Matchers::Contains("model.k = \"eight\""));
 }
@@ -101,7 +101,7 @@ TEST_CASE("An axis of a [grid.KIND] section applies to that model's cells only",
   for (const Cell& c : cells) {
     if (c.spec.model.kind == "separate") {
       ++separate;
-      CHECK(c.spec.model.l == 4);
+      CHECK(IntParam(c.spec, "model.l") == 4);
       CHECK(c.label.find("model.l") == std::string::npos);
     } else if (c.spec.model.kind == "joint") {
       ++joint;

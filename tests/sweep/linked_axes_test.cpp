@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "pmoe/core/errors.hpp"
+#include "pmoe/core/param_table.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 
 namespace pmoe {
@@ -33,8 +34,8 @@ TEST_CASE("A zipped axis steps its parameters together: one cell per tuple, not 
   REQUIRE(cells.size() == 3 * 2);
   const int k[] = {2, 2, 4, 4, 8, 8}, m[] = {10, 10, 20, 20, 40, 40}, N[] = {100, 200};
   for (size_t i = 0; i < cells.size(); ++i) {
-    CHECK(cells[i].spec.model.k == k[i]);
-    CHECK(cells[i].spec.model.m == m[i]);
+    CHECK(IntParam(cells[i].spec, "model.k") == k[i]);
+    CHECK(IntParam(cells[i].spec, "model.m") == m[i]);
     CHECK(cells[i].spec.N == N[i % 2]);
   }
   CHECK(cells[0].label == "model.k=2, model.m=10, N=100");
@@ -51,23 +52,23 @@ TEST_CASE("A rule derives a parameter in each cell from the others", "[sweep][gr
       "model.k = 2, 4, 8\nmodel.m = 5 * ${k}\ndata.n = 8, 16\n");
   REQUIRE(cells.size() == 3 * 2);
   for (const Cell& c : cells) {
-    CHECK(c.spec.model.m == 5 * c.spec.model.k);
-    CHECK(c.spec.N_test == 100 * c.spec.data.n);
+    CHECK(IntParam(c.spec, "model.m") == 5 * IntParam(c.spec, "model.k"));
+    CHECK(c.spec.N_test == 100 * IntParam(c.spec, "data.n"));
   }
   CHECK(cells[0].label == "model.k=2, data.n=8");  // a rule's parameter names no cell
   // A double parameter takes the value as it comes; a rule may read an earlier rule's parameter.
   cells = Cells(std::string(kJoint) +
                 "[grid]\nmodel.k = 2, 4\nmodel.m = 5 * ${model.k}\nmodel.lr = 1 / ${model.m}\n");
   REQUIRE(cells.size() == 2);
-  CHECK(cells[1].spec.model.lr == 0.05);
+  CHECK(DoubleParam(cells[1].spec, "model.lr") == 0.05);
   // A cell that does not read a parameter of the rule keeps its base value (a CNN has no k).
   cells = Cells(
       "trials = 2\n[model]\nm = 12\n[grid]\nmodel.kind = joint, cnn\n"
       "model.k = 2, 4\nmodel.m = 5 * ${model.k}\n");
   REQUIRE(cells.size() == 3);
-  CHECK(cells[1].spec.model.m == 20);
+  CHECK(IntParam(cells[1].spec, "model.m") == 20);
   CHECK(cells[2].spec.model.kind == "cnn");
-  CHECK(cells[2].spec.model.m == 12);
+  CHECK(IntParam(cells[2].spec, "model.m") == 12);
 }
 
 TEST_CASE("Bad linked or derived axes are refused naming what is wrong", "[sweep][grid][linked]") {

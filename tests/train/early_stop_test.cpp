@@ -72,19 +72,19 @@ TEST_CASE("Training with the early stop ends at the first epoch with zero traini
   // The same trajectory run for fixed epochs: the stopping epoch has no error, the one before has.
   TrialSpec spec;
   spec.model.kind = "cnn";
-  spec.data.l_star = 1;  // no confusers: a CNN learns this in a few epochs
+  SetParamValue(spec, "data.l_star", 1);  // no confusers: a CNN learns this in a few epochs
   spec.N = 200;
   const auto source = PatternFamily().Make(spec, 3);
   Dataset train;
   source->Draw(Split::kTrain, spec.N, train);
   auto run = [&](int epochs, bool early_stop) {
-    auto model = MakeModel<float>(spec.model, train.d, 4);
+    auto model = MakeModel<float>(ModelSpecOf(spec), train.d, 4);
     const PatchBlocks<float> in = model->Prepare(train.x, train.size());
     SgdOptions options;
     options.budget.epochs = epochs;
     options.budget.early_stop = early_stop;
     Rng rng(5);
-    SgdStep<float> step(spec.model.lr);
+    SgdStep<float> step(DoubleParam(spec, "model.lr"));
     const TrainOutcome outcome = TrainSgd(*model, in, train.label.data(), options, step, rng);
     return std::make_pair(outcome, Evaluate(*model, in, train.label.data()));
   };

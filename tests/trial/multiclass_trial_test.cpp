@@ -66,13 +66,13 @@ TEST_CASE("With l >= l*, the separately trained routers hit every class's patter
           "[multiclass][router]") {
   for (int c : {3, 4}) {
     TrialSpec spec;
-    spec.data.c = c;
-    spec.data.p = 2 * c + 2;
+    SetParamValue(spec, "data.c", c);
+    SetParamValue(spec, "data.p", 2 * c + 2);
     spec.model.kind = "separate";
-    spec.model.k = 0;
-    spec.model.l = spec.data.l_star;  // 4
-    spec.model.m = 10 * c;
-    spec.model.epochs = 30;
+    SetParamValue(spec, "model.k", 0);
+    SetParamValue(spec, "model.l", IntParam(spec, "data.l_star"));  // 4
+    SetParamValue(spec, "model.m", 10 * c);
+    SetParamValue(spec, "model.epochs", 30);
     spec.N = 600;
     spec.N_test = 600;
     const TrialResult r = RunTrial(spec, /*trial=*/0, /*master_seed=*/5);
@@ -85,9 +85,9 @@ TEST_CASE("With l >= l*, the separately trained routers hit every class's patter
       CHECK(r.metrics.Has(PerClassName("accuracy_class", i)));
     }
     CHECK(r.metrics.Get("router_hit") == 1.0);
-    CHECK(r.metrics.Get("realized_l_star") == spec.data.l_star);
+    CHECK(r.metrics.Get("realized_l_star") == IntParam(spec, "data.l_star"));
     // Below l*, with strong confusers, the routers must miss some samples of some class.
-    spec.model.l = 1;
+    SetParamValue(spec, "model.l", 1);
     const TrialResult low = RunTrial(spec, 0, 5);
     CHECK(low.metrics.Get("router_hit") < 0.9);
   }
@@ -100,8 +100,8 @@ TEST_CASE("A binary cell keeps its key: data.c = 2 and model.loss = auto are lef
   CHECK(key.find("data.c=") == std::string::npos);
   CHECK(key.find("model.loss=") == std::string::npos);
   TrialSpec four = binary;
-  four.data.c = 4;
-  four.model.loss = "softmax";
+  SetParamValue(four, "data.c", 4);
+  SetParamValue(four, "model.loss", "softmax");
   CHECK(CanonicalKey(four, "").find("data.c=4;") != std::string::npos);
   CHECK(CanonicalKey(four, "").find("model.loss=softmax;") != std::string::npos);
   CHECK(DeriveSeeds(1, binary, 0).data != DeriveSeeds(1, four, 0).data);
@@ -126,18 +126,18 @@ TEST_CASE("Multiclass cells are checked: one separate expert per class, c output
   };
   using Catch::Matchers::Contains;
   TrialSpec spec;
-  spec.data.c = 4;
-  spec.data.p = 10;
+  SetParamValue(spec, "data.c", 4);
+  SetParamValue(spec, "data.p", 10);
   spec.model.kind = "separate";
-  spec.model.k = 2;
+  SetParamValue(spec, "model.k", 2);
   CHECK_THAT(refusal(spec), Contains("model.k") && Contains("c = 4"));
-  spec.model.k = 0;
+  SetParamValue(spec, "model.k", 0);
   CHECK(refusal(spec) == "accepted");
-  spec.model.loss = "logistic";
+  SetParamValue(spec, "model.loss", "logistic");
   CHECK_THAT(refusal(spec), Contains("model.loss") && Contains("c = 4 classes"));
-  spec.model.loss = "auto";
+  SetParamValue(spec, "model.loss", "auto");
   spec.model.kind = "joint";
-  spec.model.k = 0;
+  SetParamValue(spec, "model.k", 0);
   CHECK_THAT(refusal(spec), Contains("model.k"));
 }
 

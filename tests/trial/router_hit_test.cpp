@@ -20,8 +20,9 @@ TEST_CASE("Router hit rate is 1/8 1/2 7/8 1 at l = 1..4 on the default data set"
   for (int l = 1; l <= 4; ++l) {
     TrialSpec spec;
     spec.model.kind = "separate";
-    spec.model.l = l;
-    spec.model.epochs = 1;  // the router phase decides the hit rate; the experts do not matter
+    SetParamValue(spec, "model.l", l);
+    SetParamValue(spec, "model.epochs",
+                  1);  // the router phase decides the hit rate; the experts do not matter
     spec.N = 500;
     const int trials = 4;
     double sum = 0;
@@ -40,12 +41,12 @@ TEST_CASE("Joint pMoE: the routes kept from its evaluation are those Route compu
   // run in chunks: 1100 samples end in a partial chunk.
   TrialSpec spec;
   spec.model.kind = "joint";
-  spec.model.k = 4;
-  spec.model.l = 3;
+  SetParamValue(spec, "model.k", 4);
+  SetParamValue(spec, "model.l", 3);
   const auto source = PatternFamily().Make(spec, 5);
   Dataset test;
   source->Draw(Split::kTest, 1100, test);
-  auto model = MakeModel<float>(spec.model, test.d, 6);
+  auto model = MakeModel<float>(ModelSpecOf(spec), test.d, 6);
   auto& joint = dynamic_cast<JointMoe<float>&>(*model);
   Rng rng(7);
   for (Eigen::Index i = 0; i < joint.gating().size(); ++i)
@@ -61,7 +62,7 @@ TEST_CASE("Separate pMoE with l = l* and N = 1000 reaches test accuracy >= 0.95"
           "[trial][router]") {
   TrialSpec spec;
   spec.model.kind = "separate";
-  spec.model.l = 4;
+  SetParamValue(spec, "model.l", 4);
   spec.N = 1000;
   int good = 0;
   const int trials = 10;

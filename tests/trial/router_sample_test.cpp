@@ -12,10 +12,10 @@ TEST_CASE("A router sample of its own: more router steps, the same training set,
           "[trial][router]") {
   TrialSpec spec;
   spec.model.kind = "separate";
-  spec.data.n = 64;
-  spec.model.l = 4;
-  spec.model.epochs = 0;
-  spec.model.max_steps = 50000;
+  SetParamValue(spec, "data.n", 64);
+  SetParamValue(spec, "model.l", 4);
+  SetParamValue(spec, "model.epochs", 0);
+  SetParamValue(spec, "model.max_steps", 50000);
   spec.N = 48;
   const std::string key_before = CanonicalKey(spec, "");
   const TrialResult own_set = RunTrial(spec, 0, 3);
@@ -42,9 +42,9 @@ TEST_CASE("Lemma 4.1's router sample lifts the hit rate where N alone is too sma
   // training set's (measured: 0.97 against 0.44 over 40).
   TrialSpec spec;
   spec.model.kind = "separate";
-  spec.data.n = 64;
-  spec.model.l = 4;
-  spec.model.epochs = 1;  // the router decides the hit rate
+  SetParamValue(spec, "data.n", 64);
+  SetParamValue(spec, "model.l", 4);
+  SetParamValue(spec, "model.epochs", 1);  // the router decides the hit rate
   spec.N = 48;
   double own = 0, fresh = 0;
   const int trials = 12;

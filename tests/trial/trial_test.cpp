@@ -14,12 +14,12 @@ TrialSpec SmallSpec(const std::string& kind) {
   TrialSpec spec;
   spec.model.kind = kind;
   if (kind == "joint") {
-    spec.model.k = 8;
-    spec.model.l = 6;
+    SetParamValue(spec, "model.k", 8);
+    SetParamValue(spec, "model.l", 6);
   }
   spec.N = 200;
   spec.N_test = 300;
-  spec.model.epochs = 20;
+  SetParamValue(spec, "model.epochs", 20);
   return spec;
 }
 
@@ -62,7 +62,7 @@ TEST_CASE("The data seed depends on neither N nor the model but the init seed de
   TrialSpec cnn = base;
   cnn.model.kind = "cnn";
   TrialSpec other_data = base;
-  other_data.data.delta_r = 0.55;
+  SetParamValue(other_data, "data.delta_r", 0.55);
   const TrialSeeds s = DeriveSeeds(1, base, 7);
   CHECK(DeriveSeeds(1, more, 7).data == s.data);
   CHECK(DeriveSeeds(1, more, 7).init == s.init);  // same init across N: paired comparisons
@@ -78,9 +78,9 @@ TEST_CASE("Trials sharing a data seed share one cached test set and give the sam
   const TrialSpec small = SmallSpec("separate");
   TrialSpec larger = small;  // another N and l: the same data seed, so the same test set
   larger.N = 300;
-  larger.model.l = 3;
+  SetParamValue(larger, "model.l", 3);
   TrialSpec other_data = small;
-  other_data.data.delta_r = 0.55;
+  SetParamValue(other_data, "data.delta_r", 0.55);
   TestSetCache cache(size_t{1} << 30);
   const TrialResult first = RunTrial(small, 3, 42, &cache);
   CHECK(cache.counts().kept == 1);
@@ -110,8 +110,8 @@ TEST_CASE("A diverging trial becomes status diverged and never crashes", "[trial
   TrialSpec spec = SmallSpec("cnn");
   // Weights near float's limit: <w, x> overflows to inf on the first step, and inf - inf in
   // the output is NaN, whatever the data.
-  spec.model.sigma_w = 1e38;
-  spec.model.early_stop = false;
+  SetParamValue(spec, "model.sigma_w", 1e38);
+  SetParamValue(spec, "model.early_stop", false);
   const TrialResult r = RunTrial(spec, 0, 1);
   CHECK(r.status == TrialStatus::kDiverged);
   CHECK_FALSE(r.success);
@@ -120,7 +120,7 @@ TEST_CASE("A diverging trial becomes status diverged and never crashes", "[trial
 
 TEST_CASE("An infeasible data model is a result with status infeasible", "[trial]") {
   TrialSpec spec = SmallSpec("separate");
-  spec.data.delta_r = 0.25;
+  SetParamValue(spec, "data.delta_r", 0.25);
   const TrialResult r = RunTrial(spec, 0, 1);
   CHECK(r.status == TrialStatus::kInfeasible);
   CHECK_THAT(r.message, Catch::Matchers::Contains("delta_r >"));
@@ -128,8 +128,8 @@ TEST_CASE("An infeasible data model is a result with status infeasible", "[trial
 
 TEST_CASE("Fixed-length training runs exactly the asked epochs", "[trial]") {
   TrialSpec spec = SmallSpec("separate");
-  spec.model.early_stop = false;
-  spec.model.epochs = 7;
+  SetParamValue(spec, "model.early_stop", false);
+  SetParamValue(spec, "model.epochs", 7);
   const TrialResult r = RunTrial(spec, 0, 1);
   CHECK(r.epochs == 7);
   CHECK(r.steps == 7 * 10);  // 200 samples in batches of 20

@@ -1,7 +1,8 @@
 // Every parameter of a TrialSpec, with its dotted name ("data.delta_r", "model.lr", "N"),
 // default, meaning, parser and the families that read it, in one table. The command line, config
-// files, seeds, cell keys and result files all read it. The table is built from the core rows,
-// the shared rows below and each family's own rows (family.hpp): a family says which rows it reads.
+// files, seeds, cell keys and result files all read it. The table is built from the core rows
+// (N, N_test, success and the two family choices) and the rows each family declares where it
+// reads them (family.hpp): a family says which rows it reads.
 #pragma once
 
 #include <functional>
@@ -39,7 +40,7 @@ struct ParamInfo {
   std::string label, symbol, unit;
 
   // Sets label, symbol and unit; returns the row, so a declaration reads
-  // `ExtraInt(...).Labeled("clusters", "K")`.
+  // `IntRow(...).Labeled("clusters", "K")`.
   ParamInfo& Labeled(std::string words, std::string sym = "", std::string unit_of_values = "");
 
   // Whether the cell `spec` reads it: core, or read by the spec's data family (data.*) or model
@@ -53,7 +54,7 @@ struct ParamInfo {
 // binary links (family.cpp): the core asks for the families' declarations, never names them.
 struct FamilyParams {
   std::string name;
-  std::vector<std::string> reads;  // rows declared by the table or another family's `shared`
+  std::vector<std::string> reads;  // rows the core or a family (its `shared`) declares
   std::vector<ParamInfo> own;      // rows only it reads
   std::vector<ParamInfo> shared;   // rows it declares, reads, and other families may read
 };
@@ -74,7 +75,7 @@ const ParamInfo* FindParam(const std::string& name);
 // Parses `value` into spec's parameter `name`; ConfigError names `where`, the key, the value and
 // the expected form when either the name or the value is bad.
 void SetParam(TrialSpec& spec, const std::string& name, const std::string& value,
-              const std::string& where);
+              const std::string& where = "");
 
 std::string GetParam(const TrialSpec& spec, const std::string& name);
 
@@ -106,32 +107,48 @@ void AddUnkeyedDefaults(std::map<std::string, std::string>& params);
 // every earlier cell's key (and so its seeds) while it is at its default.
 ParamInfo Unkeyed(ParamInfo info);
 
-// A row stored in a typed field of TrialSpec, `field(spec)` (PMOE_SPEC_FIELD(data.n)): its type
-// (int, long long, double, bool, std::string; a string with choices is a choice) picks parser
-// and printer. For int and long long, [min, max] is the accepted range.
-template <typename T>
-ParamInfo FieldRow(std::string name, std::string help, T& (*field)(TrialSpec&),
-                   std::vector<std::string> choices = {}, long long min = 0, long long max = 0);
-#define PMOE_SPEC_FIELD(path)   \
-  +[](TrialSpec & s) -> auto& { \
-    return s.path;              \
-  }
-
 // The order in which recorded canonical keys list their parameters (the table's order when they
 // were written): the table keeps it whoever declares a row, so moving a declaration moves no
 // key. A parameter not in it comes after those that are, in the table's own order.
 const std::vector<std::string>& RecordedKeyOrder();
 
-// Rows for a family's own parameters, stored in TrialSpec::extra (absent: the default).
-ParamInfo ExtraInt(const std::string& name, long long fallback, long long min, long long max,
-                   const std::string& help);
-ParamInfo ExtraDouble(const std::string& name, double fallback, const std::string& help);
-ParamInfo ExtraChoice(const std::string& name, const std::vector<std::string>& choices,
-                      const std::string& help);  // default: the first choice
-// The value of a family's own parameter in `spec` (its default when not set).
-long long ExtraIntValue(const TrialSpec& spec, const std::string& name);
-double ExtraDoubleValue(const TrialSpec& spec, const std::string& name);
-std::string ExtraText(const TrialSpec& spec, const std::string& name);
+// Rows for the families' parameters, each stored as canonical text in TrialSpec::params
+// (absent: `fallback`, the declared default). A choice's default is its first choice.
+ParamInfo IntRow(const std::string& name, long long fallback, long long min, long long max,
+                 const std::string& help);
+ParamInfo DoubleRow(const std::string& name, double fallback, const std::string& help);
+ParamInfo BoolRow(const std::string& name, bool fallback, const std::string& help);
+ParamInfo TextRow(const std::string& name, const std::string& fallback, const std::string& help);
+ParamInfo ChoiceRow(const std::string& name, const std::vector<std::string>& choices,
+                    const std::string& help);
+
+// The row of a parameter of C++ type T (int, long long, double, bool, std::string; a string with
+// choices is a choice, `fallback` among them), for declarations that take type and default from
+// a struct field (family/field_params.hpp). For int and long long, [min, max] is the range.
+template <typename T>
+ParamInfo ValueRow(const std::string& name, const std::string& help, const T& fallback,
+                   const std::vector<std::string>& choices = {}, long long min = 0,
+                   long long max = 0);
+
+// The typed value of a parameter's canonical text (what ParamInfo::get returns).
+template <typename T>
+T FromCanonical(const std::string& text);
+
+// The value of a declared parameter in `spec` (its default when not set): the families' typed
+// accessors. IntParam of a parameter of another type, and so on, is a programming error.
+long long IntParam(const TrialSpec& spec, const std::string& name);
+double DoubleParam(const TrialSpec& spec, const std::string& name);
+bool BoolParam(const TrialSpec& spec, const std::string& name);
+std::string TextParam(const TrialSpec& spec, const std::string& name);
+
+// SetParam with a typed value: its canonical text (exact for doubles: FormatDouble) parsed as if
+// read from a config, so the range and choice checks apply. For tools and tests that build specs.
+void SetParamValue(TrialSpec& spec, const std::string& name, int value);
+void SetParamValue(TrialSpec& spec, const std::string& name, long long value);
+void SetParamValue(TrialSpec& spec, const std::string& name, double value);
+void SetParamValue(TrialSpec& spec, const std::string& name, bool value);
+void SetParamValue(TrialSpec& spec, const std::string& name, const std::string& value);
+void SetParamValue(TrialSpec& spec, const std::string& name, const char* value);
 
 // Upper bounds of sample counts (1e8: the memory check refuses far less anyway) and of other
 // counts (epochs, neurons) among the parameters.

@@ -9,6 +9,7 @@
 
 #include "pmoe/core/matrix.hpp"
 #include "pmoe/data/data_source.hpp"
+#include "pmoe/data/data_spec.hpp"
 #include "pmoe/data/image_dataset.hpp"
 
 namespace pmoe {

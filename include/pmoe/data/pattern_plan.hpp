@@ -2,7 +2,7 @@
 // and d admit a placement of the pattern sets, and where the confuser centers go if they do.
 #pragma once
 
-#include "pmoe/core/spec.hpp"
+#include "pmoe/data/data_spec.hpp"
 
 namespace pmoe {
 

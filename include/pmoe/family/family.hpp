@@ -48,7 +48,7 @@ class DataFamily {
   virtual std::string label() const { return name(); }
   // The names of the parameters it reads: only these enter the data seed and the cell key.
   virtual std::vector<std::string> reads() const = 0;
-  // Parameters only this family declares (stored in TrialSpec::extra), beside the table's.
+  // Parameters only this family declares and reads (their values: TrialSpec::params).
   virtual std::vector<ParamInfo> params() const { return {}; }
   // Parameters it declares and reads that other families read too (by name, in their reads()).
   virtual std::vector<ParamInfo> shared_params() const { return {}; }

@@ -7,6 +7,7 @@
 #include "pmoe/core/rng.hpp"
 #include "pmoe/core/spec.hpp"
 #include "pmoe/family/family.hpp"
+#include "pmoe/family/model_spec.hpp"
 #include "pmoe/models/model.hpp"
 
 namespace pmoe {
@@ -38,6 +39,9 @@ struct ModelParts {
 
 class SgdModelFamily : public ModelFamily {
  public:
+  // Sets the fields of `out` this family declares as its own parameters (separate: the router
+  // phase's; joint: the gating init), from the cell `spec`.
+  virtual void ReadOwn(const TrialSpec& /*spec*/, ModelSpec& /*out*/) const {}
   virtual int Experts(const ModelSpec& spec, int classes) const = 0;
   virtual std::unique_ptr<Model<float>> NewModel(const ModelSpec& spec, ModelParts<float> parts,
                                                  Rng& router) const = 0;
@@ -50,6 +54,10 @@ std::unique_ptr<Model<float>> NewSgdModel(const SgdModelFamily& family, const Mo
                                           ModelParts<float> parts, Rng& router);
 std::unique_ptr<Model<double>> NewSgdModel(const SgdModelFamily& family, const ModelSpec& spec,
                                            ModelParts<double> parts, Rng& router);
+
+// The model and training parameters of the cell `spec`, whose model.kind is an SGD family: the
+// SGD families' shared rows and the family's own (ReadOwn), each its value in `spec`.
+ModelSpec ModelSpecOf(const TrialSpec& spec);
 
 // The SGD family spec.kind names; ConfigError naming model.kind and the SGD families if none.
 const SgdModelFamily& SgdModelFamilyOf(const ModelSpec& spec);

@@ -44,15 +44,15 @@ struct BenchCell {
 
 TrialSpec CellSpec(const std::string& kind, int d, int N, int l, int k) {
   TrialSpec spec;
-  spec.data.d = d;
+  SetParamValue(spec, "data.d", d);
   spec.N = N;
   spec.N_test = 2000;
   spec.model.kind = kind;
-  spec.model.l = l;
-  spec.model.k = k;
-  spec.model.m = 40;
-  spec.model.epochs = 50;
-  spec.model.early_stop = false;
+  SetParamValue(spec, "model.l", l);
+  SetParamValue(spec, "model.k", k);
+  SetParamValue(spec, "model.m", 40);
+  SetParamValue(spec, "model.epochs", 50);
+  SetParamValue(spec, "model.early_stop", false);
   return spec;
 }
 
@@ -62,8 +62,8 @@ TrialSpec CellSpec(const std::string& kind, int d, int N, int l, int k) {
 TrialSpec ChenCellSpec(const std::string& kind) {
   TrialSpec spec;
   spec.data.model = "cluster";
-  spec.data.n = 4;
-  spec.data.d = 50;
+  SetParamValue(spec, "data.n", 4);
+  SetParamValue(spec, "data.d", 50);
   spec.N = 16000;
   spec.N_test = 16000;
   spec.model.kind = kind;
@@ -75,11 +75,11 @@ TrialSpec ChenCellSpec(const std::string& kind) {
 // The multiclass path (MODEL.md §7): a two-class cell through c outputs and the softmax loss
 // (to hold against its binary cell), and c = 8 classes on p = 12 pattern sets.
 TrialSpec Multiclass(TrialSpec spec, int classes) {
-  spec.model.loss = "softmax";
-  if (spec.model.kind == "separate") spec.model.k = 0;  // one expert per class
+  SetParamValue(spec, "model.loss", "softmax");
+  if (spec.model.kind == "separate") SetParamValue(spec, "model.k", 0);  // one expert per class
   if (classes > 2) {
-    spec.data.c = classes;
-    spec.data.p = 12;
+    SetParamValue(spec, "data.c", classes);
+    SetParamValue(spec, "data.p", 12);
   }
   return spec;
 }

@@ -2,8 +2,8 @@
 "CNN" for model.kind=cnn. A reader of a paper knows the symbols, not the config keys.
 
 The words, symbols and units are declared with the parameters (ParamInfo::Labeled, where each
-parameter is declared: sim/core/param_table.cpp and the families' own rows), exported by the
-tools as docs/reference/parameters.md (`pmoe-sim --list-params --markdown`, kept equal to the
+parameter is declared: the core's in sim/core/param_table.cpp, the families' in sim/family/),
+exported by the tools as docs/reference/parameters.md (`pmoe-sim --list-params --markdown`, kept equal to the
 tool's output by a test; scripts/generate-reference.sh regenerates it). A parameter declared
 without a label reads as the first part of its meaning.
 
