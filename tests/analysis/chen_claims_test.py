@@ -14,6 +14,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis", "python"))
 from pmoe.report import chen_claims  # noqa: E402
+from pmoe.report import declarations  # noqa: E402
 from pmoe.report import evidence  # noqa: E402
 sys.path.insert(0, HERE)
 from fake_rows import Statistics  # noqa: E402
@@ -21,6 +22,17 @@ from fake_rows import Statistics  # noqa: E402
 evidence.BOOTSTRAP = 200
 TRIALS = 6
 SETTINGS = [("3", "1"), ("3", "2"), ("2", "1"), ("2", "2")]
+MODELS = [("single", "linear"), ("single", "cubic"), ("switch", "linear"), ("switch", "cubic")]
+
+
+def shipped_declarations():
+    """The [claims] sections of the shipped Chen configs, as one config text."""
+    text = "[claims]\n"
+    for name in ("chen_table", "chen_curves", "chen_vs_N", "chen_variants"):
+        path = os.path.join(declarations.SOURCE_ROOT, "sweeps", "configs", "chen", name + ".ini")
+        with open(path) as f:
+            text += "".join(f"{k} = {v}\n" for k, v in declarations._claims_lines(f.read()))
+    return text
 
 
 class FakeEvidence(Statistics):
@@ -29,11 +41,12 @@ class FakeEvidence(Statistics):
 
     def __init__(self, value, variants=("published",), sample_complexity=None, noise=0.002):
         self.name, self.path, self.trials_per_cell = "fake", "fake.h5", TRIALS
+        self.config_text, self.config_path = shipped_declarations(), ""
         self.cells, self.values = [], []
         self._sc = sample_complexity
         rng = np.random.default_rng(3)
         for gamma, sigma in SETTINGS:
-            for kind, act in chen_claims.MODELS:
+            for kind, act in MODELS:
                 for variant in (variants if kind == "switch" else ("published",)):
                     cell = {"data.gamma_hi": gamma, "data.sigma_p": sigma, "model.kind": kind,
                             "model.activation": act, "data.clusters": "4"}
@@ -175,6 +188,15 @@ class ChenRulesSayEveryVerdict(unittest.TestCase):
                  ((0.347, 1.2, TRIALS, 0.3), "undecided"), ((0.05, 1.2, 2), "not testable")]
         for args, expected in cases:
             self.assertEqual(self.verdict(chen_claims.claim_4, curves_ev(*args)), expected, args)
+
+    def test_a_file_without_declarations_is_not_testable(self):
+        ev = FakeEvidence(published)
+        ev.config_text = "[grid]\nN = 100\n"
+        for fn in (chen_claims.claim_1, chen_claims.claim_2, chen_claims.claim_3,
+                   chen_claims.claim_5, chen_claims.claim_6):
+            f = fn(ev, tempfile.mkdtemp())
+            self.assertEqual(f.verdict, "not testable", fn.__name__)
+            self.assertIn("[claims]", f.reason)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from pmoe.report import claims, declarations
+from pmoe.report import chen_claims, claims, declarations
 
 CONFIGS = os.path.join(declarations.SOURCE_ROOT, "sweeps", "configs")
 SWEEP = os.environ.get("PMOE_SWEEP", "build/sweeps/pmoe-sweep")
@@ -18,15 +18,16 @@ def declared(path):
         return {d.id: d for d in declarations.parse(f.read(), path)}
 
 
-# (claim, config) for every config a claim page reads, at both scales.
-PAGES = [(cid, os.path.join(CONFIGS, "paper", scale, source + ".ini"))
-         for cid, _, _, sources, _ in claims.CLAIMS for source in sources
+# (claim, config) for every config a claim page reads, at both scales, of both papers.
+PAGES = [(cid, os.path.join(CONFIGS, paper, scale, source + ".ini"))
+         for paper, claim_list in (("paper", claims.CLAIMS), ("chen", chen_claims.CLAIMS))
+         for cid, _, _, sources, _ in claim_list for source in sources
          for scale in ("", "quick")
-         if os.path.exists(os.path.join(CONFIGS, "paper", scale, source + ".ini"))]
+         if os.path.exists(os.path.join(CONFIGS, paper, scale, source + ".ini"))]
 PAGES += [("f", os.path.join(CONFIGS, "f_ratio_decade.ini")),
           ("f", os.path.join(CONFIGS, "headline.ini")), ("g", os.path.join(CONFIGS, "headline.ini"))]
 # Configs that must declare what another declares: (copy, original).
-COPIES = [(os.path.join(CONFIGS, "paper", "quick", os.path.basename(path)), path)
+COPIES = [(os.path.join(os.path.dirname(path), "quick", os.path.basename(path)), path)
           for _, path in PAGES if "quick" not in path] + [
     (os.path.join(CONFIGS, "b_separate_l_precision.ini"),
      os.path.join(CONFIGS, "paper", "b_separate_l.ini")),
