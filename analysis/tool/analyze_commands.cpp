@@ -130,7 +130,7 @@ std::vector<cli::Option> StatisticOptions() {
           {"baseline",
            "KIND",
            "share, accuracy_difference: the model compared against, as --model names it "
-           "(default cnn)",
+           "(default: the kind whose family declares itself the baseline of ratios, the CNN)",
            {},
            ""},
           {"metric",
