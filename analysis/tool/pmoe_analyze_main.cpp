@@ -94,7 +94,7 @@ std::vector<double> NumberList(const std::string& key, const std::string& text, 
   }
 }
 
-// The table command's options; false when `arg` is none of them.
+// The command's files and options, each option parsed and checked.
 Arguments Parse(const std::string& command, const cli::Parsed& args) {
   Arguments a;
   a.command = command;
