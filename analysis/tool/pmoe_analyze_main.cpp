@@ -94,7 +94,7 @@ std::vector<double> NumberList(const std::string& key, const std::string& text, 
   }
 }
 
-// The table command's options; false when `arg` is none of them.
+// The command's files and options, each option parsed and checked.
 Arguments Parse(const std::string& command, const cli::Parsed& args) {
   Arguments a;
   a.command = command;
@@ -204,8 +204,9 @@ void PrintLegend(const SampleComplexity& sc, const Arguments& a) {
                "baseline/other ratio should include 1\n";
 }
 
-int Run(const std::string& command, const cli::Parsed& args) {
-  const Arguments a = Parse(command, args);
+// The cells the command reads: the files' trials (a --metric list column's end added), then
+// those --where keeps, then those in --from/--to on the axis.
+Results SelectedResults(const Arguments& a, const cli::Parsed& args) {
   Results results = LoadResults(a.files);
   RequireSweptAxis(results, a);
   const std::string missing = DescribeMissingTrials(results);  // issue 17: say when incomplete
@@ -223,65 +224,81 @@ int Run(const std::string& command, const cli::Parsed& args) {
     if (results.cells.empty())
       throw ConfigError("command line: no cell has " + a.axis + " in [--from, --to]");
   }
+  return results;
+}
+
+// sample-complexity and exponent: the estimates of N, and what each reading of them gives.
+struct SampleEstimates {
+  SampleComplexity sc;
+  std::vector<ReadingExponent> exponents;  // exponent only
+  std::vector<ReadingRatio> ratios;
+  std::vector<ReadingControl> controls;  // exponent only
+};
+
+SampleEstimates EstimateReadings(const Results& results, const Arguments& a) {
+  if (a.command == "exponent" && a.axis.empty())
+    throw ConfigError("command line: exponent needs --over AXIS (l, k, n, ...)");
+  SampleEstimates e;
+  try {
+    e.sc = EstimateSampleComplexity(results, a.axis, a.options);
+  } catch (const std::invalid_argument& error) {
+    throw ConfigError(std::string("cannot estimate sample complexity: ") + error.what());
+  }
+  for (size_t reading = 0; reading < e.sc.readings.size(); ++reading) {
+    if (a.command == "exponent") {
+      for (const Exponent& x : FitExponents(e.sc, a.options, reading))
+        e.exponents.push_back({reading, x});
+      for (const Exponent& x : RatioExponents(e.sc, a.options, reading))
+        e.exponents.push_back({reading, x});
+      for (const ControlCheck& c : EqualPatchControls(e.sc, a.options, reading))
+        e.controls.push_back({reading, c});
+    }
+    for (const Ratio& r : ModelRatios(e.sc, a.options, reading)) e.ratios.push_back({reading, r});
+  }
+  return e;
+}
+
+// The estimates' sections: one table for CSV (the command's own), all of them for JSON and the
+// aligned view, which ends with the shapes in words and the legend.
+void PrintEstimates(const SampleEstimates& e, const Arguments& a) {
+  const bool exponent = a.command == "exponent";
+  const bool json = a.format == Table::Format::kJson;
+  if (a.format == Table::Format::kCsv) {
+    (exponent ? ExponentTable(e.sc, e.exponents) : NStarTable(e.sc)).Print(std::cout, a.format);
+    return;
+  }
+  PrintSection("nstar", NStarTable(e.sc), a, true);
+  PrintSection("quantiles", QuantileTable(e.sc), a, false);
+  if (exponent) PrintSection("exponents", ExponentTable(e.sc, e.exponents), a, false);
+  if (!e.ratios.empty() || json) PrintSection("ratios", RatioTable(e.sc, e.ratios), a, false);
+  if (exponent && (!e.controls.empty() || json))
+    PrintSection("controls", ControlTable(e.sc, e.controls), a, false);
+  if (exponent && json) PrintSection("shapes", ShapeTable(e.sc, e.exponents), a, false);
+  if (json) {
+    std::cout << "}\n";
+    return;
+  }
+  if (exponent) {
+    std::cout << "\n# shapes\n";
+    PrintShapeSentences(e.sc, e.exponents);
+  }
+  PrintLegend(e.sc, a);
+}
+
+int Run(const std::string& command, const cli::Parsed& args) {
+  const Arguments a = Parse(command, args);
+  const Results results = SelectedResults(a, args);
   if (a.command == "summary") {
     PrintSummary(results, a.format, a.wide);
-    return 0;
-  }
-  if (a.command == "statistic") {
+  } else if (a.command == "statistic") {
     PrintStatistic(results, args, a.axis, a.options, a.format);
-    return 0;
-  }
-  if (a.command == "table") {
+  } else if (a.command == "table") {
     const Pivot pivot = BuildPivot(results, a.pivot);
     (a.format == Table::Format::kAligned ? PivotAlignedTable(pivot) : PivotTidyTable(pivot))
         .Print(std::cout, a.format);
-    return 0;
+  } else {
+    PrintEstimates(EstimateReadings(results, a), a);
   }
-  if (a.command == "exponent" && a.axis.empty())
-    throw ConfigError("command line: exponent needs --over AXIS (l, k, n, ...)");
-  SampleComplexity sc;
-  try {
-    sc = EstimateSampleComplexity(results, a.axis, a.options);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(std::string("cannot estimate sample complexity: ") + e.what());
-  }
-  std::vector<ReadingExponent> exponents;
-  std::vector<ReadingRatio> ratios;
-  std::vector<ReadingControl> controls;
-  for (size_t reading = 0; reading < sc.readings.size(); ++reading) {
-    if (a.command == "exponent") {
-      for (const Exponent& e : FitExponents(sc, a.options, reading))
-        exponents.push_back({reading, e});
-      for (const Exponent& e : RatioExponents(sc, a.options, reading))
-        exponents.push_back({reading, e});
-      for (const ControlCheck& c : EqualPatchControls(sc, a.options, reading))
-        controls.push_back({reading, c});
-    }
-    for (const Ratio& r : ModelRatios(sc, a.options, reading)) ratios.push_back({reading, r});
-  }
-  if (a.format == Table::Format::kCsv) {  // one table per CSV: the command's own
-    (a.command == "exponent" ? ExponentTable(sc, exponents) : NStarTable(sc))
-        .Print(std::cout, a.format);
-    return 0;
-  }
-  PrintSection("nstar", NStarTable(sc), a, true);
-  PrintSection("quantiles", QuantileTable(sc), a, false);
-  if (a.command == "exponent") PrintSection("exponents", ExponentTable(sc, exponents), a, false);
-  if (!ratios.empty() || a.format == Table::Format::kJson)
-    PrintSection("ratios", RatioTable(sc, ratios), a, false);
-  if (a.command == "exponent" && (!controls.empty() || a.format == Table::Format::kJson))
-    PrintSection("controls", ControlTable(sc, controls), a, false);
-  if (a.command == "exponent" && a.format == Table::Format::kJson)
-    PrintSection("shapes", ShapeTable(sc, exponents), a, false);
-  if (a.format == Table::Format::kJson) {
-    std::cout << "}\n";
-    return 0;
-  }
-  if (a.command == "exponent") {
-    std::cout << "\n# shapes\n";
-    PrintShapeSentences(sc, exponents);
-  }
-  PrintLegend(sc, a);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "pmoe/analysis/row_statistic.hpp"
+#include "pmoe/analysis/theory_orders.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/stats/decision_rule.hpp"
@@ -14,7 +15,15 @@
 namespace pmoe {
 namespace {
 
-RowStatisticSpec SpecOf(const cli::Parsed& args, const std::string& axis,
+// --baseline's default: the model kind of the cells whose family declares itself the baseline of
+// ratios (/theory/ratio_baseline, IsRatioBaseline: the CNN); "" when none does.
+std::string DeclaredBaseline(const Results& results) {
+  for (const CellRecord& cell : results.cells)
+    if (IsRatioBaseline(results.theory, cell.Text("model.kind"))) return cell.Text("model.kind");
+  return "";
+}
+
+RowStatisticSpec SpecOf(const Results& results, const cli::Parsed& args, const std::string& axis,
                         const SampleComplexityOptions& options) {
   RowStatisticSpec spec;
   spec.target = args.Get("target").value_or("");
@@ -24,7 +33,7 @@ RowStatisticSpec SpecOf(const cli::Parsed& args, const std::string& axis,
         "accuracy_slope, rate or accuracy_difference)");
   spec.axis = axis;
   spec.model = args.Get("model").value_or("");
-  spec.baseline = args.Get("baseline").value_or("cnn");
+  spec.baseline = args.Get("baseline").value_or(DeclaredBaseline(results));
   spec.metric = args.Get("metric").value_or("");
   const std::string reading = args.Get("reading").value_or("success");
   if (reading != "success" && reading != "mean_accuracy")
@@ -85,7 +94,7 @@ void PrintJson(const RowStatisticSpec& spec, const RowStatistic& s,
 
 void PrintStatistic(const Results& results, const cli::Parsed& args, const std::string& axis,
                     const SampleComplexityOptions& options, Table::Format format) {
-  const RowStatisticSpec spec = SpecOf(args, axis, options);
+  const RowStatisticSpec spec = SpecOf(results, args, axis, options);
   const RowStatistic s = EvaluateRowStatistic(results, spec);
   const std::optional<Decision> decision = Decided(args, s);
   if (format == Table::Format::kJson) return PrintJson(spec, s, decision);

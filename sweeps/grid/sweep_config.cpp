@@ -10,7 +10,6 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/core/suggest.hpp"
 #include "pmoe/io/ini_file.hpp"
-#include "pmoe/sweep/adaptive/adaptive_config.hpp"
 #include "pmoe/sweep/grid/config_section.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 
@@ -80,18 +79,18 @@ std::string RegisteredSectionOf(const std::string& key) {
 // A key no section reads, with the closest known one and the sections the registered work
 // sources add.
 ConfigError UnknownKey(const std::string& path, const std::string& key) {
-  std::vector<std::string> sections = {"data", "model", "grid", "adaptive", "claims"};
-  std::string settings = "[adaptive]";
+  std::vector<std::string> sections = {"data", "model", "grid", "claims"};
+  std::string settings;  // "[adaptive] or a [precision]"
   for (const std::string& name : RegisteredSections()) {
     sections.push_back(name);
-    settings += " or a [" + name + "]";
+    settings += (settings.empty() ? "[" : " or a [") + name + "]";
   }
   return ConfigError(path + ": unknown key \"" + key + "\"" +
                      DidYouMeanConfigKey(key, sections, {"name", "seed", "trials"}) +
                      " (expected name, seed, "
                      "trials, N, N_test, success, a [data] or [model] parameter of "
-                     "pmoe-sim --help, a [model.KIND] override, a [grid] axis, an " +
-                     settings + " setting)");
+                     "pmoe-sim --help, a [model.KIND] override, a [grid] axis" +
+                     (settings.empty() ? "" : ", an " + settings + " setting") + ")");
 }
 
 }  // namespace
@@ -103,7 +102,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   config.text = text;
   config.name = std::filesystem::path(path).stem().string();
   bool trials_set = false;
-  std::unique_ptr<ConfigSection> section;  // a registered section's keys ([precision])
+  std::unique_ptr<ConfigSection> section;  // a registered section's keys ([adaptive], [precision])
   std::string section_name;
   for (const IniEntry& entry : ini.entries) {
     if (const std::string kind = KindSection(entry.key, "grid"); !kind.empty()) {
@@ -121,9 +120,6 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       TrialSpec probe;  // checks the parameter and its value now, naming the file
       SetParam(probe, param, entry.value, path);
       config.overrides.push_back({kind, {param, entry.value}});
-    } else if (entry.key.rfind("adaptive.", 0) == 0) {
-      if (!config.adaptive) config.adaptive.emplace();
-      SetAdaptiveKey(path, entry.key.substr(9), entry.value, *config.adaptive);
     } else if (entry.key.rfind("claims.", 0) == 0) {
       config.claims.push_back({entry.key.substr(7), entry.value});
     } else if (const std::string name = RegisteredSectionOf(entry.key); !name.empty()) {
@@ -165,7 +161,6 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
                       "without a name = line it is the config file's name)",
                       config.name);
   CheckLinkedAxes(config);
-  if (config.adaptive) FinishAdaptive(config, trials_set);
   CheckClaims(config);
   if (section) {
     section->Finish(path, trials_set, config);
@@ -174,9 +169,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
   return config;
 }
 
-bool TrialsDecidedByRounds(const SweepConfig& config) {
-  return config.adaptive.has_value() || config.section != nullptr;
-}
+bool TrialsDecidedByRounds(const SweepConfig& config) { return config.section != nullptr; }
 
 SweepConfig LoadSweepConfig(const std::string& path) {
   const IniFile ini = ReadIniFile(path);

@@ -51,70 +51,102 @@ double Uniform(uint64_t seed, uint64_t a, uint64_t b) {
   return Rng(CombineSeed(CombineSeed(seed, a), b)).Uniform();
 }
 
-Scenario Make(NullScenario scenario) {
+// The x of the slope scenarios' cells.
+const std::vector<double> kSlopeX = {1, 2, 4, 8, 16};
+
+// A null: log-normal trials, the same in every cell, so the slope of log mean over log x is 0.
+Scenario LogNormalSlope() {
   Scenario s;
-  const std::vector<double> x = {1, 2, 4, 8, 16};
+  s.cells = kSlopeX.size();
+  s.statistic = LogMeanSlope(kSlopeX);
+  s.outcome = [](uint64_t seed, size_t c, int t) {
+    return std::exp(Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
+  };
+  return s;
+}
+
+// A null: two cells of the same mean accuracy.
+Scenario AccuracyDifference() {
+  Scenario s;
+  s.cells = 2;
+  s.statistic = MeanDifference(1, 0);
+  s.outcome = [](uint64_t seed, size_t c, int t) { return 0.8 + 0.05 * Normal(seed, c, t); };
+  return s;
+}
+
+// A null: four cells of the same mean accuracy, the slope over their x 0.
+Scenario AccuracySlope() {
+  Scenario s;
+  s.cells = 4;
+  s.statistic = MeanSlope({1, 2, 4, 8});
+  s.outcome = [](uint64_t seed, size_t c, int t) { return 0.8 + 0.05 * Normal(seed, c, t); };
+  return s;
+}
+
+// Not a null: the log mean rises by 0.3 per unit of log x (true slope 0.3, so "above" is
+// right); cells at x = 1 and 4 cost 50 times the others, uncorrelated with their leverage.
+Scenario CostlySlope() {
+  Scenario s;
+  s.cells = kSlopeX.size();
+  s.statistic = LogMeanSlope(kSlopeX);
+  s.cost = {50, 1, 50, 1, 1};
+  s.outcome = [x = kSlopeX](uint64_t seed, size_t c, int t) {
+    return std::exp(0.3 * std::log(x[c]) + Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
+  };
+  return s;
+}
+
+// A null: Bernoulli(0.3) trials in every cell.
+Scenario BernoulliSlope() {
+  Scenario s;
+  s.cells = kSlopeX.size();
+  s.statistic = LogMeanSlope(kSlopeX);
+  s.outcome = [](uint64_t seed, size_t c, int t) { return Uniform(seed, c, t) < 0.3 ? 1.0 : 0.0; };
+  return s;
+}
+
+// Side a (CNN-like) has N* = 3 * 40 * axis^0.5, side b N* = 40 * axis^0.5; slope 4 in log N.
+// Trial t of both sides at one (axis, N) shares its uniform: paired data, as in a sweep.
+Scenario NStarRatio() {
+  Scenario s;
+  const std::vector<double> axis = {2, 4, 8}, N = {25, 50, 100, 200, 400, 800, 1600};
+  std::vector<CurveCell> cells;
+  std::vector<double> p;
+  std::vector<size_t> pair;  // the (axis, N) index that pairs the two sides
+  for (int side = 0; side < 2; ++side)
+    for (size_t a = 0; a < axis.size(); ++a)
+      for (size_t i = 0; i < N.size(); ++i) {
+        cells.push_back({side, axis[a], N[i]});
+        const double n_star = (side == 0 ? 3.0 : 1.0) * 40 * std::sqrt(axis[a]);
+        p.push_back(1 / (1 + std::exp(-4 * (std::log(N[i]) - std::log(n_star)))));
+        pair.push_back(a * N.size() + i);
+      }
+  s.cells = cells.size();
+  s.statistic = NStarExponent(cells, {});
+  s.outcome = [p, pair](uint64_t seed, size_t c, int t) {
+    return Uniform(seed, pair[c], t) < p[c] ? 1.0 : 0.0;
+  };
+  return s;
+}
+
+Scenario Make(NullScenario scenario) {
   switch (scenario) {
     case NullScenario::kLogNormalSlope:
-      s.cells = x.size();
-      s.statistic = LogMeanSlope(x);
-      s.outcome = [](uint64_t seed, size_t c, int t) {
-        return std::exp(Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
-      };
-      break;
+      return LogNormalSlope();
     case NullScenario::kAccuracyDifference:
-      s.cells = 2;
-      s.statistic = MeanDifference(1, 0);
-      s.outcome = [](uint64_t seed, size_t c, int t) { return 0.8 + 0.05 * Normal(seed, c, t); };
-      break;
+      return AccuracyDifference();
     case NullScenario::kAccuracySlope:
-      s.cells = 4;
-      s.statistic = MeanSlope({1, 2, 4, 8});
-      s.outcome = [](uint64_t seed, size_t c, int t) { return 0.8 + 0.05 * Normal(seed, c, t); };
-      break;
+      return AccuracySlope();
     case NullScenario::kShare:
       return Share();
     case NullScenario::kCostlySlope:
-      // Not a null: the log mean rises by 0.3 per unit of log x (true slope 0.3, so "above" is
-      // right); cells at x = 1 and 4 cost 50 times the others, uncorrelated with their leverage.
-      s.cells = x.size();
-      s.statistic = LogMeanSlope(x);
-      s.cost = {50, 1, 50, 1, 1};
-      s.outcome = [x](uint64_t seed, size_t c, int t) {
-        return std::exp(0.3 * std::log(x[c]) + Rng(CombineSeed(CombineSeed(seed, c), t)).Normal());
-      };
-      break;
+      return CostlySlope();
     case NullScenario::kBernoulliSlope:
-      s.cells = x.size();
-      s.statistic = LogMeanSlope(x);
-      s.outcome = [](uint64_t seed, size_t c, int t) {
-        return Uniform(seed, c, t) < 0.3 ? 1.0 : 0.0;
-      };
-      break;
-    case NullScenario::kNStarRatio: {
-      // Side a (CNN-like) has N* = 3 * 40 * axis^0.5, side b N* = 40 * axis^0.5; slope 4 in log N.
-      // Trial t of both sides at one (axis, N) shares its uniform: paired data, as in a sweep.
-      const std::vector<double> axis = {2, 4, 8}, N = {25, 50, 100, 200, 400, 800, 1600};
-      std::vector<CurveCell> cells;
-      std::vector<double> p;
-      std::vector<size_t> pair;  // the (axis, N) index that pairs the two sides
-      for (int side = 0; side < 2; ++side)
-        for (size_t a = 0; a < axis.size(); ++a)
-          for (size_t i = 0; i < N.size(); ++i) {
-            cells.push_back({side, axis[a], N[i]});
-            const double n_star = (side == 0 ? 3.0 : 1.0) * 40 * std::sqrt(axis[a]);
-            p.push_back(1 / (1 + std::exp(-4 * (std::log(N[i]) - std::log(n_star)))));
-            pair.push_back(a * N.size() + i);
-          }
-      s.cells = cells.size();
-      s.statistic = NStarExponent(cells, {});
-      s.outcome = [p, pair](uint64_t seed, size_t c, int t) {
-        return Uniform(seed, pair[c], t) < p[c] ? 1.0 : 0.0;
-      };
-      break;
-    }
+      return BernoulliSlope();
+    case NullScenario::kNStarRatio:
+      return NStarRatio();
   }
-  return s;
+  return {};
 }
 
 }  // namespace

@@ -284,14 +284,16 @@ namespace {
 
 // /theory: the sample complexity each model family of the cells declares (SampleBound), one row
 // per model kind in order of first sight ("" where it declares none), so that pmoe-analyze
-// prints the theory's order of any family without knowing it.
+// prints the theory's order of any family without knowing it; and the label it declares, so that
+// figures and pages name any family without knowing it either.
 void WriteTheory(H5File& file, const std::vector<Cell>& cells) {
-  std::vector<std::string> kinds, samples, multiclass, baseline;
+  std::vector<std::string> kinds, labels, samples, multiclass, baseline;
   for (const Cell& c : cells) {
     const ModelFamily& family = ModelFamilyOf(c.spec);
     if (std::find(kinds.begin(), kinds.end(), family.name()) != kinds.end()) continue;
     const SampleBound bound = family.Bound();
     kinds.push_back(family.name());
+    labels.push_back(family.label());
     samples.push_back(bound.samples);
     multiclass.push_back(bound.multiclass);
     baseline.push_back(family.RatioBaseline() ? "true" : "false");
@@ -301,6 +303,7 @@ void WriteTheory(H5File& file, const std::vector<Cell>& cells) {
   file.WriteStrings("/theory/samples", samples);
   file.WriteStrings("/theory/multiclass", multiclass);
   file.WriteStrings("/theory/ratio_baseline", baseline);
+  file.WriteStrings("/theory/label", labels);
 }
 
 }  // namespace

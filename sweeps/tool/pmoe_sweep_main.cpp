@@ -12,6 +12,7 @@
 #include "pmoe/cli/tool.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/precision/precision_section.hpp"
+#include "pmoe/sweep/adaptive/adaptive_section.hpp"
 #include "schema_reference.hpp"
 #include "slurm_looks.hpp"
 
@@ -79,7 +80,9 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) then fails the write with EFBIG, which the store reports by
   // path, instead of killing the process without a word.
   std::signal(SIGXFSZ, SIG_IGN);
-  // The work sources the engine runs without naming them (config_section.hpp): [precision].
+  // The work sources the engine runs without naming them (config_section.hpp): [adaptive] and
+  // [precision].
+  pmoe::RegisterAdaptiveSearch();
   pmoe::RegisterPrecisionTargets();
   return pmoe::cli::Dispatch(SweepTool(), args, command_line);
 }

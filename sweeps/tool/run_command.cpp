@@ -70,71 +70,82 @@ cli::Command RunCommand() {
   return c;
 }
 
-int RunRunCommand(const cli::Parsed& args, const std::string& command_line) {
-  // Parse.
-  const std::string config = args.operands.at(0);
+namespace {
+
+struct RunArguments {
+  std::string config;
   std::string out;
   RunOptions options;
-  options.command_line = command_line;
   ShardSpec shard;
   bool json = false;
+};
+
+RunArguments ParseRun(const cli::Parsed& args, const std::string& command_line) {
+  RunArguments r;
+  r.config = args.operands.at(0);
+  r.options.command_line = command_line;
   for (const auto& [name, value] : args.options) {
     const std::string a = "--" + name;
     if (name == "out")
-      out = RequireOutPath(value);
+      r.out = RequireOutPath(value);
     else if (name == "threads")
-      options.threads =
+      r.options.threads =
           static_cast<int>(ParseIntegerInRange("command line", a, value, 1, kMaxThreads));
     else if (name == "shard")
-      shard = ResolveShard(value);
+      r.shard = ResolveShard(value);
     else if (name == "force")
-      options.force = true;
+      r.options.force = true;
     else if (name == "json")
-      json = true;
+      r.json = true;
     else if (name == "checkpoint-seconds")
-      options.checkpoint_seconds = ParsePositive(a, value);
+      r.options.checkpoint_seconds = ParsePositive(a, value);
     else if (name == "test-cache-mb")
-      options.test_cache_bytes = static_cast<size_t>(
+      r.options.test_cache_bytes = static_cast<size_t>(
           ParseNumber(a, value, 0, true, 1e9, "a number of megabytes, 0 or more") * 1e6);
   }
-  cli::RequireConfigFile(config);
-  const SweepSetup setup =
-      PrepareSweep(config, out, shard);  // validates before any file is touched
-  // The array's size is never taken for a shard count (a resubmitted task would compute the
-  // wrong part); without --shard an array task runs the whole sweep, and says so.
+  cli::RequireConfigFile(r.config);
+  return r;
+}
+
+// The array's size is never taken for a shard count (a resubmitted task would compute the
+// wrong part); without --shard an array task runs the whole sweep, and says so.
+void NoteArrayTaskWithoutShard(const ShardSpec& shard) {
   if (shard.count == 0 && std::getenv("SLURM_ARRAY_TASK_ID") != nullptr)
     std::cerr << "pmoe-sweep: note: Slurm array task " << std::getenv("SLURM_ARRAY_TASK_ID")
               << " without --shard: running the whole sweep (--shard auto/K runs shard "
                  "SLURM_ARRAY_TASK_ID of K)\n";
+}
+
+// Ctrl-C and the signals of a job's end stop the run between trials, which then saves.
+void StopOnSignals(RunOptions& options) {
   options.terminal = ::isatty(STDERR_FILENO);
   options.interrupted = [] { return g_interrupted != 0; };
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGHUP, OnSignal);  // a closed terminal or ssh session: save, as for SIGTERM
   std::signal(SIGQUIT, OnSignal);
-  // Compute.
-  const RunReport report = RunSweep(setup, options, std::cerr);
-  // Render.
-  const int status = report.interrupted ? cli::kInterrupted : cli::kDone;
-  if (json) {
-    JsonWriter w(std::cout);
-    w.BeginObject()
-        .Field("output", setup.out_path)
-        .Field("shard", shard.Text())
-        .Field("shard_trials", report.shard_trials)
-        .Field("held_before", report.held)
-        .Field("ran", report.ran)
-        .Field("interrupted", report.interrupted)
-        .Field("wall_seconds", report.wall_seconds)
-        .Field("store_seconds", report.store_seconds)
-        .Field("test_sets_kept", report.test_sets_kept)
-        .Field("test_set_reuses", report.test_set_reuses)
-        .Field("test_cache_peak_bytes", report.test_cache_peak_bytes);
-    if (!report.summary.empty()) w.Field("source_summary", report.summary);
-    w.EndObject();
-    std::cout << "\n";
-    return status;
-  }
+}
+
+void PrintRunJson(const SweepSetup& setup, const ShardSpec& shard, const RunReport& report) {
+  JsonWriter w(std::cout);
+  w.BeginObject()
+      .Field("output", setup.out_path)
+      .Field("shard", shard.Text())
+      .Field("shard_trials", report.shard_trials)
+      .Field("held_before", report.held)
+      .Field("ran", report.ran)
+      .Field("interrupted", report.interrupted)
+      .Field("wall_seconds", report.wall_seconds)
+      .Field("store_seconds", report.store_seconds)
+      .Field("test_sets_kept", report.test_sets_kept)
+      .Field("test_set_reuses", report.test_set_reuses)
+      .Field("test_cache_peak_bytes", report.test_cache_peak_bytes);
+  if (!report.summary.empty()) w.Field("source_summary", report.summary);
+  w.EndObject();
+  std::cout << "\n";
+}
+
+void PrintRunText(const SweepSetup& setup, const RunReport& report) {
   std::cout << setup.out_path << ": " << report.held + report.ran << "/" << report.shard_trials
             << " trials" << (report.interrupted ? " (interrupted; run again to resume)" : "")
             << "\n";
@@ -157,7 +168,21 @@ int RunRunCommand(const cli::Parsed& args, const std::string& command_line) {
   if (!report.interrupted && setup.out_path.find(".shards/") == std::string::npos)  // what next
     std::cout << "  report page: "
               << HintCommand({"build/analysis/pmoe-analyze", "report", setup.out_path}) << "\n";
-  return status;
+}
+
+}  // namespace
+
+int RunRunCommand(const cli::Parsed& args, const std::string& command_line) {
+  RunArguments r = ParseRun(args, command_line);
+  const SweepSetup setup = PrepareSweep(r.config, r.out, r.shard);  // checks before any write
+  NoteArrayTaskWithoutShard(r.shard);
+  StopOnSignals(r.options);
+  const RunReport report = RunSweep(setup, r.options, std::cerr);
+  if (r.json)
+    PrintRunJson(setup, r.shard, report);
+  else
+    PrintRunText(setup, report);
+  return report.interrupted ? cli::kInterrupted : cli::kDone;
 }
 
 }  // namespace pmoe

@@ -182,6 +182,10 @@ std::string ResultSchemaMarkdown() {
     std::vector<Entry> theory_columns = Datasets(file, "/theory");
     for (Entry& e : theory_columns) {
       if (e.name == "model_kind") e.meaning = "a model.kind of the file's cells";
+      if (e.name == "label")
+        e.meaning =
+            "how figures and pages name it (\"separate pMoE\"); absent in older files: the "
+            "families table of docs/reference/parameters.md";
       if (e.name == "samples")
         e.meaning = "its sufficient sample complexity, e.g. \"l^8 p^12 delta^6 / eps^16\"";
       if (e.name == "multiclass") e.meaning = "the factor over the classes c, or \"none (why)\"";

@@ -73,60 +73,82 @@ TaskWork LookWork(const SweepSetup& setup, int shards) {
   return w;
 }
 
+// How the static model's seconds compare with this machine's: without a pilot, as they are;
+// with one, times its measured ratio, and the memory it used.
+struct Calibration {
+  double ratio = 1;
+  double rss_mb = 0;  // measured by the pilot (0: none)
+  std::string how;    // for the notes
+};
+
+Calibration Calibrate(const SweepSetup& setup, const TaskWork& work, const EstimateInput& in) {
+  Calibration c;
+  c.how =
+      "the static model (no pilot; early stopping can make it wrong many times "
+      "over: --pilot T measures)";
+  if (in.pilot <= 0 || work.pilot.empty()) return c;
+  const PilotEstimate pilot = RunPilot(setup, work.pilot, in.pilot, in.cpus);
+  c.ratio = pilot.ratio;
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  c.rss_mb = usage.ru_maxrss / 1024.0;  // kilobytes on Linux
+  c.how = Format("a pilot of %.0f trials on %.0f thread(s) here, %.3g times the static model",
+                 static_cast<double>(pilot.trials), in.cpus, pilot.ratio);
+  return c;
+}
+
+// The memory of the task's threads each running its costliest trial, and the process's own.
+double StaticMegabytes(const SweepSetup& setup, const EstimateInput& in) {
+  double peak_trial = 0;
+  for (const Cell& c : setup.cells) peak_trial = std::max(peak_trial, EstimateTrialBytes(c.spec));
+  return (in.cpus * peak_trial) / 1e6 + 150;
+}
+
+// A task's time and memory (the user's when given), and the merge job's.
+void SetLimits(const EstimateInput& in, double shard_minutes, double base_mb, size_t trials,
+               SlurmJob& job) {
+  job.time_minutes = in.time_minutes > 0
+                         ? in.time_minutes
+                         : std::max(5, static_cast<int>(std::ceil(shard_minutes * in.margin + 3)));
+  job.mem_mb =
+      in.mem_mb > 0
+          ? in.mem_mb
+          : static_cast<int>(std::ceil((base_mb + job.test_cache_mb) * in.margin / 100) * 100);
+  job.margin = in.margin;
+  job.base_mb = static_cast<int>(std::ceil(base_mb));
+  job.fixed_time = in.time_minutes > 0;
+  job.fixed_mem = in.mem_mb > 0;
+  job.merge_mem_mb =
+      static_cast<int>(std::ceil((500 + static_cast<double>(trials) * 2e-3) / 100) * 100);
+  job.merge_time_minutes =
+      std::max(10, static_cast<int>(std::ceil(static_cast<double>(trials) / 2e5)));
+}
+
 }  // namespace
 
 void EstimateJob(const SweepSetup& setup, const EstimateInput& in, SlurmJob& job) {
   const bool looks = PrecisionOf(setup.config) != nullptr;  // a look chain over the array
   const TaskWork work = looks ? LookWork(setup, in.shards) : GridWork(setup, in.shards);
-  double peak_trial = 0;
-  for (const Cell& c : setup.cells) peak_trial = std::max(peak_trial, EstimateTrialBytes(c.spec));
   job.test_cache_mb = static_cast<int>(std::min(1000.0, std::ceil(work.test_set_bytes / 1e6)));
-
-  double ratio = 1, rss_mb = 0;
-  std::string how =
-      "the static model (no pilot; early stopping can make it wrong many times "
-      "over: --pilot T measures)";
-  if (in.pilot > 0 && !work.pilot.empty()) {
-    const PilotEstimate pilot = RunPilot(setup, work.pilot, in.pilot, in.cpus);
-    ratio = pilot.ratio;
-    rusage usage{};
-    ::getrusage(RUSAGE_SELF, &usage);
-    rss_mb = usage.ru_maxrss / 1024.0;  // kilobytes on Linux
-    how = Format("a pilot of %.0f trials on %.0f thread(s) here, %.3g times the static model",
-                 static_cast<double>(pilot.trials), in.cpus, pilot.ratio);
-  }
-  const double shard_minutes = work.slowest_seconds * ratio / in.cpus / 60;
-  job.time_minutes = in.time_minutes > 0
-                         ? in.time_minutes
-                         : std::max(5, static_cast<int>(std::ceil(shard_minutes * in.margin + 3)));
-  const double static_mb = (in.cpus * peak_trial) / 1e6 + 150;
-  const double base_mb = std::max(static_mb, rss_mb);
-  job.mem_mb =
-      in.mem_mb > 0
-          ? in.mem_mb
-          : static_cast<int>(std::ceil((base_mb + job.test_cache_mb) * in.margin / 100) * 100);
-  job.time_ratio = ratio;
-  job.margin = in.margin;
-  job.base_mb = static_cast<int>(std::ceil(base_mb));
-  job.fixed_time = in.time_minutes > 0;
-  job.fixed_mem = in.mem_mb > 0;
-  const double trials = static_cast<double>(work.trials);
-  job.merge_mem_mb = static_cast<int>(std::ceil((500 + trials * 2e-3) / 100) * 100);
-  job.merge_time_minutes = std::max(10, static_cast<int>(std::ceil(trials / 2e5)));
+  const Calibration calibration = Calibrate(setup, work, in);
+  const double shard_minutes = work.slowest_seconds * calibration.ratio / in.cpus / 60;
+  const double static_mb = StaticMegabytes(setup, in);
+  SetLimits(in, shard_minutes, std::max(static_mb, calibration.rss_mb), work.trials, job);
+  job.time_ratio = calibration.ratio;
   if (in.time_minutes > 0)
     job.notes.push_back("time: --time " + std::to_string(in.time_minutes));
   else
     job.notes.push_back("time: " + work.what +
-                        Format(" ~%.1f min on %.0f CPU(s) by ", shard_minutes, in.cpus) + how +
-                        Format("; x margin %.3g, + 3 min", in.margin));
+                        Format(" ~%.1f min on %.0f CPU(s) by ", shard_minutes, in.cpus) +
+                        calibration.how + Format("; x margin %.3g, + 3 min", in.margin));
   if (looks)
-    job.notes.push_back(
-        Format("CPU-hours: ~%.2f over every look and shard", work.total_seconds * ratio / 3600));
+    job.notes.push_back(Format("CPU-hours: ~%.2f over every look and shard",
+                               work.total_seconds * calibration.ratio / 3600));
   if (in.mem_mb > 0)
     job.notes.push_back("memory: --mem " + std::to_string(in.mem_mb));
   else
     job.notes.push_back(Format("memory: (max(%.0f MB static, %.0f MB measured) + %.0f MB ",
-                               static_mb, rss_mb, job.test_cache_mb) +
+                               static_mb, calibration.rss_mb, job.test_cache_mb) +
                         (looks ? "test sets held at most)" : "test-set cache)") +
                         Format(" x margin %.3g", in.margin));
   if (looks) {

@@ -54,8 +54,10 @@ std::shared_ptr<const SweepSetup> SetupOf(const SweepState& s,
   auto setup = std::make_shared<SweepSetup>();
   if (config) setup->config = *config;
   setup->config.trials = s.identity.trials;
-  if (!s.identity.adaptive.empty())
+  if (!s.identity.adaptive.empty()) {  // its section makes the source from these settings
     setup->config.adaptive = ParseAdaptiveIdentity(s.identity.adaptive);
+    setup->config.section = MakeConfigSection("adaptive");
+  }
   setup->cells = s.cells;
   setup->shard = s.shard;
   setup->work = ShardOf(PlanWork(s.cells, s.identity.trials), s.shard.index, s.shard.count);

@@ -228,14 +228,15 @@ TEST_CASE("pmoe-analyze table prints Chen's table form and agrees with the file 
   INFO(check.out << check.err);
   CHECK(check.out == "ok\n");
 
-  // analysis/report/chen_report.py prints the same numbers under the published settings' numbers.
+  // analysis/report/chen_report.py prints the same numbers under the published settings' numbers,
+  // each model named by its family's label (/theory/label).
   const auto report = test::RunCommand("/usr/bin/python3 " + std::string(PMOE_SOURCE_DIR) +
                                        "/analysis/report/chen_report.py table " + file +
                                        " --analyze " + PMOE_ANALYZE_PATH);
   INFO(report.out << report.err);
   CHECK(report.status == 0);
   CHECK_THAT(report.out, Contains("1 (γ 0.5..3, σp 1)") && Contains("3 (γ 0.5..2, σp 1)") &&
-                             Contains("MoE cubic") && Contains("single linear"));
+                             Contains("switch MoE cubic") && Contains("single model linear"));
 
   // Bad arguments: exit 2, the message names the culprit and what was expected.
   const auto metric = test::RunCommand(Analyze("table " + file + " --metrics entropy"));

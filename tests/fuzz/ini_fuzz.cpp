@@ -10,13 +10,15 @@
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/io/ini_file.hpp"
 #include "pmoe/precision/precision_section.hpp"
+#include "pmoe/sweep/adaptive/adaptive_section.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pmoe;
-  // The [precision] section is parsed too, as pmoe-sweep registers it before reading a config.
-  static const bool registered = (RegisterPrecisionTargets(), true);
+  // [adaptive] and [precision] are parsed too, as pmoe-sweep registers them before reading a
+  // config.
+  static const bool registered = (RegisterAdaptiveSearch(), RegisterPrecisionTargets(), true);
   (void)registered;
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {

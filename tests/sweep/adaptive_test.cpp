@@ -15,10 +15,13 @@
 
 #include "pmoe/core/errors.hpp"
 #include "pmoe/sweep/adaptive/adaptive_config.hpp"
+#include "pmoe/sweep/adaptive/adaptive_section.hpp"
+#include "pmoe/sweep/adaptive/adaptive_source.hpp"
 #include "pmoe/sweep/adaptive/adaptive_work.hpp"
 #include "pmoe/sweep/adaptive/psi_search.hpp"
 #include "pmoe/sweep/grid/grid.hpp"
 #include "pmoe/sweep/grid/sweep_config.hpp"
+#include "pmoe/sweep/run/sweep_runner.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
@@ -193,6 +196,28 @@ TEST_CASE("An [adaptive] config is refused when it contradicts itself", "[adapti
   CHECK(ok.axes.back().name == "N");
   CHECK(ok.axes.back().values.front() == "10");
   CHECK(ok.axes.back().values.back() == "80");
+}
+
+TEST_CASE("An adaptive section reaches the runner through the section registered with the engine",
+          "[adaptive][config]") {
+  RegisterAdaptiveSearch();  // again (the test main registered it): replaces, never adds one
+  const std::vector<std::string> sections = RegisteredSections();
+  CHECK(std::count(sections.begin(), sections.end(), "adaptive") == 1);
+  CHECK(sections.front() == "adaptive");  // before [precision], as the mains register them
+
+  SweepSetup setup;
+  setup.config = ParseSweepConfig(
+      "a.ini", "[model]\nkind = separate\n[adaptive]\nN_min = 10\nN_max = 80\nbudget = 8\n");
+  REQUIRE(setup.config.adaptive);
+  CHECK(TrialsDecidedByRounds(setup.config));
+  CHECK(setup.config.trials == 8);  // the budget: the most one cell may get
+  setup.cells = ExpandGrid(setup.config);
+  const std::unique_ptr<WorkSource> source = MakeWorkSource(setup);
+  CHECK(dynamic_cast<const AdaptiveSource*>(source.get()) != nullptr);
+  CHECK_THROWS_WITH(ParseSweepConfig("a.ini",
+                                     "[adaptive]\nN_min = 10\nN_max = 80\n"
+                                     "[precision]\nbudget = 8\n"),
+                    Contains("[adaptive] and [precision]: choose one"));
 }
 
 TEST_CASE(

@@ -48,7 +48,9 @@ def resolve(params):
                              classes)
         out["data.p_confuser"] = (str(used), "recorded as -1: half of p, at least 2 per class "
                                   "pair, none when l* = 1")
-    if params.get("model.k") == "0" and params.get("model.kind") == "separate":
+    # k = 0 is valid only where a model reads it as one expert per class (every other model
+    # refuses it before a trial runs), so a recorded 0 is that, whatever the model.
+    if params.get("model.k") == "0":
         out["model.k"] = (str(classes), "recorded as 0: one expert per class")
     if params.get("model.router_N") == "0":
         out["model.router_N"] = (params.get("N", ""), "recorded as 0: the router trains on all N")

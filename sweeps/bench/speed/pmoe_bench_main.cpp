@@ -31,6 +31,7 @@
 #include "pmoe/family/family.hpp"
 #include "pmoe/io/json_writer.hpp"
 #include "pmoe/models/kernel_path.hpp"
+#include "pmoe/sweep/adaptive/adaptive_section.hpp"
 #include "pmoe/sweep/run/sweep_runner.hpp"
 #include "pmoe/trial/trial.hpp"
 
@@ -460,6 +461,7 @@ int Main(const std::vector<std::string>& args) {
 }  // namespace pmoe
 
 int main(int argc, char** argv) {
+  pmoe::RegisterAdaptiveSearch();  // --sweep times an [adaptive] config as pmoe-sweep runs it
   try {
     return pmoe::Main(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const pmoe::ConfigError& e) {

@@ -28,6 +28,7 @@ import numpy as np
 from pmoe import atomic
 from pmoe.cli import result_files, run
 from pmoe.paths import ANALYZE
+from pmoe.plots import labels
 SETTING_OF = {(3.0, 1.0): 1, (3.0, 2.0): 2, (2.0, 1.0): 3, (2.0, 2.0): 4}
 
 
@@ -67,9 +68,11 @@ def grouped(f):
     return [(params[c], rows[c]) for c in order]
 
 
-def model_name(p):
+def model_name(p, kind_labels):
+    """"switch MoE cubic": the model as its family labels it (labels.kind_labels), its activation
+    and, for the paper's variant, the variant."""
     act = p.get("model.activation", "")
-    kind = {"switch": "MoE", "single": "single"}.get(p.get("model.kind"), p.get("model.kind"))
+    kind = kind_labels.get(p.get("model.kind"), p.get("model.kind"))
     variant = p.get("model.variant", "")
     return f"{kind} {act}" + (f" ({variant})" if variant == "paper" else "")
 
@@ -95,6 +98,8 @@ def analyze_table(path, analyze):
 
 def table(path, analyze, markdown):
     records = analyze_table(path, analyze)
+    with h5py.File(path, "r") as f:
+        kind_labels = labels.kind_labels(f)
     fixed = {"data.gamma_lo", "data.gamma_hi", "data.sigma_p", "metric", "mean", "sd", "n",
              "trials"}
     by_setting, models = {}, []
@@ -102,7 +107,7 @@ def table(path, analyze, markdown):
         p = {k: v for k, v in r.items() if k not in fixed}
         gamma = (float(r["data.gamma_lo"]), float(r["data.gamma_hi"]))
         key = (gamma, float(r["data.sigma_p"]))
-        name = model_name(p)
+        name = model_name(p, kind_labels)
         if name not in models:
             models.append(name)
         cell = by_setting.setdefault(key, {}).setdefault(name, {})
@@ -155,6 +160,7 @@ def curves(path, out):
                       if q in f["/trials"]]
         values = {q: lists(f, q) for q in quantities}
         cells = grouped(f)
+        kind_labels = labels.kind_labels(f)
     written = []
     for q in quantities:
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -163,7 +169,7 @@ def curves(path, out):
             for j, r in enumerate(rows):
                 if len(steps[r]) and len(values[q][r]) == len(steps[r]):
                     ax.plot(steps[r], values[q][r], color=colour, alpha=0.6,
-                            label=model_name(p) if j == 0 else None)
+                            label=model_name(p, kind_labels) if j == 0 else None)
         ax.set_xlabel("training step (full batch)")
         ax.set_ylabel({"curve_entropy": "dispatch entropy (nats)",
                        "curve_train_acc": "training accuracy (noisy forward pass)",

@@ -78,23 +78,11 @@ def short(name):
     return "/".join(labels.symbol(p) or p for p in name.split("/"))
 
 
-# Parameters a model kind does not read; kept out of its series labels (as pmoe-analyze does).
-# Names ending in "_" are prefixes (model.router_lr, model.router_N, ...).
-NOT_READ = {"cnn": ("model.l", "model.k", "model.sigma_g", "model.sigma_r", "model.router_"),
-            "separate": ("model.sigma_g",), "joint": ("model.sigma_r", "model.router_")}
-
-
-def _reads(kind, name):
-    return not any(name == p or (p.endswith("_") and name.startswith(p))
-                   for p in NOT_READ.get(kind, ()))
-
-
 def series_key(row, names):
     """The series a summary row belongs to, spelt as pmoe-analyze spells its series ("all" when
-    nothing but the axis varies)."""
-    kind = row.get("model.kind")
-    return ", ".join(f"{n}={row[n]}" for n in names
-                     if _reads(kind, n) and row.get(n) not in (None, "")) or "all"
+    nothing but the axis varies). A parameter the row's model does not read is empty there (a
+    cell's key holds exactly what its families read), so it names no series of that model."""
+    return ", ".join(f"{n}={row[n]}" for n in names if row.get(n) not in (None, "")) or "all"
 
 
 def styles(count=MAX_SERIES):
@@ -365,7 +353,7 @@ def claimed_levels(rates, title, path):
 # ... and the sample-complexity figures in sample_figures.py: the same for them. Looked up when
 # first asked for (PEP 562), so either module may be imported first.
 _ELSEWHERE = {"rates": ("accuracy_vs_n", "router_hit", "metric_vs_axis", "per_class_vs_n",
-                        "rate_errors", "_router_note", "rate_vs_n"),
+                        "rate_errors", "rate_note", "rate_vs_n"),
               "sample_figures": ("nstar_loglog", "nstar_by_series", "ratio_label")}
 
 

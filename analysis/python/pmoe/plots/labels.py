@@ -69,6 +69,17 @@ def family_labels():
     return found
 
 
+def kind_labels(f):
+    """{model.kind: label} of the models in an open result file, as their families declared
+    them when the file was written (/theory/label); a file written before then has the labels of
+    the families table (family_labels), or the kind itself."""
+    theory = f["theory"] if "theory" in f else {}
+    if "label" in theory and "model_kind" in theory:
+        return dict(zip(theory["model_kind"].asstr()[:], theory["label"].asstr()[:]))
+    kinds = set(f["cells"]["model.kind"].asstr()[:]) if "model.kind" in f.get("cells", {}) else ()
+    return {k: family_labels().get("model.kind", {}).get(k, k) for k in kinds}
+
+
 def meanings():
     """{parameter: meaning} of the parameter table."""
     return {name: row["meaning"] for name, row in parameter_table().items()}

@@ -89,6 +89,8 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
 
     if "N" not in swept:
         return []
+    # What the router hit rate is for each model drawn, as the file's families declare it.
+    router_note = figures.rate_note(rate_metrics(results).get("router_hit", ""), kinds)
     n_grid = sorted({r["N"] for r in summary if r.get("N") is not None})
     axes = numeric_axes(summary, grid_axes)
     for axis in axes:
@@ -111,7 +113,7 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
                figures.metric_vs_axis, summary, axis, others, "test_acc", "test accuracy", "",
                PATH)
         figure("rates", f"Router hit rate against {sym} at fixed N" +
-               figures._router_note(kinds).replace("\n", "; "), f"router_hit_vs_{sh}",
+               router_note.replace("\n", "; "), f"router_hit_vs_{sh}",
                figures.metric_vs_axis, summary, axis, others, "router_hit", "router hit rate", "",
                PATH, ylim=(0, 1.02))
     for x_axis, y_axis in two_axis_pairs(axes):
@@ -127,8 +129,8 @@ def draw(results, outdir, analyzer, facts=None, workers=None):
     others = [p for p in swept if p != "N"]
     figure("rates", "Test accuracy against N (mean, 95% interval)", "accuracy_vs_N",
            figures.accuracy_vs_n, summary, others, "", PATH)
-    figure("rates", "Router hit rate against N" + figures._router_note(kinds).replace("\n", "; "),
-           "router_hit", figures.router_hit, summary, others, "", PATH, set())
+    figure("rates", "Router hit rate against N" + router_note.replace("\n", "; "),
+           "router_hit", figures.router_hit, summary, others, "", PATH)
     # The other rates the families declare (metric columns with rate = 1), against N: a rate
     # already drawn and its parts (router_hit_pos beside router_hit) are not drawn again.
     drawn = ["router_hit"]

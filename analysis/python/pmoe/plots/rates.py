@@ -33,13 +33,13 @@ def accuracy_vs_n(summary, others, title, path):
                     ylim=(0, 1.02))
 
 
-def router_hit(summary, others, title, path, kinds):
-    """Router hit rate against N: Lemma 4.1's rate (separate) or Assumption 4.4's (joint)."""
+def router_hit(summary, others, title, path, note=""):
+    """Router hit rate against N, `note` (rate_note: what the rate is, per model) under it."""
     rows_with_hits = [r for r in summary if r.get("router_hit") is not None]
     if not rows_with_hits:
         return False
     return _mean_vs(rows_with_hits, others, "N", "router_hit", "router hit rate", title, path,
-                    ylim=(0, 1.02), notes=[_router_note(kinds).strip()])
+                    ylim=(0, 1.02), notes=[note.strip()])
 
 
 def rate_vs_n(summary, others, field, ylabel, title, path):
@@ -48,12 +48,19 @@ def rate_vs_n(summary, others, field, ylabel, title, path):
     return _mean_vs(summary, others, "N", field, ylabel, title, path, ylim=(0, 1.02))
 
 
-def _router_note(kinds):
-    which = {"separate": "Lemma 4.1: discriminative patch routed to its class's expert",
-             "joint": "Assumption 4.4: some expert ranks it first"}
-    notes = "\n".join(f"{labels.value_label('model.kind', k)}: {which[k]}"
-                      for k in sorted(kinds) if k in which)
-    return "\n" + notes if notes else ""
+def rate_note(meaning, kinds):
+    """What a declared rate is (its meaning as the file declares it, analyze.rate_metrics), one
+    line per model kind drawn, each led by a newline ("" without a meaning). A meaning that
+    speaks per kind ("separate: Lemma 4.1 hit rate; joint: Assumption 4.4 rate (test set)")
+    gives each of `kinds` its part, the kind named by its family's label; a part for a kind not
+    drawn is left out, and a meaning that names no kind is the one line."""
+    parts = [part.partition(": ") for part in meaning.split("; ")] if meaning else []
+    by_kind = {kind: text for kind, colon, text in parts if colon and kind in kinds}
+    if not by_kind and not any(colon and kind in labels.family_labels().get("model.kind", {})
+                               for kind, colon, _ in parts):
+        return "\n" + meaning if meaning else ""
+    return "".join(f"\n{labels.value_label('model.kind', k)}: {by_kind[k]}"
+                   for k in sorted(by_kind))
 
 
 INTERVAL_NOTE = "Bars and bands: 95 % intervals of the mean."

@@ -1,9 +1,11 @@
-// Work sources registered with the sweep engine rather than named by it. A layer above the engine
-// (precision targets) registers a section of the sweep config ([precision]) with a factory; the
+// Work sources registered with the sweep engine rather than named by it. The adaptive search
+// ([adaptive], adaptive_section.hpp) and a layer above the engine (precision targets) each
+// register a section of the sweep config ([precision]) with a factory; the
 // config reader hands that section its keys, and the runner asks the finished section for its work
 // source, so that the engine includes nothing of the layers that build on it (docs/ARCHITECTURE.md
-// "Layers"). Registration is an explicit call from a tool's main (RegisterPrecisionTargets), not a
-// static initialiser, which a static library or a unity build may drop.
+// "Layers"). Registration is an explicit call from a tool's main (RegisterAdaptiveSearch,
+// RegisterPrecisionTargets), not a static initialiser, which a static library or a unity build may
+// drop.
 #pragma once
 
 #include <functional>

@@ -39,8 +39,8 @@ struct RunReport {
   std::string summary;  // the source's table for the end of the run (adaptive: the series)
 };
 
-// The source a config asks for: its adaptive search, its registered section's source
-// (config_section.hpp: precision targets), or its grid's share.
+// The source a config asks for: its registered section's source (config_section.hpp: the
+// adaptive search, precision targets), or its grid's share.
 std::unique_ptr<WorkSource> MakeWorkSource(const SweepSetup& setup);
 
 // Throws IoError when the journal or the result file cannot be written: the workers are stopped
