@@ -118,7 +118,8 @@ std::vector<cli::Option> PivotOptions() {
 std::vector<cli::Option> StatisticOptions() {
   return {{"target",
            "KIND",
-           "share, accuracy, accuracy_slope, rate or accuracy_difference (required)",
+           "exponent, ratio_exponent, share, accuracy, accuracy_slope, rate or "
+           "accuracy_difference (required)",
            {},
            ""},
           {"model",
@@ -231,15 +232,17 @@ cli::Command StatisticCommand() {
   return AnalyzeCommand(
       "statistic",
       "one claim's statistic with its interval, computed by the precision targets' code: "
-      "an accuracy, a paired accuracy difference, an accuracy's slope over an axis, a "
-      "rate, or the sample share N*(model)/N*(baseline)",
+      "an exponent of N* (or of N*(baseline)/N*(model)) over an axis, an accuracy, a paired "
+      "accuracy difference, an accuracy's slope over an axis, a rate, or the sample share "
+      "N*(model)/N*(baseline)",
       "The cells --where (and --from/--to) selects are placed as a precision target "
       "places them (--target KIND, the target key's values; --baseline on side 0 of a "
       "paired kind, --model's cells on the other), each trial valued as a target values it, "
       "and the interval is a one-look target's at --level: the paired bootstrap over trial "
       "indices, widened as Student's t with (fewest trials) - 1 degrees of freedom, no alpha "
-      "spending. The claim pages read their accuracies, differences, slopes, rates and "
-      "shares here (docs/guide/precision-targets.md).",
+      "spending. The claim pages read their exponents, accuracies, differences, slopes, "
+      "rates and shares here (docs/guide/precision-targets.md). An exponent over a derived "
+      "axis (n/l) places a CNN at every n/l of its n, as pmoe-analyze exponent does.",
       {StatisticOptions(), RangeOptions(), FormatOptions()});
 }
 

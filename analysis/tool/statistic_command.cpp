@@ -29,8 +29,8 @@ RowStatisticSpec SpecOf(const Results& results, const cli::Parsed& args, const s
   spec.target = args.Get("target").value_or("");
   if (spec.target.empty())
     throw ConfigError(
-        "command line: statistic needs --target KIND (share, accuracy, "
-        "accuracy_slope, rate or accuracy_difference)");
+        "command line: statistic needs --target KIND (exponent, ratio_exponent, share, "
+        "accuracy, accuracy_slope, rate or accuracy_difference)");
   spec.axis = axis;
   spec.model = args.Get("model").value_or("");
   spec.baseline = args.Get("baseline").value_or(DeclaredBaseline(results));
