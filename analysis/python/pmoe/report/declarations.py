@@ -19,7 +19,7 @@ class Declared:
     id: str                   # "b", "a.separate"
     target: str               # exponent, ratio_exponent, share, accuracy_slope, rate, ...
     model: str = ""           # the model kind the statistic is about ("" when the grid has one)
-    baseline: str = "cnn"     # the paired kind a ratio, share or difference compares against
+    baseline: str = ""        # the model a ratio, share or difference compares against
     metric: str = ""          # rate: the per-trial metric
     over: str = ""            # the axis, dotted ("model.l", "data.n/model.l")
     reading: str = "success"  # success or mean_accuracy
