@@ -36,6 +36,20 @@ def rerun_config(text, trials, seed_offset=1000):
     return text[:at] + head + text[at:]
 
 
+def with_claims(text, config_path):
+    """The recorded config with the [claims] declarations of the config it was run from, when it
+    recorded none (a reference file written before configs declared their claims): the rerun's
+    pages decide on the declarations the reference's pages read (pmoe.report.declarations)."""
+    if re.search(r"^\s*\[claims\]", text, re.M):
+        return text
+    path = os.path.join(ROOT, config_path)
+    if not config_path or not os.path.isfile(path):
+        return text
+    with open(path, encoding="utf-8") as f:  # the section: its header to the next header
+        claims = re.search(r"^\[claims\]\s*$.*?(?=^\[|\Z)", f.read(), re.M | re.S)
+    return text.rstrip("\n") + "\n\n" + claims.group(0) if claims else text
+
+
 def main():
     paper, sweep, analyze, workdir, trials = sys.argv[1:6]
     names = sys.argv[6:]
@@ -47,6 +61,9 @@ def main():
         with h5py.File(os.path.join(reference, name + ".h5"), "r") as f:
             text = f.attrs["config"]
             text = text.decode() if isinstance(text, bytes) else text
+            config_path = f.attrs.get("config_path", "")
+            config_path = config_path.decode() if isinstance(config_path, bytes) else config_path
+            text = with_claims(text, str(config_path))
         config = os.path.join(workdir, name + ".ini")
         with open(config, "w") as out:
             out.write(rerun_config(text, int(trials)))
