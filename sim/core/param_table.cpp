@@ -320,6 +320,13 @@ const std::vector<std::string>& RecordedKeyOrder() {
   return order;
 }
 
+ParamInfo& ParamInfo::Resolved(std::string rule_in_words,
+                               std::function<std::string(const TrialSpec&)> resolution) {
+  rule = std::move(rule_in_words);
+  resolve = std::move(resolution);
+  return *this;
+}
+
 ParamInfo& ParamInfo::Labeled(std::string words, std::string sym, std::string unit_of_values) {
   label = std::move(words);
   symbol = std::move(sym);

@@ -14,6 +14,8 @@ namespace {
 // work and sizes `plan`'s static estimate, no more).
 constexpr double kPatternSecondsPerValue = 25e-9;
 
+DataSpec PatternSpecOf(const TrialSpec& spec);  // below: it reads the rows declared here
+
 // Data model A's own parameters, on DataSpec's fields.
 const FieldParams<DataSpec>& PatternFields() {
   static const FieldParams<DataSpec> params = {
@@ -28,7 +30,11 @@ const FieldParams<DataSpec>& PatternFields() {
       ParamOnField("data.p_confuser",
                    "how many of the p sets are confusers (-1: half, >= 2 if l* > 1)",
                    &DataSpec::p_confuser, {}, -1, 1000000)
-          .Labeled("confuser sets", "", "sets"),
+          .Labeled("confuser sets", "", "sets")
+          .Resolved("-1: half of p, at least 2 per trained pair when l* > 1",
+                    [](const TrialSpec& spec) {
+                      return std::to_string(PlanPatternModel(PatternSpecOf(spec)).n_confuser);
+                    }),
       ParamOnField("data.l_star",
                    "l*: every sample has at most l*-1 delta'-closer irrelevant patches",
                    &DataSpec::l_star, {}, 1, 1024)

@@ -270,7 +270,11 @@ std::string ParamReference(bool markdown) {
              " | " + cli::MarkdownCell(p.unit) + " | " + (readers.empty() ? "none" : readers) +
              " | " + cli::MarkdownCell(p.label) + " | " +
              (p.symbol.empty() ? "" : "`" + cli::MarkdownCell(p.symbol) + "`") + " | " +
-             cli::MarkdownCell(p.help) + " |\n";
+             cli::MarkdownCell(p.help + (p.rule.empty() ? ""
+                                                        : "; the rule's value per cell is "
+                                                          "recorded in the result file's "
+                                                          "/resolved")) +
+             " |\n";
     else
       out += p.name + "  (--" + OptionName(p.name) + ", " + TypeText(p) + ", default " +
              p.get(defaults) + (ParamRange(p).empty() ? "" : ", " + ParamRange(p)) +

@@ -89,6 +89,27 @@ void WriteCells(H5File& file, const std::vector<Cell>& cells) {
   }
 }
 
+// /resolved: for each parameter whose default stands for a rule (data.p_confuser = -1: half of
+// p), the value the rule gave each cell, in /cells order (NaN where a cell does not read it), so
+// that a reader needs no copy of the rule. The keys keep the value as given.
+void WriteResolved(H5File& file, const std::vector<Cell>& cells) {
+  bool any = false;
+  for (const ParamInfo& p : ParamTable()) {
+    if (!p.resolve) continue;
+    std::vector<double> values;
+    bool read = false;
+    for (const Cell& c : cells) {
+      const bool reads = p.ReadBy(c.spec);
+      read = read || reads;
+      values.push_back(reads ? std::stod(p.resolve(c.spec)) : NAN);
+    }
+    if (!read) continue;
+    if (!any) file.CreateGroup("/resolved");
+    any = true;
+    file.WriteColumn("/resolved/" + p.name, values);
+  }
+}
+
 void WriteTrials(H5File& file, const RowSchema& schema, const std::vector<TrialRow>& rows) {
   file.CreateGroup("/trials");
   file.SetAttribute("/", "trial_columns", schema.Text());
@@ -326,6 +347,7 @@ void WriteResultFile(const std::string& path, const ResultMeta& meta,
     H5File file = H5File::CreateInMemory(path);
     WriteMeta(file, meta);
     WriteCells(file, cells);
+    WriteResolved(file, cells);
     WriteTheory(file, cells);
     WriteTrials(file, schema, rows);
     image = file.Image();

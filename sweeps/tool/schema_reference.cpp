@@ -178,6 +178,9 @@ std::string ResultSchemaMarkdown() {
       if (e.name == "key") e.meaning = "canonical \"name=value;...\" over the parameters read";
       if (e.name == "label") e.meaning = "the swept values, e.g. \"model.l=3, N=500\"";
     }
+    std::vector<Entry> resolved_columns = Datasets(file, "/resolved");
+    for (Entry& e : resolved_columns)
+      if (const ParamInfo* p = FindParam(e.name)) e.meaning = "resolved: " + p->rule;
     const std::vector<Entry> trial_columns = Datasets(file, "/trials");
     std::vector<Entry> theory_columns = Datasets(file, "/theory");
     for (Entry& e : theory_columns) {
@@ -207,6 +210,11 @@ std::string ResultSchemaMarkdown() {
     out << "## `/cells`\n\nOne row per cell: its id, key and label, then one column per "
            "parameter (text for choices, numbers otherwise).\n\n";
     Table(out, cell_columns, "Column");
+    out << "## `/resolved`\n\nOne row per cell, in `/cells` order: for each parameter whose "
+           "default stands for a rule, the value the rule gave the cell (NaN where the cell does "
+           "not read it). The key and `/cells` keep the value as given. Files written before it "
+           "have none.\n\n";
+    Table(out, resolved_columns, "Column");
     out << "## `/theory`\n\nOne row per model kind of the cells: the bound its family "
            "declares (empty where the theory gives none), from which `pmoe-analyze` reads the "
            "theory's order of a swept parameter (n, l, k, p, c are data.n, model.l, model.k, "

@@ -38,10 +38,20 @@ struct ParamInfo {
   // generated docs/reference/parameters.md): words ("patches per expert"), the paper's symbol in
   // TeX without dollars ("l"; empty: none) and the unit of its values ("samples"; empty: none).
   std::string label, symbol, unit;
+  // A default that stands for a rule ("-1: half of p"): the rule in words, and the value it
+  // resolves to in a cell. The key keeps the value as given (so keys and seeds do not move); the
+  // sweeps record the resolved one beside it (/resolved in the result file). Empty for a value
+  // that is what it says.
+  std::string rule;
+  std::function<std::string(const TrialSpec&)> resolve;
 
   // Sets label, symbol and unit; returns the row, so a declaration reads
   // `IntRow(...).Labeled("clusters", "K")`.
   ParamInfo& Labeled(std::string words, std::string sym = "", std::string unit_of_values = "");
+
+  // Sets the rule and its resolution; returns the row.
+  ParamInfo& Resolved(std::string rule_in_words,
+                      std::function<std::string(const TrialSpec&)> resolution);
 
   // Whether the cell `spec` reads it: core, or read by the spec's data family (data.*) or model
   // family (model.*).
