@@ -18,10 +18,10 @@ TEST_CASE("A rule's default is resolved per cell into /resolved, the key keeps i
   const ParamInfo* p_confuser = FindParam("data.p_confuser");
   REQUIRE(p_confuser != nullptr);
   CHECK_FALSE(p_confuser->rule.empty());
-  const SweepConfig config = ParseSweepConfig(
-      "rules.ini",
-      "[grid]\ndata.p = 3,8,12\nmodel.kind = separate,cnn\n[model.cnn]\nm = 20\n"
-      "[grid.separate]\ndata.p_confuser = -1,4\n");
+  const SweepConfig config =
+      ParseSweepConfig("rules.ini",
+                       "[grid]\ndata.p = 3,8,12\nmodel.kind = separate,cnn\n[model.cnn]\nm = 20\n"
+                       "[grid.separate]\ndata.p_confuser = -1,2\n");
   const std::vector<Cell> cells = ExpandGrid(config);
   const std::string path = test::FreshDirectory("resolved_rules") + "/rules.h5";
   WriteResultFile(path, ResultMeta{}, cells, RowSchema({}, 2), {});

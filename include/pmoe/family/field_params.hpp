@@ -23,6 +23,12 @@ struct FieldParam {
     row.Labeled(std::move(words), std::move(sym), std::move(unit));
     return *this;
   }
+
+  // As ParamInfo::Resolved.
+  FieldParam& Resolved(std::string rule, std::function<std::string(const TrialSpec&)> value) {
+    row.Resolved(std::move(rule), std::move(value));
+    return *this;
+  }
 };
 
 // The parameter `name`, read into the field `field` of S; its type and default are the field's.
