@@ -19,6 +19,7 @@
 #include "pmoe/trial/trial.hpp"
 #include "support/run_command.hpp"
 #include "sweep/sweep_test_support.hpp"
+#include "toy_sweep.hpp"
 
 namespace pmoe {
 namespace {
@@ -112,14 +113,7 @@ TEST_CASE("A parameter the cell's families read does change its key", "[family]"
 
 TEST_CASE("Toy families defined in tests/ run end to end through pmoe-sweep and pmoe-analyze",
           "[family][sweep]") {
-  const std::string dir = test::FreshDirectory("toy_families");
-  std::ofstream(dir + "/toy.ini") << "trials = 4\nN_test = 200\n[data]\nmodel = toy\nn = 3\n"
-                                     "toy_dim = 2\n[model]\nkind = toy_model\n"
-                                     "[grid]\nN = 20,40\ndata.toy_signal = 0.5,3\n";
-  const auto run = test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir +
-                                    "/toy.ini --out " + dir + "/toy.h5");
-  INFO(run.err);
-  REQUIRE(run.status == 0);
+  const std::string dir = RunToySweep("toy_families");
   const ResultContents file = ReadResultFile(dir + "/toy.h5");
   CHECK(file.rows.size() == 16);
   for (const TrialRow& r : file.rows) {

@@ -7,19 +7,13 @@
 #include <string>
 
 #include "support/run_command.hpp"
+#include "toy_sweep.hpp"
 
 namespace pmoe {
 
 TEST_CASE("Toy families reach the report page and pmoe.load, which know nothing of them",
           "[family][report]") {
-  const std::string dir = test::FreshDirectory("toy_report");
-  std::ofstream(dir + "/toy.ini") << "trials = 4\nN_test = 200\n[data]\nmodel = toy\nn = 3\n"
-                                     "toy_dim = 2\n[model]\nkind = toy_model\n"
-                                     "[grid]\nN = 20,40\ndata.toy_signal = 0.5,3\n";
-  const auto run = test::RunCommand(std::string(PMOE_SWEEP_TOY_PATH) + " run " + dir +
-                                    "/toy.ini --out " + dir + "/toy.h5");
-  INFO(run.err);
-  REQUIRE(run.status == 0);
+  const std::string dir = RunToySweep("toy_report");
 
   const auto report = test::RunCommand(std::string(PMOE_ANALYZE_PATH) + " report " + dir +
                                        "/toy.h5 --bootstrap 20");
