@@ -16,8 +16,9 @@ namespace {
 constexpr int64_t kStatusCodes = 4;  // ok, diverged, infeasible, error
 constexpr int64_t kStopCodes = 6;    // none, zero_train_error, epoch_cap, step_cap, diverged, rule
 // The /trials columns every result file lists in trial_columns (read below, in their types).
-const char* const kCoreColumns[] = {"cell_id", "trial",  "status", "success", "test_acc", "train_acc",
-                                    "epochs",  "steps",  "zero_train_error", "stop_reason"};
+const char* const kCoreColumns[] = {"cell_id",          "trial",      "status", "success",
+                                    "test_acc",         "train_acc",  "epochs", "steps",
+                                    "zero_train_error", "stop_reason"};
 // Wall times and the training loss: never negative (NaN: not measured, a diverged loss).
 const char* const kNotNegative[] = {"data_ms", "train_ms", "eval_ms", "wall_ms", "train_loss"};
 
@@ -52,8 +53,8 @@ std::vector<ListedColumn> ListedColumns(const H5File& file) {
   if (!text || text->empty())
     throw SchemaError(file.path() + ": attribute trial_columns " +
                       (text ? "is empty" : "is missing") + " (expected name:type,...)");
-  static const std::set<std::string> kTypes = {"u64", "i64", "i32", "u8", "f64", "f64list",
-                                               "string"};
+  static const std::set<std::string> kTypes = {"u64", "i64",     "i32",   "u8",
+                                               "f64", "f64list", "string"};
   std::vector<ListedColumn> columns;
   std::set<std::string> names;
   size_t start = 0;
@@ -113,8 +114,8 @@ void CheckListedColumns(const H5File& file, size_t rows) {
     const std::string stored = file.StoredTypeName(where);
     const std::string expected = c.type == "f64list" ? "i64" : c.type;
     if (stored != expected)
-      throw SchemaError(path + ": " + where + " is stored as " + stored + ", expected " +
-                        expected + " (as trial_columns lists it)");
+      throw SchemaError(path + ": " + where + " is stored as " + stored + ", expected " + expected +
+                        " (as trial_columns lists it)");
     if (IsCore(c.name)) continue;  // read and checked in their own types
     // A string column is read whole although analysis does not use it: a damaged heap
     // reference in it is refused here, so that every reader refuses the same files (and none
@@ -130,11 +131,17 @@ void CheckListedColumns(const H5File& file, size_t rows) {
     if (c.type == "f64list") {
       double total = 0;
       for (const double n : values) total += n < 0 ? NAN : n;
-      const size_t held = file.ReadColumn<double>("/trial_lists/" + c.name).size();
+      const std::string list = "/trial_lists/" + c.name;
+      if (!file.Exists(list))
+        throw SchemaError(path + ": no column " + list + " (for " + where + ")");
+      if (file.StoredTypeName(list) != "f64")
+        throw SchemaError(path + ": " + list + " is stored as " + file.StoredTypeName(list) +
+                          ", expected f64");
+      const size_t held = file.ReadColumn<double>(list).size();
       if (!(total == static_cast<double>(held)))
         throw SchemaError(path + ": " + where + " lists " + FormatDouble(total) +
-                          " values in all (or a negative length), /trial_lists/" + c.name +
-                          " holds " + std::to_string(held) + " (expected the same)");
+                          " values in all (or a negative length), " + list + " holds " +
+                          std::to_string(held) + " (expected the same)");
     }
   }
 }
