@@ -1,13 +1,11 @@
 """The C++ readers and the Python reader refuse the same damaged result files (issue 43).
 
-Each case of the one shared list, tests/support/damaged_files.json, damages a copy of a file
+Each case of the one shared list, tests/support/damaged_files.tsv, damages a copy of a file
 pmoe-sweep wrote; the same bytes then go to pmoe-analyze (summary), pmoe-sweep (status) and
 pmoe.results.read. Every one must refuse the file with one line naming the damaged column or
 attribute. The template itself, and every reference result file, must be read by all of them:
 refusing is only right for what the tools never write."""
 import glob
-import json
-import math
 import os
 import re
 import shutil
@@ -21,9 +19,25 @@ from pmoe import results
 from pmoe.results import ResultFileError
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-with open(os.path.join(ROOT, "tests", "support", "damaged_files.json")) as f:
-    DAMAGES = json.load(f)
-CASES = {case["damage"]: case for case in DAMAGES["cases"]}
+
+
+def shared_list(path):
+    """The template's config and {damage: case} of damaged_files.tsv (its header says how)."""
+    config, cases = None, {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# config\t"):
+                config = line.split("\t", 1)[1].replace("\\n", "\n")
+            if not line or line.startswith("#"):
+                continue
+            damage, name, template, edits = line.split("\t")
+            cases[damage] = {"names": name, "template": None if template == "-" else template,
+                             "edits": [edit.split(" ") for edit in edits.split(" | ")]}
+    return config, cases
+
+
+CONFIG, CASES = shared_list(os.path.join(ROOT, "tests", "support", "damaged_files.tsv"))
 STORED = {"u8": np.uint8, "i32": np.int32, "i64": np.int64, "u64": np.uint64, "f64": np.float64}
 
 
@@ -39,7 +53,7 @@ def tool(variable, *where):
 def template(tmp_path_factory):
     folder = tmp_path_factory.mktemp("damaged_files")
     config = folder / "t.ini"
-    config.write_text(DAMAGES["template_config"])
+    config.write_text(CONFIG)
     out = folder / "t.h5"
     r = subprocess.run([tool("PMOE_SWEEP", "sweeps", "pmoe-sweep"), "run", str(config), "--out",
                         str(out)], capture_output=True, text=True)
@@ -47,7 +61,7 @@ def template(tmp_path_factory):
     return str(out)
 
 
-# --- the edits of the shared list (its "about" describes them) ------------------------------
+# --- the edits of the shared list (its header describes them) --------------------------------
 
 def _rewrite(f, path, values):
     """The dataset at path replaced by `values` (another type or shape), its attributes kept."""
@@ -57,45 +71,67 @@ def _rewrite(f, path, values):
     f[path].attrs.update(attrs)
 
 
-def _value(f, path, value):
-    if value == "nan":
-        return math.nan
-    return value if not h5py.check_string_dtype(f[path].dtype) else value.encode()
+def _number(text):
+    """An edit's value: an integer, a number with a point, nan, or else a text."""
+    if text == '""':
+        return ""
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    if text == "nan" or re.fullmatch(r"-?[0-9]+\.[0-9]*", text):
+        return float(text)
+    return text
 
 
-def _retyped(f, path, kind):
+def _set(f, path, row, text):
+    column = f[path]
+    value = text if h5py.check_string_dtype(column.dtype) else _number(text)
+    column[int(row)] = value.encode() if isinstance(value, str) else value
+
+
+def _attribute(f, name, text=None):
+    if text is None:
+        del f.attrs[name]
+        return
+    value = _number(text)
+    f.attrs[name] = np.int64(value) if isinstance(value, int) else value
+
+
+def _retype(f, path, kind):
     if h5py.check_string_dtype(f[path].dtype) is not None:
-        return np.zeros(f[path].shape[0], dtype=STORED[kind])  # text has no number to keep
-    return f[path][:].astype(STORED[kind])
+        values = np.zeros(f[path].shape[0])  # text has no number to keep
+    else:
+        values = np.nan_to_num(f[path][:].astype(np.float64), nan=0.0)
+    _rewrite(f, path, values.astype(STORED[kind]))
+
+
+def _reshape(f, path):
+    values = f[path][:]
+    _rewrite(f, path, np.stack([values, values], axis=1))
+
+
+def _resize(f, path, rows):
+    _rewrite(f, path, f[path][:int(rows)])
+
+
+def _copy_row(f, path, source, target):
+    f[path][int(target)] = f[path][int(source)]
+
+
+def _swap(f, path, a, b):
+    column, a, b = f[path], int(a), int(b)
+    column[a], column[b] = column[b], column[a]
+
+
+EDITS = {"set": _set, "delete": lambda f, path: f.__delitem__(path), "attribute": _attribute,
+         "retype": _retype, "reshape": _reshape, "resize": _resize, "copy_row": _copy_row,
+         "swap": _swap}
 
 
 def apply(f, edit):
-    if "set" in edit:
-        column = f[edit["set"]]
-        column[edit["row"]] = _value(f, edit["set"], edit["value"])
-    elif "delete" in edit:
-        del f[edit["delete"]]
-    elif "attribute" in edit:
-        name, value = edit["attribute"], edit["value"]
-        if value is None:
-            del f.attrs[name]
-        else:
-            f.attrs[name] = np.int64(value) if isinstance(value, int) else value
-    elif "retype" in edit:
-        _rewrite(f, edit["retype"], _retyped(f, edit["retype"], edit["as"]))
-    elif "reshape" in edit:
-        values = f[edit["reshape"]][:]
-        _rewrite(f, edit["reshape"], np.stack([values, values], axis=1))
-    elif "resize" in edit:
-        _rewrite(f, edit["resize"], f[edit["resize"]][:edit["rows"]])
-    elif "copy_row" in edit:
-        column = f[edit["copy_row"]]
-        column[edit["to"]] = column[edit["from"]]
-    elif "swap" in edit:
-        column, (a, b) = f[edit["swap"]], edit["rows"]
-        column[a], column[b] = column[b], column[a]
-    else:
-        raise AssertionError(f"an edit the test does not know: {edit}")
+    op, path, *rest = edit
+    if op == "set":  # the value is the rest of the edit (a key may hold anything but " | ")
+        rest = [rest[0], " ".join(rest[1:])]
+    EDITS[op](f, path, *rest)
 
 
 def damaged_copy(template, folder, case):
@@ -152,8 +188,9 @@ def test_every_reader_refuses_the_damage_naming_the_column(template, tmp_path, d
     for reader, message in refusals(path).items():
         if not message:
             wrong.append(f"{reader} reads it")
-        elif "\n" in message or not names(message, case["names"]):
-            wrong.append(f"{reader} does not name {case['names']} in one line: {message}")
+        elif path not in message or "\n" in message or not names(message, case["names"]):
+            wrong.append(f"{reader} does not name the file and {case['names']} in one line: "
+                         f"{message}")
     assert not wrong, f"{damage}: " + "; ".join(wrong)
 
 

@@ -1,7 +1,7 @@
 // Issue 28, damaged result files: pmoe-sweep's reader and pmoe-analyze's refuse the same
 // impossible files (one validating reader, result_checks.hpp), each with a message naming the
 // column; and no byte flipped inside the global heap of the string columns crashes either. The
-// Python reader is held to the same refusals by the shared list tests/support/damaged_files.json
+// Python reader is held to the same refusals by the shared list tests/support/damaged_files.tsv
 // (tests/analysis/damaged_files_test.py runs each case through pmoe-analyze, pmoe-sweep and
 // pmoe.results.read).
 #include <hdf5.h>

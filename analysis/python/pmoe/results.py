@@ -6,7 +6,7 @@
     load(path)  -> a tidy pandas DataFrame, one row per trial (see load)
 
 The checks are those of the C++ tools' one reader (ReadCheckedResult, sim/io/result_checks.cpp):
-tests/support/damaged_files.json is the one list of damaged files, and
+tests/support/damaged_files.tsv is the one list of damaged files, and
 tests/analysis/damaged_files_test.py gives each to pmoe-analyze, pmoe-sweep and read(), which must
 all refuse it naming the same column. Every script of the package reads result files through
 read(), so the plots and report pages refuse what pmoe-sweep refuses (a trial index out of range, an unknown status, a missing config

@@ -9,7 +9,7 @@
 // lists: there, stored in its listed type, one value per row, rates in [0, 1], times and loss not
 // negative, integer metrics and class counts -1 or more. Anything else is a SchemaError naming
 // the file, the column, the row and what was expected. The Python reader (pmoe.results.read)
-// makes the same checks: tests/support/damaged_files.json lists the damaged files every reader
+// makes the same checks: tests/support/damaged_files.tsv lists the damaged files every reader
 // must refuse, and tests/analysis/damaged_files_test.py gives each to all of them.
 #pragma once
 
