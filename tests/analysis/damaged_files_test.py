@@ -122,7 +122,11 @@ def _swap(f, path, a, b):
     column[a], column[b] = column[b], column[a]
 
 
-EDITS = {"set": _set, "delete": lambda f, path: f.__delitem__(path), "attribute": _attribute,
+def _description(f, path, text):
+    f[path].attrs["description"] = text
+
+
+EDITS = {"description": _description, "set": _set, "delete": lambda f, path: f.__delitem__(path), "attribute": _attribute,
          "retype": _retype, "reshape": _reshape, "resize": _resize, "copy_row": _copy_row,
          "swap": _swap}
 
@@ -131,6 +135,8 @@ def apply(f, edit):
     op, path, *rest = edit
     if op == "set":  # the value is the rest of the edit (a key may hold anything but " | ")
         rest = [rest[0], " ".join(rest[1:])]
+    if op == "description":
+        rest = [" ".join(rest)]
     EDITS[op](f, path, *rest)
 
 

@@ -235,6 +235,21 @@ void SetCell(hid_t file, const std::string& path, hsize_t row, const std::string
   }
 }
 
+// The description attribute of the column at `path` (where the tools write its codes' names).
+void SetDescription(hid_t file, const std::string& path, const std::string& text) {
+  if (H5Aexists_by_name(file, path.c_str(), "description", H5P_DEFAULT) > 0)
+    H5Adelete_by_name(file, path.c_str(), "description", H5P_DEFAULT);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t type = TextType();
+  const hid_t attr = H5Acreate_by_name(file, path.c_str(), "description", type, space, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT);
+  const char* chars = text.c_str();
+  REQUIRE(H5Awrite(attr, type, &chars) >= 0);
+  H5Aclose(attr);
+  H5Tclose(type);
+  H5Sclose(space);
+}
+
 void SetRootAttribute(hid_t file, const std::string& name, const std::vector<std::string>& value) {
   if (H5Aexists(file, name.c_str()) > 0) H5Adelete(file, name.c_str());
   if (value.empty()) return;  // deleted
@@ -309,10 +324,15 @@ void ApplyEdit(hid_t file, const std::vector<std::string>& edit) {
   const std::string& op = edit.at(0);
   const std::string& path = edit.at(1);
   auto number = [&](size_t i) { return static_cast<hsize_t>(std::stoull(edit.at(i))); };
-  if (op == "set") {  // the value is the rest of the edit
-    std::string value = edit.at(3);
-    for (size_t i = 4; i < edit.size(); ++i) value += " " + edit[i];
-    SetCell(file, path, number(2), value);
+  auto rest = [&](size_t from) {  // the words from `from` on: a text value may hold spaces
+    std::string text = edit.at(from);
+    for (size_t i = from + 1; i < edit.size(); ++i) text += " " + edit[i];
+    return text;
+  };
+  if (op == "set") {
+    SetCell(file, path, number(2), rest(3));
+  } else if (op == "description") {
+    SetDescription(file, path, rest(2));
   } else if (op == "delete") {
     REQUIRE(H5Ldelete(file, path.c_str(), H5P_DEFAULT) >= 0);
   } else if (op == "attribute") {
