@@ -146,6 +146,21 @@ void CheckListedColumns(const H5File& file, size_t rows) {
   }
 }
 
+// Every other /cells column (a parameter's value per cell, read by pmoe-analyze for the parameters
+// keys leave out) is 1-D with one value per cell: checked here so that pmoe-sweep refuses a
+// damaged one as pmoe-analyze and pmoe.results do.
+void CheckCellParameterColumns(const H5File& file, size_t cells) {
+  for (const std::string& name : file.List("/cells")) {
+    if (name == "cell_id" || name == "key" || name == "label") continue;  // read on their own
+    const std::string where = "/cells/" + name;
+    const size_t rows = file.IsStringColumn(where) ? file.ReadStrings(where).size()
+                                                   : file.ReadColumn<double>(where).size();
+    if (rows != cells)
+      throw SchemaError(file.path() + ": " + where + " has " + std::to_string(rows) +
+                        " rows, /cells/cell_id " + std::to_string(cells));
+  }
+}
+
 }  // namespace
 
 std::string CoreTrialProblem(const CoreTrialFields& r, int64_t trials_per_cell) {
@@ -225,6 +240,7 @@ CheckedResult ReadCheckedResult(const H5File& file) {
     throw SchemaError(path + ": /cells columns differ in length (cell_id " +
                       std::to_string(c.cell_ids.size()) + ", key " + std::to_string(c.keys.size()) +
                       ", label " + std::to_string(c.labels.size()) + ")");
+  CheckCellParameterColumns(file, c.cell_ids.size());
   std::map<uint64_t, size_t> cell_row;
   for (size_t i = 0; i < c.cell_ids.size(); ++i) {
     if (c.keys[i].empty() || SplitCanonicalKey(c.keys[i]).empty())

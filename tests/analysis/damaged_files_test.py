@@ -97,6 +97,9 @@ def _attribute(f, name, text=None):
 
 
 def _retype(f, path, kind):
+    if kind == "text":  # numpy's "S" is as wide as the longest value
+        _rewrite(f, path, np.array(f[path][:], dtype="S"))
+        return
     if h5py.check_string_dtype(f[path].dtype) is not None:
         values = np.zeros(f[path].shape[0])  # text has no number to keep
     else:

@@ -267,8 +267,31 @@ void SetRootAttribute(hid_t file, const std::string& name, const std::vector<std
   H5Sclose(space);
 }
 
-// The column stored as `kind` (u8 i32 i64 f64), its numbers kept (NaN as 0; text as zeros).
+// A string column stored as fixed-length strings as wide as its longest value.
+void StoreAsFixedText(hid_t file, const std::string& path) {
+  RawColumn c = ReadRaw(file, path);  // variable-length: a char* each
+  std::vector<std::string> values;
+  size_t width = 1;
+  for (size_t at = 0; at < c.bytes.size(); at += c.element) {
+    const char* text = nullptr;
+    std::memcpy(&text, &c.bytes[at], sizeof text);
+    values.emplace_back(text ? text : "");
+    width = std::max(width, values.back().size());
+  }
+  c.file_type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(c.file_type, width);
+  c.memory_type = c.file_type;
+  c.element = width;
+  c.bytes.assign(values.size() * width, '\0');
+  for (size_t i = 0; i < values.size(); ++i)
+    std::copy(values[i].begin(), values[i].end(), c.bytes.begin() + i * width);
+  WriteRaw(file, path, c);
+}
+
+// The column stored as `kind` (u8 i32 i64 f64), its numbers kept (NaN as 0; text as zeros);
+// "text": fixed-length strings.
 void Retype(hid_t file, const std::string& path, const std::string& kind) {
+  if (kind == "text") return StoreAsFixedText(file, path);
   const RawColumn old = ReadRaw(file, path);
   const hsize_t rows = old.dims[0];
   std::vector<double> values(rows, 0.0);

@@ -223,11 +223,25 @@ def _string_column(f, path, name, rows=None):
     ds = f[name]
     if not isinstance(ds, h5py.Dataset) or len(ds.shape) != 1:
         raise ResultFileError(f"{path}: {name} is not a one-dimensional column")
-    if h5py.check_string_dtype(ds.dtype) is None:
-        raise ResultFileError(f"{path}: {name} is stored as {ds.dtype}, expected strings")
+    text = h5py.check_string_dtype(ds.dtype)
+    if text is None or text.length is not None:  # fixed-length: not what the tools write
+        raise ResultFileError(f"{path}: {name} is stored as {ds.dtype}, expected "
+                              "variable-length strings")
     if rows is not None and ds.shape[0] != rows:
         raise ResultFileError(f"{path}: {name} has {ds.shape[0]} rows, others {rows}")
     return name
+
+
+def _check_cell_parameter_columns(f, path, cells):
+    """Every other column of /cells (a parameter's value per cell; pmoe-analyze reads them for
+    the parameters keys leave out) is one-dimensional with a value per cell, as
+    ReadCheckedResult checks them."""
+    for name, ds in f["cells"].items():
+        where = "/cells/" + name
+        if not isinstance(ds, h5py.Dataset) or len(ds.shape) != 1 or ds.shape[0] != cells:
+            shape = ds.shape if isinstance(ds, h5py.Dataset) else "a group"
+            raise ResultFileError(f"{path}: {where} has shape {shape}, expected ({cells},): "
+                                  "a value per cell")
 
 
 def _theory_columns(f, path):
@@ -436,6 +450,7 @@ def _read(path):
             ids = _column(f, path, "/cells/cell_id", "u64")
             strings += [_string_column(f, path, "/cells/key", len(ids)),
                         _string_column(f, path, "/cells/label", len(ids))]
+            _check_cell_parameter_columns(f, path, len(ids))
             columns = _trial_columns(path, attrs["trial_columns"])
             trials, lists, metrics, descriptions, rows = {}, {}, {}, {}, None
             for name, kind in columns:
