@@ -129,9 +129,13 @@ def _description(f, path, text):
     f[path].attrs["description"] = text
 
 
-EDITS = {"description": _description, "set": _set, "delete": lambda f, path: f.__delitem__(path), "attribute": _attribute,
-         "retype": _retype, "reshape": _reshape, "resize": _resize, "copy_row": _copy_row,
-         "swap": _swap}
+def _delete(f, path):
+    del f[path]
+
+
+EDITS = {"set": _set, "delete": _delete, "attribute": _attribute, "retype": _retype,
+         "reshape": _reshape, "resize": _resize, "copy_row": _copy_row, "swap": _swap,
+         "description": _description}
 
 
 def apply(f, edit):

@@ -6,12 +6,12 @@
     load(path)  -> a tidy pandas DataFrame, one row per trial (see load)
 
 The checks are those of the C++ tools' one reader (ReadCheckedResult, sim/io/result_checks.cpp):
-tests/support/damaged_files.tsv is the one list of damaged files, and
-tests/analysis/damaged_files_test.py gives each to pmoe-analyze, pmoe-sweep and read(), which must
-all refuse it naming the same column. Every script of the package reads result files through
-read(), so the plots and report pages refuse what pmoe-sweep refuses (a trial index out of range, an unknown status, a missing config
-attribute, ...) and what no trial can produce (test accuracy 5.0, NaN accuracy of an ok trial,
-negative epochs), instead of drawing it. The file is read in a forked child process: a damaged
+tests/support/damaged_files.tsv is the one list of damaged files, which the C++ test and
+tests/analysis/damaged_files_test.py give to pmoe-sweep's reader, pmoe-analyze's and read(): all
+refuse each, naming the same column. Every script of the package reads result files through
+read(), so the plots and report pages refuse what pmoe-sweep refuses (a trial index out of range,
+an unknown status, a missing config attribute, ...) and what no trial can produce (test accuracy
+5.0, NaN accuracy of an ok trial, negative epochs), instead of drawing it. The file is read in a forked child process: a damaged
 string heap can crash the HDF5 library, and that must end as one clear error, not as a dead
 interpreter."""
 import math
@@ -28,11 +28,11 @@ import h5py  # imported here once, not in every reading child
 import numpy as np
 
 SCHEMA_VERSION = 1
-MAX_TRIALS = 10_000_000
+MAX_TRIALS = 10_000_000  # kMaxTrials (include/pmoe/core/param_table.hpp), which the C++ readers use
 # The reading child's deadline: READ_SECONDS plus the file's size at READ_BYTES_PER_SECOND (a
 # healthy file reads at hundreds of MB/s; a slow disk or a loaded machine is far inside this).
 READ_SECONDS = 60.0
-READ_BYTES_PER_SECOND = 5e6  # kMaxTrials (include/pmoe/core/param_table.hpp)
+READ_BYTES_PER_SECOND = 5e6
 # The names of the status and stop_reason codes are read from the file: the tools write them
 # into each column's description ("0 ok, 1 diverged, ..."; sweeps/store/trial_row.cpp). These
 # are only for a file whose description does not list them.
