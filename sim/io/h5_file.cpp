@@ -377,6 +377,23 @@ bool H5File::IsStringColumn(const std::string& name) const {
   return H5Tget_class(type.get()) == H5T_STRING;
 }
 
+std::string H5File::StoredTypeName(const std::string& name) const {
+  Handle set(H5Dopen2(id_, name.c_str(), H5P_DEFAULT));
+  if (!set.ok()) Fail("no column " + name);
+  Handle type(H5Dget_type(set.get()));
+  const std::string bits = std::to_string(H5Tget_size(type.get()) * 8);
+  switch (H5Tget_class(type.get())) {
+    case H5T_STRING:
+      return "string";
+    case H5T_FLOAT:
+      return "f" + bits;
+    case H5T_INTEGER:
+      return (H5Tget_sign(type.get()) == H5T_SGN_NONE ? "u" : "i") + bits;
+    default:
+      return "another type";
+  }
+}
+
 template void H5File::WriteColumn(const std::string&, const std::vector<uint64_t>&);
 template void H5File::WriteColumn(const std::string&, const std::vector<int64_t>&);
 template void H5File::WriteColumn(const std::string&, const std::vector<int32_t>&);

@@ -1,5 +1,6 @@
 #include "pmoe/io/result_checks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -14,7 +15,12 @@ namespace {
 
 constexpr int64_t kStatusCodes = 4;  // ok, diverged, infeasible, error
 constexpr int64_t kStopCodes = 6;    // none, zero_train_error, epoch_cap, step_cap, diverged, rule
-constexpr int64_t kMostTrials = 1 << 30;  // far above any sweep's trials per cell
+// The /trials columns every result file lists in trial_columns (read below, in their types).
+const char* const kCoreColumns[] = {"cell_id",          "trial",      "status", "success",
+                                    "test_acc",         "train_acc",  "epochs", "steps",
+                                    "zero_train_error", "stop_reason"};
+// Wall times and the training loss: never negative (NaN: not measured, a diverged loss).
+const char* const kNotNegative[] = {"data_ms", "train_ms", "eval_ms", "wall_ms", "train_loss"};
 
 template <typename T>
 std::vector<T> Column(const H5File& file, const std::string& name) {
@@ -28,6 +34,131 @@ std::string AccuracyProblem(const char* name, double v, bool ok) {
   if (!(v >= 0 && v <= 1))
     return std::string(name) + " " + std::to_string(v) + " (expected an accuracy in [0, 1])";
   return "";
+}
+
+bool IsCore(const std::string& name) {
+  for (const char* core : kCoreColumns)
+    if (name == core) return true;
+  return false;
+}
+
+struct ListedColumn {
+  std::string name, type;  // as trial_columns lists it: "router_hit", "f64"
+};
+
+// The columns the file's trial_columns attribute lists ("name:type,..."): every type one the
+// tools write (sim/core/metrics.cpp ColumnTypeName), every core column among them.
+std::vector<ListedColumn> ListedColumns(const H5File& file) {
+  const auto text = file.StringAttribute("/", "trial_columns");
+  if (!text || text->empty())
+    throw SchemaError(file.path() + ": attribute trial_columns " +
+                      (text ? "is empty" : "is missing") + " (expected name:type,...)");
+  static const std::set<std::string> kTypes = {"u64", "i64",     "i32",   "u8",
+                                               "f64", "f64list", "string"};
+  std::vector<ListedColumn> columns;
+  std::set<std::string> names;
+  size_t start = 0;
+  while (start <= text->size()) {
+    const size_t end = std::min(text->find(',', start), text->size());
+    const std::string item = text->substr(start, end - start);
+    const size_t colon = item.find(':');
+    const std::string name = item.substr(0, colon);
+    const std::string type = colon == std::string::npos ? "" : item.substr(colon + 1);
+    if (name.empty() || !kTypes.count(type))
+      throw SchemaError(file.path() + ": trial_columns lists \"" + item +
+                        "\" (expected name:type, type one of u64, i64, i32, u8, f64, f64list, "
+                        "string)");
+    columns.push_back({name, type});
+    names.insert(name);
+    start = end + 1;
+  }
+  for (const char* core : kCoreColumns)
+    if (!names.count(core))
+      throw SchemaError(file.path() + ": trial_columns has no " + core + " (a core column)");
+  return columns;
+}
+
+// "" when the values of a listed column other than the core ones are possible, else what is
+// wrong with the first one that is not (the rules pmoe.results applies too).
+std::string ValueProblem(const H5File& file, const ListedColumn& c,
+                         const std::vector<double>& values) {
+  const std::string where = "/trials/" + c.name;
+  const bool metric = file.IntAttribute(where, "metric").value_or(0) != 0;
+  const bool rate = metric && c.type == "f64" && file.IntAttribute(where, "rate").value_or(0) != 0;
+  // -1: an integer metric a trial did not record, or a class the cell does not have.
+  const bool minus_one =
+      (metric && (c.type == "i32" || c.type == "i64")) || c.name.rfind("train_count_", 0) == 0;
+  bool not_negative = false;
+  for (const char* name : kNotNegative) not_negative |= c.name == name;
+  for (size_t r = 0; r < values.size(); ++r) {
+    const double v = values[r];  // NaN compares false throughout: a value not recorded
+    const std::string row = "/trials row " + std::to_string(r) + ": " + c.name + " = ";
+    if (rate && (v < 0 || v > 1)) return row + FormatDouble(v) + " (expected a fraction in [0, 1])";
+    if (minus_one && v < -1)
+      return row + FormatDouble(v) + " (expected 0 or more, or -1 where not recorded)";
+    if (not_negative && v < 0) return row + FormatDouble(v) + " (expected 0 or more)";
+  }
+  return "";
+}
+
+// Every column trial_columns lists is there, one value per row, stored in its listed type (the
+// tools write exactly these types; a column converted on the way is not a file they wrote), and
+// holds possible values. An f64list column holds each trial's list length; its values are
+// /trial_lists/NAME.
+void CheckListedColumns(const H5File& file, size_t rows) {
+  const std::string& path = file.path();
+  for (const ListedColumn& c : ListedColumns(file)) {
+    const std::string where = "/trials/" + c.name;
+    if (!file.Exists(where))
+      throw SchemaError(path + ": no column " + where + " (listed in trial_columns)");
+    const std::string stored = file.StoredTypeName(where);
+    const std::string expected = c.type == "f64list" ? "i64" : c.type;
+    if (stored != expected)
+      throw SchemaError(path + ": " + where + " is stored as " + stored + ", expected " + expected +
+                        " (as trial_columns lists it)");
+    if (IsCore(c.name)) continue;  // read and checked in their own types
+    // A string column is read whole although analysis does not use it: a damaged heap
+    // reference in it is refused here, so that every reader refuses the same files (and none
+    // follows the reference).
+    const std::vector<double> values =
+        c.type == "string" ? std::vector<double>() : file.ReadColumn<double>(where);
+    const size_t length = c.type == "string" ? file.ReadStrings(where).size() : values.size();
+    if (length != rows)
+      throw SchemaError(path + ": " + where + " has " + std::to_string(length) +
+                        " rows, /trials/cell_id " + std::to_string(rows) + " (a damaged file)");
+    if (const std::string problem = ValueProblem(file, c, values); !problem.empty())
+      throw SchemaError(path + ": " + problem);
+    if (c.type == "f64list") {
+      double total = 0;
+      for (const double n : values) total += n < 0 ? NAN : n;
+      const std::string list = "/trial_lists/" + c.name;
+      if (!file.Exists(list))
+        throw SchemaError(path + ": no column " + list + " (for " + where + ")");
+      if (file.StoredTypeName(list) != "f64")
+        throw SchemaError(path + ": " + list + " is stored as " + file.StoredTypeName(list) +
+                          ", expected f64");
+      const size_t held = file.ReadColumn<double>(list).size();
+      if (!(total == static_cast<double>(held)))
+        throw SchemaError(path + ": " + where + " lists " + FormatDouble(total) +
+                          " values in all (or a negative length), " + list + " holds " +
+                          std::to_string(held) + " (expected the same)");
+    }
+  }
+}
+
+// Every other /cells column (a parameter's value per cell, read by pmoe-analyze for the parameters
+// keys leave out) is 1-D with one value per cell: checked here so that pmoe-sweep refuses a
+// damaged one as pmoe-analyze and pmoe.results do.
+void CheckCellParameterColumns(const H5File& file, size_t cells) {
+  for (const std::string& name : file.List("/cells")) {
+    if (name == "cell_id" || name == "key" || name == "label") continue;  // read on their own
+    const std::string where = "/cells/" + name;
+    const size_t rows = file.IsStringColumn(where) ? file.ReadStrings(where).size()
+                                                   : file.ReadColumn<double>(where).size();
+    if (rows != cells)
+      throw SchemaError(file.path() + ": " + where + " has " + std::to_string(rows) +
+                        " rows, /cells/cell_id " + std::to_string(cells));
+  }
 }
 
 }  // namespace
@@ -85,16 +216,21 @@ CheckedResult ReadCheckedResult(const H5File& file) {
     throw SchemaError(path + ": schema version " + std::to_string(c.schema_version) +
                       "; this tool reads version 1");
   const auto trials = file.IntAttribute("/", "trials_per_cell");
-  if (!trials || *trials < 1 || *trials > kMostTrials)
+  // The bound a config's trials has (kMaxTrials), which pmoe.results and pmoe-sweep apply too.
+  if (!trials || *trials < 1 || *trials > kMaxTrials)
     throw SchemaError(path + ": attribute trials_per_cell " +
                       (trials ? "= " + std::to_string(*trials) : std::string("is missing")) +
-                      " (expected the sweep's trials per cell, 1 or more)");
+                      " (expected the sweep's trials per cell, 1.." + std::to_string(kMaxTrials) +
+                      ")");
   c.trials_per_cell = *trials;
   const auto config = file.StringAttribute("/", "config");
   if (!config || config->empty())
     throw SchemaError(path + ": attribute config " + (config ? "is empty" : "is missing") +
                       " (expected the sweep config's text)");
   c.config = *config;
+  // Every file the tools write names its sweep (the Python reader's plots and methods need it).
+  if (!file.StringAttribute("/", "name"))
+    throw SchemaError(path + ": attribute name is missing (expected the sweep's name)");
   c.shard_count = ShardAttributeCount(path, file.StringAttribute("/", "shard").value_or(""));
 
   c.cell_ids = Column<uint64_t>(file, "/cells/cell_id");
@@ -104,6 +240,7 @@ CheckedResult ReadCheckedResult(const H5File& file) {
     throw SchemaError(path + ": /cells columns differ in length (cell_id " +
                       std::to_string(c.cell_ids.size()) + ", key " + std::to_string(c.keys.size()) +
                       ", label " + std::to_string(c.labels.size()) + ")");
+  CheckCellParameterColumns(file, c.cell_ids.size());
   std::map<uint64_t, size_t> cell_row;
   for (size_t i = 0; i < c.cell_ids.size(); ++i) {
     if (c.keys[i].empty() || SplitCanonicalKey(c.keys[i]).empty())
@@ -146,9 +283,6 @@ CheckedResult ReadCheckedResult(const H5File& file) {
                         std::to_string(c.theory_samples.size()) + ", multiclass " +
                         std::to_string(c.theory_multiclass.size()) + ")");
   }
-  // The free-text column is not used by analysis, but a damaged heap reference in it is refused
-  // here too, so that every reader refuses the same files (and none follows the reference).
-  if (file.Exists("/trials/message")) (void)file.ReadStrings("/trials/message");
   const size_t rows = c.cell.size();
   const std::pair<const char*, size_t> lengths[] = {{"trial", c.trial.size()},
                                                     {"status", c.status.size()},
@@ -163,6 +297,7 @@ CheckedResult ReadCheckedResult(const H5File& file) {
     if (size != rows)
       throw SchemaError(path + ": /trials/" + name + " has " + std::to_string(size) +
                         " rows, /trials/cell_id " + std::to_string(rows) + " (a damaged file)");
+  CheckListedColumns(file, rows);
   // 8-bit columns read through HDF5's conversion would clip 256 to 255: their stored values are
   // range-checked here as read, which the conversion saturates into refused codes.
   std::set<std::pair<uint64_t, int32_t>> seen;

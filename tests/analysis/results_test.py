@@ -95,68 +95,9 @@ def set_value(name, index, value, kind=None):
     return change
 
 
-def set_attr(name, value):
-    def change(c):
-        if value is None:
-            del c["attrs"][name]
-        else:
-            c["attrs"][name] = value
-    return change
-
-
-DAMAGE = {
-    # what pmoe-sweep refuses
-    "trial index past trials_per_cell": (set_value("trial", 4, 3), "trial 3 (expected 0..2"),
-    "negative trial index": (set_value("trial", 4, -2), "trial -2"),
-    "unknown status": (set_value("status", 2, 7), "status 7 (expected 0..3"),
-    "unknown stop reason": (set_value("stop_reason", 2, 9), "stop_reason 9"),
-    "trials_per_cell too small for the rows": (set_attr("trials_per_cell", 2), "trial 2 (expected"),
-    "trials_per_cell zero": (set_attr("trials_per_cell", 0), "trials_per_cell = 0"),
-    "trials_per_cell missing": (set_attr("trials_per_cell", None), "trials_per_cell = None"),
-    "config attribute missing": (set_attr("config", None), "no config attribute"),
-    "schema version missing": (set_attr("schema_version", None), "no schema_version"),
-    "another schema version": (set_attr("schema_version", 2), "schema version 2"),
-    "trial_columns missing": (set_attr("trial_columns", None), "no trial_columns"),
-    "row of no cell": (set_value("cell_id", 0, 12345), "cell_id 12345 is no cell"),
-    "a trial twice": (set_value("trial", 1, 0), "repeats trial 0"),
-    # what no trial can produce
-    "test accuracy 5": (set_value("test_acc", 3, 5.0), "test_acc = 5.0"),
-    "negative accuracy": (set_value("train_acc", 3, -0.5), "train_acc = -0.5"),
-    "NaN accuracy of an ok trial": (set_value("test_acc", 3, math.nan), "test_acc is NaN"),
-    "negative epochs": (set_value("epochs", 5, -3), "epochs = -3"),
-    "negative steps": (set_value("steps", 5, -1), "steps = -1"),
-    "rate above 1": (set_value("router_hit", 5, 1.5), "router_hit = 1.5"),
-    "success 2": (set_value("success", 5, 2), "success = 2"),
-    "negative time": (set_value("wall_ms", 5, -1.0), "wall_ms = -1.0"),
-    "negative loss": (set_value("train_loss", 5, -1.0), "train_loss = -1.0"),
-    "integer metric below -1": (set_value("realized_l_star", 5, -7), "realized_l_star = -7"),
-    "class count below -1": (set_value("train_count_1", 5, -2), "train_count_1 = -2"),
-    # shapes and types
-    "accuracy stored as integers": (lambda c: synthetic.set_column(
-        c, "test_acc", np.zeros(12, dtype=np.int32), "i32"), "stored as int32, expected float64"),
-    "a short column": (lambda c: synthetic.set_column(c, "epochs", np.ones(5)), "has 5 rows"),
-    "a two-dimensional column": (lambda c: synthetic.set_column(c, "steps", np.ones((12, 2))),
-                                 "shape (12, 2)"),
-    "list lengths past the values": (set_value("curve_entropy", 0, 40), "lists"),
-    "a listed column missing": (lambda c: c["columns"].pop(8), "no column /trials/train_loss"),
-    "an unknown column type": (set_attr("trial_columns", "cell_id:u64,trial:complex"),
-                               "trial:complex"),
-    "cell id not the hash of its key": (lambda c: c["cells"].__setitem__(
-        0, (c["cells"][0][0], "N=51;data.l_star=4;model.kind=separate;model.l=4;") +
-        c["cells"][0][2:]), "not the hash of its key"),
-}
-
-
-@pytest.mark.parametrize("what", sorted(DAMAGE))
-def test_damage_is_refused_with_one_line(tmp_path, what):
-    change, expected = DAMAGE[what]
-    path = damaged(tmp_path, change)
-    with pytest.raises(ResultFileError) as e:
-        results.load(path)
-    message = str(e.value)
-    assert message.startswith(path + ": ")
-    assert expected in message
-    assert "\n" not in message
+# The damage every reader must refuse (a trial index out of range, test accuracy 5, a cell id
+# that is not its key's hash, ...) is one list shared with the C++ readers,
+# tests/support/damaged_files.tsv, run by damaged_files_test.py.
 
 
 @pytest.mark.parametrize("content, kind", [

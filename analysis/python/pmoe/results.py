@@ -5,10 +5,13 @@
                    the column or row, what was found and what was expected
     load(path)  -> a tidy pandas DataFrame, one row per trial (see load)
 
-Every script of the package reads result files through read(), so the plots and report pages
-refuse what pmoe-sweep refuses (a trial index out of range, an unknown status, a missing config
-attribute, ...) and what no trial can produce (test accuracy 5.0, NaN accuracy of an ok trial,
-negative epochs), instead of drawing it. The file is read in a forked child process: a damaged
+The checks are those of the C++ tools' one reader (ReadCheckedResult, sim/io/result_checks.cpp):
+tests/support/damaged_files.tsv is the one list of damaged files, which the C++ test and
+tests/analysis/damaged_files_test.py give to pmoe-sweep's reader, pmoe-analyze's and read(): all
+refuse each, naming the same column. Every script of the package reads result files through
+read(), so the plots and report pages refuse what pmoe-sweep refuses (a trial index out of range,
+an unknown status, a missing config attribute, ...) and what no trial can produce (test accuracy
+5.0, NaN accuracy of an ok trial, negative epochs), instead of drawing it. The file is read in a forked child process: a damaged
 string heap can crash the HDF5 library, and that must end as one clear error, not as a dead
 interpreter."""
 import math
@@ -25,11 +28,11 @@ import h5py  # imported here once, not in every reading child
 import numpy as np
 
 SCHEMA_VERSION = 1
-MAX_TRIALS = 10_000_000
+MAX_TRIALS = 10_000_000  # kMaxTrials (include/pmoe/core/param_table.hpp), which the C++ readers use
 # The reading child's deadline: READ_SECONDS plus the file's size at READ_BYTES_PER_SECOND (a
 # healthy file reads at hundreds of MB/s; a slow disk or a loaded machine is far inside this).
 READ_SECONDS = 60.0
-READ_BYTES_PER_SECOND = 5e6  # kMaxTrials (include/pmoe/core/param_table.hpp)
+READ_BYTES_PER_SECOND = 5e6
 # The names of the status and stop_reason codes are read from the file: the tools write them
 # into each column's description ("0 ok, 1 diverged, ..."; sweeps/store/trial_row.cpp). These
 # are only for a file whose description does not list them.
@@ -49,6 +52,9 @@ def enum_names(rf, column, fallback):
 # The stored type of each trial_columns type name (sim/family/family.cpp ColumnTypeName).
 DTYPES = {"u64": np.uint64, "i64": np.int64, "i32": np.int32, "u8": np.uint8, "f64": np.float64,
           "f64list": np.int64}
+# The /trials columns every result file has (ReadCheckedResult reads each of them).
+CORE_COLUMNS = ("cell_id", "trial", "status", "success", "test_acc", "train_acc", "epochs",
+                "steps", "zero_train_error", "stop_reason")
 ACCURACIES = ("test_acc", "train_acc")
 FLAGS = ("success", "zero_train_error")
 COUNTS = ("epochs", "steps")
@@ -85,7 +91,12 @@ class ResultFile:
 
 def hash_string(text):
     """HashString (include/pmoe/core/rng.hpp): FNV-1a over the bytes, then splitmix64's mixer;
-    a cell's id is the hash of its key."""
+    a cell's id is the hash of its key.
+
+    Kept here rather than read from the file: the check is that a cell's id IS its key's hash,
+    and a hash the tools stored beside the id would be damaged with it (or be the id again).
+    damaged_files_test.py shows both readers refuse the same wrong ids, and reads every
+    reference file, each cell's id checked by this function."""
     mask = (1 << 64) - 1
     h = 0xcbf29ce484222325
     for byte in text.encode():
@@ -212,11 +223,41 @@ def _string_column(f, path, name, rows=None):
     ds = f[name]
     if not isinstance(ds, h5py.Dataset) or len(ds.shape) != 1:
         raise ResultFileError(f"{path}: {name} is not a one-dimensional column")
-    if h5py.check_string_dtype(ds.dtype) is None:
-        raise ResultFileError(f"{path}: {name} is stored as {ds.dtype}, expected strings")
+    text = h5py.check_string_dtype(ds.dtype)
+    if text is None or text.length is not None:  # fixed-length: not what the tools write
+        raise ResultFileError(f"{path}: {name} is stored as {ds.dtype}, expected "
+                              "variable-length strings")
     if rows is not None and ds.shape[0] != rows:
         raise ResultFileError(f"{path}: {name} has {ds.shape[0]} rows, others {rows}")
     return name
+
+
+def _check_cell_parameter_columns(f, path, cells):
+    """Every other column of /cells (a parameter's value per cell; pmoe-analyze reads them for
+    the parameters keys leave out) is one-dimensional with a value per cell, as
+    ReadCheckedResult checks them."""
+    for name, ds in f["cells"].items():
+        where = "/cells/" + name
+        if not isinstance(ds, h5py.Dataset) or len(ds.shape) != 1 or ds.shape[0] != cells:
+            shape = ds.shape if isinstance(ds, h5py.Dataset) else "a group"
+            raise ResultFileError(f"{path}: {where} has shape {shape}, expected ({cells},): "
+                                  "a value per cell")
+
+
+def _theory_columns(f, path):
+    """The string columns of /theory (the bounds the families declare; absent in files written
+    before it), checked as ReadCheckedResult checks them: model_kind, samples and multiclass of
+    one length, and ratio_baseline (newer files) of that length too. Their names, to read."""
+    if "theory" not in f:
+        return []
+    names = ["/theory/model_kind", "/theory/samples", "/theory/multiclass"]
+    if "/theory/ratio_baseline" in f:
+        names.append("/theory/ratio_baseline")
+    rows = None
+    for name in names:
+        _string_column(f, path, name, rows)
+        rows = f[name].shape[0]
+    return names
 
 
 def _attributes(f, path):
@@ -231,11 +272,25 @@ def _attributes(f, path):
         if not isinstance(attrs.get(name), str):
             raise ResultFileError(f"{path}: no {name} attribute (a string), expected in every "
                                   "pmoe-sweep result file")
+    if not attrs["config"]:  # as the C++ readers: a result without its config cannot be rerun
+        raise ResultFileError(f"{path}: attribute config is empty (expected the sweep config's "
+                              "text)")
+    _check_shard(path, attrs.get("shard", ""))
     tpc = attrs.get("trials_per_cell")
     if not isinstance(tpc, int) or not 1 <= tpc <= MAX_TRIALS:
         raise ResultFileError(f"{path}: attribute trials_per_cell = {tpc!r} (expected an integer "
                               f"1..{MAX_TRIALS})")
     return attrs
+
+
+def _check_shard(path, shard):
+    """The shard attribute is "I/K" with 1 <= I <= K, or empty: ShardAttributeCount
+    (sim/io/result_checks.cpp), so that both readers refuse a damaged one."""
+    match = re.fullmatch(r"([0-9]{1,7})/([0-9]{1,7})", shard) if isinstance(shard, str) else None
+    if shard == "" or (match and 1 <= int(match[1]) <= int(match[2]) <= 1000000):
+        return
+    raise ResultFileError(f"{path}: attribute shard = \"{shard}\" (expected I/K with "
+                          "1 <= I <= K, or empty)")
 
 
 def _trial_columns(path, text):
@@ -247,7 +302,7 @@ def _trial_columns(path, text):
                                   f"type one of {', '.join(list(DTYPES) + ['string'])})")
         columns.append((name, kind))
     names = [n for n, _ in columns]
-    for core in ("cell_id", "trial", "status", "stop_reason", "test_acc", "train_acc", "epochs"):
+    for core in CORE_COLUMNS:
         if core not in names:
             raise ResultFileError(f"{path}: trial_columns has no {core} (a core column)")
     return columns
@@ -268,7 +323,9 @@ def _check_values(rf):
         refuse(bad, lambda i: f"cell_id {int(t['cell_id'][i])} is no cell of /cells",
                "a cell_id of /cells")
     for name, fallback in (("status", STATUS), ("stop_reason", STOP_REASON)):
-        names = enum_names(rf, name, fallback)
+        # The names are the file's, but a code past those the tools write (a description naming
+        # more) is refused as the C++ readers refuse it: no tool can tell how to count it.
+        names = enum_names(rf, name, fallback)[:len(fallback)]
         limit = len(names) - 1
         bad = t[name] > limit
         if bad.any():
@@ -301,6 +358,10 @@ def _check_values(rf):
             bad = t[name] > 1
             if bad.any():
                 refuse(bad, lambda i: f"{name} = {int(t[name][i])}", "0 or 1")
+    bad = (t["success"] == 1) & ~ok  # the success criterion is about a trained model
+    if bad.any():
+        refuse(bad, lambda i: f"success for a trial whose status is {int(t['status'][i])}",
+               "success only for an ok trial")
     for name in COUNTS:
         if name in t:
             bad = t[name] < 0
@@ -385,9 +446,11 @@ def _read(path):
                 if not isinstance(f.get(group), h5py.Group):
                     raise ResultFileError(f"{path}: no /{group} group: not a pmoe-sweep result "
                                           "file")
+            strings = _theory_columns(f, path)
             ids = _column(f, path, "/cells/cell_id", "u64")
-            strings = [_string_column(f, path, "/cells/key", len(ids)),
-                       _string_column(f, path, "/cells/label", len(ids))]
+            strings += [_string_column(f, path, "/cells/key", len(ids)),
+                        _string_column(f, path, "/cells/label", len(ids))]
+            _check_cell_parameter_columns(f, path, len(ids))
             columns = _trial_columns(path, attrs["trial_columns"])
             trials, lists, metrics, descriptions, rows = {}, {}, {}, {}, None
             for name, kind in columns:
@@ -426,6 +489,7 @@ def _read(path):
                 raise ResultFileError(f"{path}: {name}: damaged strings "
                                       f"({str(e).splitlines()[0] if str(e) else ''})") from None
     keys, labels = text.pop("/cells/key"), text.pop("/cells/label")
+    text = {name: values for name, values in text.items() if not name.startswith("/theory/")}
     for name, values in text.items():
         trials[name.rsplit("/", 1)[1]] = values
     params, seen = [], {}

@@ -50,6 +50,9 @@ class H5File {
   std::vector<std::string> ReadStrings(const std::string& name) const;
   // HDF5 type class and size of a column, to read it in its own type.
   bool IsStringColumn(const std::string& name) const;
+  // The stored type of a column as trial_columns names types: "u8", "i32", "i64", "u64", "f64",
+  // "string" (other widths alike: "f32", "i16"; "another type" for the rest).
+  std::string StoredTypeName(const std::string& name) const;
 
  private:
   H5File(hid_t id, std::string path) : id_(id), path_(std::move(path)) {}

@@ -5,8 +5,12 @@
 // references (every trial row names a cell of /cells; every cell id is the hash of its key; no
 // cell or (cell, trial) twice) and physically possible values (trial index in 0..trials_per_cell-1,
 // known status and stop codes, flags 0 or 1, accuracies in [0, 1] and not NaN for an ok trial,
-// epochs and steps not negative, success only for an ok trial). Anything else is a SchemaError
-// naming the file, the column, the row and what was expected.
+// epochs and steps not negative, success only for an ok trial), and every column trial_columns
+// lists: there, stored in its listed type, one value per row, rates in [0, 1], times and loss not
+// negative, integer metrics and class counts -1 or more. Anything else is a SchemaError naming
+// the file, the column, the row and what was expected. The Python reader (pmoe.results.read)
+// makes the same checks: tests/support/damaged_files.tsv lists the damaged files every reader
+// must refuse, and tests/analysis/damaged_files_test.py gives each to all of them.
 #pragma once
 
 #include <cstdint>
