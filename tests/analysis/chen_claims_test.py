@@ -25,23 +25,16 @@ SETTINGS = [("3", "1"), ("3", "2"), ("2", "1"), ("2", "2")]
 MODELS = [("single", "linear"), ("single", "cubic"), ("switch", "linear"), ("switch", "cubic")]
 
 
-def shipped_declarations():
-    """The [claims] sections of the shipped Chen configs, as one config text."""
-    text = "[claims]\n"
-    for name in ("chen_table", "chen_curves", "chen_vs_N", "chen_variants"):
-        path = os.path.join(declarations.SOURCE_ROOT, "sweeps", "configs", "chen", name + ".ini")
-        with open(path) as f:
-            text += "".join(f"{k} = {v}\n" for k, v in declarations._claims_lines(f.read()))
-    return text
-
-
 class FakeEvidence(Statistics):
     """Cells of the published table with per-trial values given by a function of the cell; the
     claims' statistics from pmoe-analyze statistic on the cells written to a file."""
 
     def __init__(self, value, variants=("published",), sample_complexity=None, noise=0.002):
         self.name, self.path, self.trials_per_cell = "fake", "fake.h5", TRIALS
-        self.config_text, self.config_path = shipped_declarations(), ""
+        self.config_text = declarations.shipped(
+            *(f"chen/{name}.ini" for name in ("chen_table", "chen_curves", "chen_vs_N",
+                                              "chen_variants")))
+        self.config_path = ""
         self.cells, self.values = [], []
         self._sc = sample_complexity
         rng = np.random.default_rng(3)

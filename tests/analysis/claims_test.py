@@ -5,7 +5,6 @@ deficit is "not supported"; (g)'s realized-l* check fails; (f)'s second conditio
 on thin data; (c) needs an effect size; a rule that raises is an error on the page and a
 non-zero exit."""
 import math
-import os
 import sys
 
 import numpy as np
@@ -32,19 +31,8 @@ def no_figures(monkeypatch):
     monkeypatch.setattr(claims, "figures", StubFigures())
 
 
-def shipped_declarations(*configs):
-    """The [claims] sections of shipped configs, as one config text."""
-    text = ""
-    for config in configs:
-        with open(os.path.join(declarations.SOURCE_ROOT, "sweeps", "configs", config)) as f:
-            body = f.read()
-        text += "[claims]\n" + "\n".join(f"{k} = {v}" for k, v in declarations._claims_lines(body))
-        text += "\n"
-    return text
-
-
 # The declarations of the pattern model's configs, one per claim (ids a.*, b, c, d, e.*, f, g).
-DECLARED = shipped_declarations("paper/a_models_vs_N.ini", "paper/b_separate_l.ini",
+DECLARED = declarations.shipped("paper/a_models_vs_N.ini", "paper/b_separate_l.ini",
                                 "paper/c_joint_l.ini", "paper/d_router_separate.ini",
                                 "paper/e_router_joint.ini", "paper/f_ratio_n.ini",
                                 "paper/g_lemma41.ini")
@@ -349,7 +337,7 @@ def test_f_reads_the_axis_its_config_declares(tmp_path):
     claims.claim_f(ev, str(tmp_path))
     assert ev.exponent_calls[0] == ("data.n", None)
     ev = evidence_f((0.5, 0.3, 0.7), (0.0, -0.1, 0.1))
-    ev.config_text = shipped_declarations("f_ratio_decade.ini")
+    ev.config_text = declarations.shipped("f_ratio_decade.ini")
     claims.claim_f(ev, str(tmp_path))
     assert ev.exponent_calls[0] == ("data.n/model.l", {"data.n": "64"})
     assert ("data.n", None) in ev.exponent_calls[1:]

@@ -18,6 +18,8 @@ import h5py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "analysis", "python"))
+from pmoe.report import declarations  # noqa: E402
 
 
 def rerun_config(text, trials, seed_offset=1000):
@@ -40,14 +42,11 @@ def with_claims(text, config_path):
     """The recorded config with the [claims] declarations of the config it was run from, when it
     recorded none (a reference file written before configs declared their claims): the rerun's
     pages decide on the declarations the reference's pages read (pmoe.report.declarations)."""
-    if re.search(r"^\s*\[claims\]", text, re.M):
-        return text
     path = os.path.join(ROOT, config_path)
-    if not config_path or not os.path.isfile(path):
+    if declarations.section(text) or not config_path or not os.path.isfile(path):
         return text
-    with open(path, encoding="utf-8") as f:  # the section: its header to the next header
-        claims = re.search(r"^\[claims\]\s*$.*?(?=^\[|\Z)", f.read(), re.M | re.S)
-    return text.rstrip("\n") + "\n\n" + claims.group(0) if claims else text
+    with open(path, encoding="utf-8") as f:
+        return text.rstrip("\n") + "\n\n" + declarations.section(f.read())
 
 
 def main():

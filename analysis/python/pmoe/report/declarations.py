@@ -72,6 +72,22 @@ def _claims_lines(text):
     return out
 
 
+def section(text):
+    """A config text's [claims] section alone, "[claims]\nID = WORDS\n..." (comments dropped),
+    or "" when it has none: to carry declarations into another config."""
+    lines = _claims_lines(text)
+    return "[claims]\n" + "".join(f"{k} = {v}\n" for k, v in lines) if lines else ""
+
+
+def shipped(*configs):
+    """The [claims] sections of configs under sweeps/configs/ (relative paths), as one text."""
+    text = ""
+    for config in configs:
+        with open(os.path.join(SOURCE_ROOT, "sweeps", "configs", config), encoding="utf-8") as f:
+            text += section(f.read())
+    return text
+
+
 def parse(text, source=""):
     """Every declaration of a config text, in file order."""
     out = []
