@@ -93,6 +93,43 @@ ConfigError UnknownKey(const std::string& path, const std::string& key) {
                      (settings.empty() ? "" : ", an " + settings + " setting") + ")");
 }
 
+// [grid] NAME = VALUES: one more axis, unless [grid.KIND] made NAME an axis already.
+void AddGridAxis(const std::string& path, const std::string& name, const std::string& values,
+                 SweepConfig& config) {
+  for (const Axis& axis : config.axes)
+    if (axis.name == name)
+      throw ConfigError(path + ": [grid] " + name + " is already an axis of [grid." +
+                        axis.kinds.at(0) + "]; one parameter, one axis");
+  config.axes.push_back(ParseAxis(path, name, values));
+}
+
+// [model.KIND] key = value: a setting of KIND's cells only, checked now (naming the file).
+void AddKindOverride(const std::string& path, const std::string& kind, const IniEntry& entry,
+                     SweepConfig& config) {
+  const std::string param =
+      "model." + entry.key.substr(std::string("model.").size() + kind.size() + 1);
+  TrialSpec probe;
+  SetParam(probe, param, entry.value, path);
+  config.overrides.push_back({kind, {param, entry.value}});
+}
+
+// The name becomes results/NAME.h5 and the Slurm job name: one file name of safe characters
+// (letters, digits, . _ - +, not starting with . or -), so that it never needs quoting and no
+// newline or $(...) reaches a script through it (issue 28). Without `name`, it is the config
+// file's stem, which must then be such a name too.
+void CheckName(const std::string& path, const std::string& name) {
+  const bool safe = !name.empty() && name.size() <= 100 && name[0] != '.' && name[0] != '-' &&
+                    name.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789._-+") == std::string::npos;
+  if (!safe)
+    throw ConfigError(path, "name",
+                      "a name of letters, digits, '.', '_', '-' and '+', not starting with '.' "
+                      "or '-', at most 100 characters (results/NAME.h5 and the Slurm job name; "
+                      "without a name = line it is the config file's name)",
+                      name);
+}
+
 }  // namespace
 
 SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
@@ -108,18 +145,9 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
     if (const std::string kind = KindSection(entry.key, "grid"); !kind.empty()) {
       config.axes.push_back(KindAxis(config, kind, entry.key, entry.value));
     } else if (entry.key.rfind("grid.", 0) == 0) {
-      const std::string name = entry.key.substr(5);
-      for (const Axis& axis : config.axes)
-        if (axis.name == name)
-          throw ConfigError(path + ": [grid] " + name + " is already an axis of [grid." +
-                            axis.kinds.at(0) + "]; one parameter, one axis");
-      config.axes.push_back(ParseAxis(path, name, entry.value));
+      AddGridAxis(path, entry.key.substr(5), entry.value, config);
     } else if (const std::string kind = KindSection(entry.key); !kind.empty()) {
-      const std::string param =
-          "model." + entry.key.substr(std::string("model.").size() + kind.size() + 1);
-      TrialSpec probe;  // checks the parameter and its value now, naming the file
-      SetParam(probe, param, entry.value, path);
-      config.overrides.push_back({kind, {param, entry.value}});
+      AddKindOverride(path, kind, entry, config);
     } else if (entry.key.rfind("claims.", 0) == 0) {
       config.claims.push_back({entry.key.substr(7), entry.value});
     } else if (const std::string name = RegisteredSectionOf(entry.key); !name.empty()) {
@@ -145,21 +173,7 @@ SweepConfig ParseSweepConfig(const std::string& path, const std::string& text) {
       throw UnknownKey(path, entry.key);
     }
   }
-  // The name becomes results/NAME.h5 and the Slurm job name: one file name of safe characters
-  // (letters, digits, . _ - +, not starting with . or -), so that it never needs quoting and no
-  // newline or $(...) reaches a script through it (issue 28). Without `name`, it is the config
-  // file's stem, which must then be such a name too.
-  const bool safe = !config.name.empty() && config.name.size() <= 100 && config.name[0] != '.' &&
-                    config.name[0] != '-' &&
-                    config.name.find_first_not_of(
-                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                        "0123456789._-+") == std::string::npos;
-  if (!safe)
-    throw ConfigError(path, "name",
-                      "a name of letters, digits, '.', '_', '-' and '+', not starting with '.' "
-                      "or '-', at most 100 characters (results/NAME.h5 and the Slurm job name; "
-                      "without a name = line it is the config file's name)",
-                      config.name);
+  CheckName(path, config.name);
   CheckLinkedAxes(config);
   CheckClaims(config);
   if (section) {
