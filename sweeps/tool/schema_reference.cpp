@@ -149,6 +149,45 @@ void FamilyMetrics(std::ostringstream& out, const std::string& family,
   out << "\n";
 }
 
+// /cells' columns with their meanings: the id, key and label, then the parameters' help.
+std::vector<Entry> CellColumns(hid_t file) {
+  std::vector<Entry> columns = Datasets(file, "/cells");
+  for (Entry& e : columns) {
+    const ParamInfo* p = FindParam(e.name == "success_criterion" ? "success" : e.name);
+    if (e.meaning.empty() && p != nullptr) e.meaning = "parameter: " + p->help;
+    if (e.name == "cell_id") e.meaning = "hash of the canonical key (the trials' cell_id)";
+    if (e.name == "key") e.meaning = "canonical \"name=value;...\" over the parameters read";
+    if (e.name == "label") e.meaning = "the swept values, e.g. \"model.l=3, N=500\"";
+  }
+  return columns;
+}
+
+// /resolved's columns: each parameter's rule.
+std::vector<Entry> ResolvedColumns(hid_t file) {
+  std::vector<Entry> columns = Datasets(file, "/resolved");
+  for (Entry& e : columns)
+    if (const ParamInfo* p = FindParam(e.name)) e.meaning = "resolved: " + p->rule;
+  return columns;
+}
+
+// /theory's columns with their meanings.
+std::vector<Entry> TheoryColumns(hid_t file) {
+  std::vector<Entry> columns = Datasets(file, "/theory");
+  for (Entry& e : columns) {
+    if (e.name == "model_kind") e.meaning = "a model.kind of the file's cells";
+    if (e.name == "label")
+      e.meaning =
+          "how figures and pages name it (\"separate pMoE\"); absent in older files: the "
+          "families table of docs/reference/parameters.md";
+    if (e.name == "samples")
+      e.meaning = "its sufficient sample complexity, e.g. \"l^8 p^12 delta^6 / eps^16\"";
+    if (e.name == "multiclass") e.meaning = "the factor over the classes c, or \"none (why)\"";
+    if (e.name == "ratio_baseline")
+      e.meaning = "\"true\" when ratios divide by its N* (the CNN); absent in older files: the CNN";
+  }
+  return columns;
+}
+
 }  // namespace
 
 std::string ResultSchemaMarkdown() {
@@ -170,32 +209,10 @@ std::string ResultSchemaMarkdown() {
       const auto it = RootMeanings().find(e.name);
       e.meaning = it == RootMeanings().end() ? "(undocumented)" : it->second;
     }
-    std::vector<Entry> cell_columns = Datasets(file, "/cells");
-    for (Entry& e : cell_columns) {
-      const ParamInfo* p = FindParam(e.name == "success_criterion" ? "success" : e.name);
-      if (e.meaning.empty() && p != nullptr) e.meaning = "parameter: " + p->help;
-      if (e.name == "cell_id") e.meaning = "hash of the canonical key (the trials' cell_id)";
-      if (e.name == "key") e.meaning = "canonical \"name=value;...\" over the parameters read";
-      if (e.name == "label") e.meaning = "the swept values, e.g. \"model.l=3, N=500\"";
-    }
-    std::vector<Entry> resolved_columns = Datasets(file, "/resolved");
-    for (Entry& e : resolved_columns)
-      if (const ParamInfo* p = FindParam(e.name)) e.meaning = "resolved: " + p->rule;
+    const std::vector<Entry> cell_columns = CellColumns(file);
+    const std::vector<Entry> resolved_columns = ResolvedColumns(file);
     const std::vector<Entry> trial_columns = Datasets(file, "/trials");
-    std::vector<Entry> theory_columns = Datasets(file, "/theory");
-    for (Entry& e : theory_columns) {
-      if (e.name == "model_kind") e.meaning = "a model.kind of the file's cells";
-      if (e.name == "label")
-        e.meaning =
-            "how figures and pages name it (\"separate pMoE\"); absent in older files: the "
-            "families table of docs/reference/parameters.md";
-      if (e.name == "samples")
-        e.meaning = "its sufficient sample complexity, e.g. \"l^8 p^12 delta^6 / eps^16\"";
-      if (e.name == "multiclass") e.meaning = "the factor over the classes c, or \"none (why)\"";
-      if (e.name == "ratio_baseline")
-        e.meaning =
-            "\"true\" when ratios divide by its N* (the CNN); absent in older files: the CNN";
-    }
+    const std::vector<Entry> theory_columns = TheoryColumns(file);
     H5Fclose(file);
 
     out << "# Result file schema (HDF5)\n\n"
