@@ -205,9 +205,11 @@ int64_t ShardAttributeCount(const std::string& path, const std::string& shard) {
   return count;
 }
 
-CheckedResult ReadCheckedResult(const H5File& file) {
+namespace {
+
+// The root attributes every result file has: schema version, trials per cell, config, name, shard.
+void ReadRootAttributes(const H5File& file, CheckedResult& c) {
   const std::string& path = file.path();
-  CheckedResult c;
   const auto version = file.IntAttribute("/", "schema_version");
   if (!version)
     throw SchemaError(path + ": no schema_version attribute: not a pmoe-sweep result file");
@@ -232,7 +234,12 @@ CheckedResult ReadCheckedResult(const H5File& file) {
   if (!file.StringAttribute("/", "name"))
     throw SchemaError(path + ": attribute name is missing (expected the sweep's name)");
   c.shard_count = ShardAttributeCount(path, file.StringAttribute("/", "shard").value_or(""));
+}
 
+// /cells: ids, keys and labels, each id its key's hash, no cell twice; returns each id's row.
+std::map<uint64_t, size_t> ReadCells(const H5File& file, CheckedResult& c) {
+  const std::string& path = file.path();
+  std::map<uint64_t, size_t> cell_row;
   c.cell_ids = Column<uint64_t>(file, "/cells/cell_id");
   c.keys = file.ReadStrings("/cells/key");
   c.labels = file.ReadStrings("/cells/label");
@@ -241,7 +248,6 @@ CheckedResult ReadCheckedResult(const H5File& file) {
                       std::to_string(c.cell_ids.size()) + ", key " + std::to_string(c.keys.size()) +
                       ", label " + std::to_string(c.labels.size()) + ")");
   CheckCellParameterColumns(file, c.cell_ids.size());
-  std::map<uint64_t, size_t> cell_row;
   for (size_t i = 0; i < c.cell_ids.size(); ++i) {
     if (c.keys[i].empty() || SplitCanonicalKey(c.keys[i]).empty())
       throw SchemaError(path + ": /cells row " + std::to_string(i) + ": key \"" + c.keys[i] +
@@ -254,54 +260,38 @@ CheckedResult ReadCheckedResult(const H5File& file) {
       throw SchemaError(path + ": /cells rows " + std::to_string(cell_row[c.cell_ids[i]]) +
                         " and " + std::to_string(i) + " are the same cell");
   }
+  return cell_row;
+}
 
-  c.cell = Column<uint64_t>(file, "/trials/cell_id");
-  c.trial = Column<int32_t>(file, "/trials/trial");
-  c.status = Column<uint8_t>(file, "/trials/status");
-  c.success = Column<uint8_t>(file, "/trials/success");
-  c.test_acc = Column<double>(file, "/trials/test_acc");
-  c.train_acc = Column<double>(file, "/trials/train_acc");
-  c.epochs = Column<int32_t>(file, "/trials/epochs");
-  c.steps = Column<int64_t>(file, "/trials/steps");
-  c.zero_train_error = Column<uint8_t>(file, "/trials/zero_train_error");
-  c.stop_reason = Column<uint8_t>(file, "/trials/stop_reason");
-  if (file.Exists("/theory")) {
-    c.theory_kinds = file.ReadStrings("/theory/model_kind");
-    c.theory_samples = file.ReadStrings("/theory/samples");
-    c.theory_multiclass = file.ReadStrings("/theory/multiclass");
-    if (file.Exists("/theory/ratio_baseline")) {
-      c.theory_baseline = file.ReadStrings("/theory/ratio_baseline");
-      if (c.theory_baseline.size() != c.theory_kinds.size())
-        throw SchemaError(path + ": /theory/ratio_baseline has " +
-                          std::to_string(c.theory_baseline.size()) + " rows, model_kind " +
-                          std::to_string(c.theory_kinds.size()));
-    }
-    if (c.theory_samples.size() != c.theory_kinds.size() ||
-        c.theory_multiclass.size() != c.theory_kinds.size())
-      throw SchemaError(path + ": /theory columns differ in length (model_kind " +
-                        std::to_string(c.theory_kinds.size()) + ", samples " +
-                        std::to_string(c.theory_samples.size()) + ", multiclass " +
-                        std::to_string(c.theory_multiclass.size()) + ")");
+// /theory, when the file has it: one row per model kind, its columns of one length.
+void ReadTheory(const H5File& file, CheckedResult& c) {
+  const std::string& path = file.path();
+  if (!file.Exists("/theory")) return;
+  c.theory_kinds = file.ReadStrings("/theory/model_kind");
+  c.theory_samples = file.ReadStrings("/theory/samples");
+  c.theory_multiclass = file.ReadStrings("/theory/multiclass");
+  if (file.Exists("/theory/ratio_baseline")) {
+    c.theory_baseline = file.ReadStrings("/theory/ratio_baseline");
+    if (c.theory_baseline.size() != c.theory_kinds.size())
+      throw SchemaError(path + ": /theory/ratio_baseline has " +
+                        std::to_string(c.theory_baseline.size()) + " rows, model_kind " +
+                        std::to_string(c.theory_kinds.size()));
   }
-  const size_t rows = c.cell.size();
-  const std::pair<const char*, size_t> lengths[] = {{"trial", c.trial.size()},
-                                                    {"status", c.status.size()},
-                                                    {"success", c.success.size()},
-                                                    {"test_acc", c.test_acc.size()},
-                                                    {"train_acc", c.train_acc.size()},
-                                                    {"epochs", c.epochs.size()},
-                                                    {"steps", c.steps.size()},
-                                                    {"zero_train_error", c.zero_train_error.size()},
-                                                    {"stop_reason", c.stop_reason.size()}};
-  for (const auto& [name, size] : lengths)
-    if (size != rows)
-      throw SchemaError(path + ": /trials/" + name + " has " + std::to_string(size) +
-                        " rows, /trials/cell_id " + std::to_string(rows) + " (a damaged file)");
-  CheckListedColumns(file, rows);
+  if (c.theory_samples.size() != c.theory_kinds.size() ||
+      c.theory_multiclass.size() != c.theory_kinds.size())
+    throw SchemaError(path + ": /theory columns differ in length (model_kind " +
+                      std::to_string(c.theory_kinds.size()) + ", samples " +
+                      std::to_string(c.theory_samples.size()) + ", multiclass " +
+                      std::to_string(c.theory_multiclass.size()) + ")");
+}
+
+// Each /trials row: a cell of /cells, its core values possible, no (cell, trial) pair twice.
+void CheckTrialRows(const std::string& path, const CheckedResult& c,
+                    const std::map<uint64_t, size_t>& cell_row) {
   // 8-bit columns read through HDF5's conversion would clip 256 to 255: their stored values are
   // range-checked here as read, which the conversion saturates into refused codes.
   std::set<std::pair<uint64_t, int32_t>> seen;
-  for (size_t r = 0; r < rows; ++r) {
+  for (size_t r = 0; r < c.cell.size(); ++r) {
     if (!cell_row.count(c.cell[r]))
       throw SchemaError(path + ": /trials row " + std::to_string(r) + ": cell_id " +
                         std::to_string(c.cell[r]) + " is no cell of /cells");
@@ -321,6 +311,48 @@ CheckedResult ReadCheckedResult(const H5File& file) {
       throw SchemaError(path + ": /trials row " + std::to_string(r) + " repeats trial " +
                         std::to_string(c.trial[r]) + " of cell " + std::to_string(c.cell[r]));
   }
+}
+
+// /trials' core columns, one value per row each, and each row's values and (cell, trial) pair.
+void ReadCoreTrials(const H5File& file, CheckedResult& c,
+                    const std::map<uint64_t, size_t>& cell_row) {
+  const std::string& path = file.path();
+  c.cell = Column<uint64_t>(file, "/trials/cell_id");
+  c.trial = Column<int32_t>(file, "/trials/trial");
+  c.status = Column<uint8_t>(file, "/trials/status");
+  c.success = Column<uint8_t>(file, "/trials/success");
+  c.test_acc = Column<double>(file, "/trials/test_acc");
+  c.train_acc = Column<double>(file, "/trials/train_acc");
+  c.epochs = Column<int32_t>(file, "/trials/epochs");
+  c.steps = Column<int64_t>(file, "/trials/steps");
+  c.zero_train_error = Column<uint8_t>(file, "/trials/zero_train_error");
+  c.stop_reason = Column<uint8_t>(file, "/trials/stop_reason");
+  const size_t rows = c.cell.size();
+  const std::pair<const char*, size_t> lengths[] = {{"trial", c.trial.size()},
+                                                    {"status", c.status.size()},
+                                                    {"success", c.success.size()},
+                                                    {"test_acc", c.test_acc.size()},
+                                                    {"train_acc", c.train_acc.size()},
+                                                    {"epochs", c.epochs.size()},
+                                                    {"steps", c.steps.size()},
+                                                    {"zero_train_error", c.zero_train_error.size()},
+                                                    {"stop_reason", c.stop_reason.size()}};
+  for (const auto& [name, size] : lengths)
+    if (size != rows)
+      throw SchemaError(path + ": /trials/" + name + " has " + std::to_string(size) +
+                        " rows, /trials/cell_id " + std::to_string(rows) + " (a damaged file)");
+  CheckListedColumns(file, rows);
+  CheckTrialRows(path, c, cell_row);
+}
+
+}  // namespace
+
+CheckedResult ReadCheckedResult(const H5File& file) {
+  CheckedResult c;
+  ReadRootAttributes(file, c);
+  const std::map<uint64_t, size_t> cell_row = ReadCells(file, c);
+  ReadTheory(file, c);
+  ReadCoreTrials(file, c, cell_row);
   return c;
 }
 
