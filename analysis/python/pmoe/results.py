@@ -308,15 +308,26 @@ def _trial_columns(path, text):
     return columns
 
 
+def _refuse(path, rows, what, expected):
+    """The first row of the mask `rows`, refused: what(i) is what it holds."""
+    i = int(np.flatnonzero(rows)[0])
+    raise ResultFileError(f"{path}: /trials row {i}: {what(i)} (expected {expected})")
+
+
 def _check_values(rf):
     """Ranges, references and physically possible values, row by row as pmoe-sweep's RowProblem
     (sweeps/store/journal.cpp) and beyond it: what no trial can have produced."""
+    _check_references(rf)
+    _check_possible_values(rf)
+
+
+def _check_references(rf):
+    """Each row's cell, status and stop codes, and trial index exist; no (cell, trial) twice."""
     path, t = rf.path, rf.trials
     known = set(int(c) for c in rf.cell_ids)
 
     def refuse(rows, what, expected):
-        i = int(np.flatnonzero(rows)[0])
-        raise ResultFileError(f"{path}: /trials row {i}: {what(i)} (expected {expected})")
+        _refuse(path, rows, what, expected)
 
     bad = np.array([int(c) not in known for c in t["cell_id"]], dtype=bool)
     if bad.any():
@@ -342,6 +353,16 @@ def _check_values(rf):
             raise ResultFileError(f"{path}: /trials row {i} repeats trial {pair[1]} of cell "
                                   f"{pair[0]} (expected each trial once)")
         seen.add(pair)
+
+
+def _check_possible_values(rf):
+    """Fractions in [0, 1] (a number in an ok trial's accuracies), flags 0 or 1, success only
+    when ok, counts, times and integer metrics not negative (-1: not recorded)."""
+    path, t = rf.path, rf.trials
+
+    def refuse(rows, what, expected):
+        _refuse(path, rows, what, expected)
+
     ok = t["status"] == 0
     for name in ACCURACIES + tuple(m for m, info in rf.metrics.items()
                                    if info["rate"] and m in t and t[m].dtype.kind == "f"):
@@ -438,6 +459,37 @@ def read(path):
     return rf
 
 
+def _list_column(f, path, name, lengths):
+    """A list column's per-trial lists: /trials/NAME holds their lengths, /trial_lists/NAME the
+    values end to end."""
+    values = _column(f, path, "/trial_lists/" + name, "f64")
+    if (lengths < 0).any() or int(lengths.sum()) != len(values):
+        raise ResultFileError(
+            f"{path}: /trials/{name} lists {int(lengths.sum())} values in all (or a negative "
+            f"length), /trial_lists/{name} holds {len(values)} (expected the same)")
+    ends = np.cumsum(lengths)
+    return [values[e - n:e] for e, n in zip(ends, lengths)]
+
+
+def _cell_params(path, ids, keys, labels):
+    """Each cell's parameters from its key; each id its key's hash, no cell twice."""
+    params, seen = [], {}
+    for i, (cid, key) in enumerate(zip(ids, keys)):
+        p = split_key(key)
+        if p is None:
+            raise ResultFileError(f"{path}: /cells row {i}: key \"{key}\" is not a list of "
+                                  "name=value; pairs")
+        if int(cid) != hash_string(key):
+            raise ResultFileError(f"{path}: /cells row {i}: cell_id {int(cid)} is not the hash "
+                                  "of its key (a damaged file)")
+        if int(cid) in seen:
+            raise ResultFileError(f"{path}: /cells rows {seen[int(cid)]} and {i} are the same "
+                                  f"cell ({labels[i]})")
+        seen[int(cid)] = i
+        params.append(p)
+    return params
+
+
 def _read(path):
     with _open(path) as f:
         try:
@@ -467,15 +519,7 @@ def _read(path):
                     metrics[name] = {"rate": bool(int(_text(ds.attrs.get("rate", 0)) or 0)),
                                      "help": descriptions[name], "list": kind == "f64list"}
                 if kind == "f64list":
-                    lengths = trials[name]
-                    values = _column(f, path, "/trial_lists/" + name, "f64")
-                    if (lengths < 0).any() or int(lengths.sum()) != len(values):
-                        raise ResultFileError(
-                            f"{path}: {where} lists {int(lengths.sum())} values in all (or a "
-                            f"negative length), /trial_lists/{name} holds {len(values)} (expected "
-                            "the same)")
-                    ends = np.cumsum(lengths)
-                    lists[name] = [values[e - n:e] for e, n in zip(ends, lengths)]
+                    lists[name] = _list_column(f, path, name, trials[name])
         except ResultFileError:
             raise
         except Exception as e:  # h5py's own complaint about a damaged object: one line
@@ -492,20 +536,7 @@ def _read(path):
     text = {name: values for name, values in text.items() if not name.startswith("/theory/")}
     for name, values in text.items():
         trials[name.rsplit("/", 1)[1]] = values
-    params, seen = [], {}
-    for i, (cid, key) in enumerate(zip(ids, keys)):
-        p = split_key(key)
-        if p is None:
-            raise ResultFileError(f"{path}: /cells row {i}: key \"{key}\" is not a list of "
-                                  "name=value; pairs")
-        if int(cid) != hash_string(key):
-            raise ResultFileError(f"{path}: /cells row {i}: cell_id {int(cid)} is not the hash "
-                                  "of its key (a damaged file)")
-        if int(cid) in seen:
-            raise ResultFileError(f"{path}: /cells rows {seen[int(cid)]} and {i} are the same "
-                                  f"cell ({labels[i]})")
-        seen[int(cid)] = i
-        params.append(p)
+    params = _cell_params(path, ids, keys, labels)
     return ResultFile(path, attrs, ids, keys, labels, params, columns, trials, lists, metrics,
                       descriptions)
 
