@@ -30,18 +30,9 @@ using Selector = std::vector<std::pair<std::string, std::string>>;  // parameter
 
 // "separate" -> model.kind = separate; "model.kind=switch,model.activation=cubic" -> both.
 Selector ParseSelector(const std::string& option, const std::string& text) {
-  if (text.find('=') == std::string::npos) return {{"model.kind", text}};
-  Selector selector;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      throw ConfigError("command line", option, "a model kind, or P=V,... naming its cells", text);
-    selector.push_back({AxisName(item.substr(0, eq)), item.substr(eq + 1)});
-    start = end + 1;
-  }
+  Selector selector = ModelSelector(text);
+  if (selector.empty())
+    throw ConfigError("command line", option, "a model kind, or P=V,... naming its cells", text);
   return selector;
 }
 

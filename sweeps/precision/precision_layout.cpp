@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "pmoe/core/axis_name.hpp"
 #include "pmoe/core/errors.hpp"
 #include "pmoe/core/param_table.hpp"
 #include "pmoe/stats/target_kind.hpp"
@@ -137,20 +138,9 @@ std::string KindOf(const CellParams& p) {
   return it == p.end() ? "" : it->second;
 }
 
-// A model as a target names it (precision.model, precision.baseline): a kind ("cnn"), or the
-// cells' values "P=V,P=V" (Chen's cubic switch MoE against its linear twin, one kind).
-std::vector<std::pair<std::string, std::string>> SelectorOf(const std::string& model) {
-  if (model.find('=') == std::string::npos) return {{"model.kind", model}};
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const std::string& part : SplitTrimmed(model, ',')) {
-    const size_t eq = part.find('=');
-    out.push_back({part.substr(0, eq), part.substr(eq + 1)});
-  }
-  return out;
-}
-
+// Whether the cell is of the model a target names: a kind, or P=V,... (core/axis_name.hpp).
 bool Matches(const CellParams& p, const std::string& model) {
-  for (const auto& [name, value] : SelectorOf(model)) {
+  for (const auto& [name, value] : ModelSelector(model)) {
     auto it = p.find(name);
     if (it == p.end() || it->second != value) return false;
   }
@@ -162,8 +152,7 @@ bool Matches(const CellParams& p, const std::string& model) {
 std::set<std::string> SelectorParams(const PrecisionConfig& c) {
   std::set<std::string> out;
   for (const std::string& model : {c.model, c.paired ? c.baseline : std::string()})
-    for (const auto& [name, value] :
-         model.empty() ? decltype(SelectorOf(model))() : SelectorOf(model))
+    for (const auto& [name, value] : ModelSelector(model))
       if (name != "model.kind") out.insert(name);
   return out;
 }
