@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -23,6 +24,7 @@
 #include "pmoe/stats/paired_bootstrap.hpp"
 #include "pmoe/stats/target_kind.hpp"
 #include "pmoe/sweep/store/result_file.hpp"
+#include "support/run_command.hpp"
 
 namespace pmoe {
 namespace {
@@ -179,6 +181,41 @@ TEST_CASE("A claim page's statistic equals its precision target's on the same ro
     CHECK(page.hi == look.hi);
     CHECK(VerdictOf(page.estimate, page.lo, page.hi, k.threshold, 0, true, k.side) == look.verdict);
   }
+}
+
+// A CNN reads no l: over l it stands at every l of the pMoE cells it pairs with, on the page
+// (row_statistic.cpp, AxisValuesOf) as in a target's layout (precision_layout.cpp).
+TEST_CASE("Over an axis the baseline does not read, the page's ratio exponent is its target's",
+          "[precision][claims][analysis]") {
+  const std::string dir = test::FreshDirectory("page_ratio_over_l");
+  std::ofstream(dir + "/l.ini") << "seed = 5\ntrials = 6\nN_test = 300\n[data]\nn = 8\n"
+                                   "l_star = 2\n[model]\nm = 20\nepochs = 0\nmax_steps = 20000\n"
+                                   "[grid]\nmodel.kind = separate,cnn\nmodel.l = 2,4,8\n"
+                                   "N = 12..192 x2\n";
+  const auto run = test::RunCommand(std::string(PMOE_SWEEP_PATH) + " run " + dir + "/l.ini --out " +
+                                    dir + "/l.h5");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  RowStatisticSpec spec = Spec("ratio_exponent", "separate", "", "model.l");
+  spec.curve.reading = CurveReading::kMeanAccuracy;
+  spec.curve.target_accuracy = 0.9;
+  ClaimCase k{"",
+              {{"target", "ratio_exponent"},
+               {"over", "l"},
+               {"model", "separate"},
+               {"reading", "mean_accuracy"},
+               {"target_accuracy", "0.9"}},
+              {},
+              spec,
+              0};
+  const Look look = TargetLook(k, ReadResultFile(dir + "/l.h5"));
+  const RowStatistic page = EvaluateRowStatistic(LoadResults({dir + "/l.h5"}), spec);
+  INFO("target " << look.estimate << " [" << look.lo << ", " << look.hi << "], page "
+                 << page.estimate << " [" << page.lo << ", " << page.hi << "]");
+  CHECK(page.places.size() == look.trials.size());  // the CNN once per l, as in the layout
+  CHECK(page.estimate == look.estimate);
+  CHECK(page.lo == look.lo);
+  CHECK(page.hi == look.hi);
 }
 
 // The pages' intervals were the Python percentile bootstrap widened by t/z (small_sample_test.py,
