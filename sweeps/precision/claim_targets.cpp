@@ -53,8 +53,9 @@ void CheckLayout(const std::vector<CellParams>& cells, const ClaimTarget& claim,
 }  // namespace
 
 ClaimTarget ParseClaimTarget(const std::string& path, const std::string& id,
-                             const std::string& text) {
+                             const std::string& text, const PrecisionConfig& base) {
   ClaimTarget claim;
+  claim.config = base;
   claim.id = id;
   claim.text = text;
   claim.config.declared_as = "[claims] " + id;
@@ -127,22 +128,14 @@ void UseClaimTarget(const std::string& path, const SweepConfig& config, Precisio
       declared += (declared.empty() ? "" : ", ") + id;
       continue;
     }
-    const ClaimTarget claim = ParseClaimTarget(path, id, text);
+    // The declaration's keys applied over the section's run keys, by the one key parser.
+    const ClaimTarget claim = ParseClaimTarget(path, id, text, section);
     if (!claim.each.empty() && !HasWhere(claim.config, "N"))
       throw ConfigError(path + ": [precision] claim = " + id +
                         ": the declaration is read at each N (each=N); a precision run decides "
                         "one: declare a target with where=N=... for it");
-    const PrecisionConfig& c = claim.config;
-    section.target = c.target;
-    section.paired = c.paired;
-    section.baseline = c.baseline;
-    section.metric = c.metric;
-    section.side = section.settings.side = c.side;
-    section.over = c.over;
-    section.where = c.where;
-    section.model = c.model;
-    section.curve = c.curve;
-    section.settings.threshold = c.settings.threshold;
+    section = claim.config;
+    section.declared_as.clear();  // the run is [precision]'s, errors say so
     return;
   }
   throw ConfigError(path, "precision.claim",

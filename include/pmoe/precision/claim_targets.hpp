@@ -27,9 +27,10 @@ struct ClaimTarget {
   std::string each;        // "N": read at each value of N; "" otherwise
 };
 
-// One declaration; ConfigError naming the file, the claim and what was expected.
+// One declaration, its keys applied over `base` (a [precision] section's run keys, or none);
+// ConfigError naming the file, the claim and what was expected.
 ClaimTarget ParseClaimTarget(const std::string& path, const std::string& id,
-                             const std::string& text);
+                             const std::string& text, const PrecisionConfig& base = {});
 
 // Every declaration of the config, in file order, each checked against the config's grid as a
 // precision target is (its cells exist, a model named where the cells hold several kinds, where
