@@ -137,9 +137,8 @@ void CountTrials(const std::vector<CellSample>& samples, RowStatistic* out) {
 }
 
 // The axis values a cell stands at: its own; or, for a baseline cell that does not read the axis
-// (a CNN over l or n/l), every axis value of the model's cells it pairs with: the same value of
-// every parameter it reads but N, the kind and those set per kind. A precision target lays a
-// CNN cell out alike (precision/precision_layout.cpp), so both see the same curves.
+// (a CNN over l), every axis value of the model's cells it pairs with (CellsPair, as a precision
+// target's layout places it), so both see the same curves.
 std::vector<double> AxisValuesOf(const Results& results, const std::vector<int>& side, size_t c,
                                  const std::string& axis, bool paired,
                                  const std::set<std::string>& per_kind) {
@@ -151,11 +150,7 @@ std::vector<double> AxisValuesOf(const Results& results, const std::vector<int>&
   for (size_t m = 0; m < results.cells.size(); ++m) {
     if (side[m] != 1) continue;
     const CellRecord& model = results.cells[m];
-    bool pairs = true;
-    for (const auto& [name, value] : cell.params)
-      if (name != "N" && name != "model.kind" && !per_kind.count(name))
-        pairs = pairs && model.params.count(name) && model.Text(name) == cell.Text(name);
-    if (pairs) values.insert(model.Number(axis));
+    if (CellsPair(cell.params, model.params, per_kind)) values.insert(model.Number(axis));
   }
   return values.empty() ? std::vector<double>{own}
                         : std::vector<double>(values.begin(), values.end());

@@ -42,6 +42,17 @@ std::set<std::string> ParamsSetPerKind(
   return per_kind;
 }
 
+bool CellsPair(const std::map<std::string, std::string>& baseline,
+               const std::map<std::string, std::string>& other,
+               const std::set<std::string>& ignored) {
+  for (const auto& [name, value] : baseline) {
+    if (name == "N" || name == "model.kind" || ignored.count(name)) continue;
+    const auto it = other.find(name);
+    if (it != other.end() && it->second != value) return false;
+  }
+  return true;
+}
+
 std::string TrimBlanks(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t");
   if (begin == std::string::npos) return "";

@@ -74,19 +74,6 @@ std::set<std::string> AxisFollowers(const std::vector<CellParams>& cells, const 
   return following;
 }
 
-// Every parameter of `cnn` that `other` reads too, but N, the kind and those `ignored` (set per
-// kind, or named by the target's model and baseline), has the same value in `other`. One only the
-// baseline reads (Chen's single model's width) does not stop pairing, as pmoe-analyze's series
-// pair across parameters one model reads and the other does not.
-bool Pairs(const CellParams& cnn, const CellParams& other, const std::set<std::string>& ignored) {
-  for (const auto& [name, value] : cnn) {
-    if (name == "N" || name == "model.kind" || ignored.count(name)) continue;
-    auto it = other.find(name);
-    if (it != other.end() && it->second != value) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 CellParams ParseCanonicalKey(const std::string& key) {
@@ -267,7 +254,7 @@ void PlaceBaselineCells(const std::vector<CellParams>& cells, const PrecisionCon
     for (size_t i = 0; i < cells.size(); ++i) {
       if (!IsBaseline(cells[i], c)) continue;
       for (const auto& [x, other] : curve_cell)
-        if (Pairs(cells[i], cells[other], ignored)) {
+        if (CellsPair(cells[i], cells[other], ignored)) {
           g.cells.push_back(i);
           g.curve.push_back({0, x, Number(cells[i], "N")});
         }

@@ -103,6 +103,14 @@ std::vector<std::pair<std::string, std::string>> SplitCanonicalKey(const std::st
 std::set<std::string> ParamsSetPerKind(
     const std::vector<std::map<std::string, std::string>>& cells);
 
+// Whether a baseline cell (a CNN) pairs with a model's cell: every parameter of the baseline that
+// the other reads too, but N, the kind and those `ignored` (set per kind, or named by the model
+// and baseline), has the same value there. One only the baseline reads does not stop pairing.
+// Precision targets and pmoe-analyze statistic place a baseline by it alike.
+bool CellsPair(const std::map<std::string, std::string>& baseline,
+               const std::map<std::string, std::string>& other,
+               const std::set<std::string>& ignored);
+
 // `s` without its leading and trailing spaces and tabs.
 std::string TrimBlanks(const std::string& s);
 
